@@ -1,0 +1,189 @@
+#include "actors/agent_actor.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "envs/registry.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+struct agent_state {
+  agent_config config;
+  model_owner_actor owner;
+  learner_actor learner;
+  metrics_actor metrics;
+  std::vector<std::unique_ptr<envs::env>> envs;
+  std::mt19937_64 seeds;  // draws a fresh seed for every episode's reset
+  int obs_size = 0;
+  agents::rollout current;  // the rollout being filled
+  int step = 0;             // steps recorded in `current`
+  std::vector<float> episode_return;
+  std::vector<std::int32_t> episode_length;
+  episode_report report;    // progress since the last report
+  int in_flight = 0;        // rollouts sent, not yet acknowledged
+  bool waiting_for_learner = false;
+  bool stopped = false;
+  std::int64_t collected = 0;
+  std::int64_t dropped = 0;
+  std::uint64_t next_sequence = 0;
+  static inline const char* name = "agent";
+};
+
+using agent_pointer = agent_actor::stateful_pointer<agent_state>;
+
+float* obs_row(agent_state& st, int t) {
+  return st.current.observations.data() + size_t(t) * st.config.envs * st.obs_size;
+}
+
+void start_rollout(agent_state& st) {
+  auto& r = st.current;
+  const int k = st.config.envs, n = st.config.n_steps;
+  r.agent_id = st.config.id;
+  r.sequence = st.next_sequence++;
+  r.n_steps = n;
+  r.n_envs = k;
+  r.obs_size = st.obs_size;
+  r.action_size = 1;
+  r.observations.resize(size_t(n + 1) * k * st.obs_size);
+  r.actions.clear();
+  r.rewards.clear();
+  r.terminated.clear();
+  r.truncated.clear();
+  r.behaviour_logp.clear();
+  r.behaviour_version.clear();
+  r.truncation_observations.clear();
+  st.step = 0;
+}
+
+void request_actions(agent_pointer self);
+
+void send_rollout(agent_pointer self) {
+  auto& st = self->state;
+  agents::rollout done = std::move(st.current);
+  st.current = agents::rollout{};
+  start_rollout(st);
+  // The new rollout starts where the old one ended.
+  const size_t row = size_t(st.config.envs) * st.obs_size;
+  std::copy(done.observations.end() - row, done.observations.end(), obs_row(st, 0));
+  const std::int64_t samples = done.samples();
+  ++st.in_flight;
+  self->request(st.learner, caf::infinite, std::move(done))
+      .then(
+          [=](const train_ack&) {
+            auto& st = self->state;
+            --st.in_flight;
+            if (st.waiting_for_learner && !st.stopped) {
+              st.waiting_for_learner = false;
+              request_actions(self);
+            }
+          },
+          [=](caf::error&) {
+            // The learner is gone: this rollout will never be trained.
+            self->state.dropped += samples;
+            --self->state.in_flight;
+          });
+  if (st.metrics) self->send(st.metrics, std::move(st.report));
+  st.report = episode_report{};
+  st.report.agent_id = st.config.id;
+}
+
+void on_actions(agent_pointer self, const predict_reply& reply) {
+  auto& st = self->state;
+  if (st.stopped) return;
+  const int k = st.config.envs;
+  auto& r = st.current;
+  float* next = obs_row(st, st.step + 1);
+  for (int e = 0; e < k; ++e) {
+    const float action = reply.actions[e];
+    float* next_obs = next + size_t(e) * st.obs_size;
+    const envs::step_result res = st.envs[e]->step(&action, next_obs);
+    r.actions.push_back(action);
+    r.rewards.push_back(static_cast<float>(res.reward));
+    r.terminated.push_back(res.terminated);
+    r.truncated.push_back(res.truncated);
+    r.behaviour_logp.push_back(reply.logp[e]);
+    r.behaviour_version.push_back(reply.version);
+    st.episode_return[e] += static_cast<float>(res.reward);
+    ++st.episode_length[e];
+    if (res.terminated || res.truncated) {
+      if (res.truncated)
+        r.truncation_observations.insert(r.truncation_observations.end(), next_obs,
+                                         next_obs + st.obs_size);
+      st.report.returns.push_back(st.episode_return[e]);
+      st.report.lengths.push_back(st.episode_length[e]);
+      st.episode_return[e] = 0;
+      st.episode_length[e] = 0;
+      st.envs[e]->reset(st.seeds(), next_obs);
+    }
+  }
+  ++st.step;
+  st.collected += k;
+  st.report.env_steps += k;
+  if (st.step == st.config.n_steps) send_rollout(self);
+  if (st.in_flight >= st.config.max_rollouts_in_flight)
+    st.waiting_for_learner = true;  // resumes when the learner acknowledges
+  else
+    request_actions(self);
+}
+
+void request_actions(agent_pointer self) {
+  auto& st = self->state;
+  const float* obs = obs_row(st, st.step);
+  predict_request req;
+  req.agent_id = st.config.id;
+  req.rows = st.config.envs;
+  req.observations.assign(obs, obs + size_t(st.config.envs) * st.obs_size);
+  self->request(st.owner, caf::infinite, std::move(req))
+      .then([=](const predict_reply& reply) { on_actions(self, reply); },
+            [=](caf::error& err) {
+              if (!self->state.stopped)
+                self->quit(err);  // no model-owner: nothing left to do
+            });
+}
+
+agent_actor::behavior_type agent(agent_pointer self, agent_config config,
+                                 model_owner_actor owner, learner_actor learner,
+                                 metrics_actor metrics) {
+  auto& st = self->state;
+  st.config = config;
+  st.owner = std::move(owner);
+  st.learner = std::move(learner);
+  st.metrics = std::move(metrics);
+  st.seeds.seed(config.seed);
+  for (int e = 0; e < config.envs; ++e) st.envs.push_back(envs::make_env(config.env_id));
+  st.obs_size = st.envs.front()->spec().observation.flat_size();
+  st.episode_return.assign(config.envs, 0.0f);
+  st.episode_length.assign(config.envs, 0);
+  st.report.agent_id = config.id;
+  start_rollout(st);
+  for (int e = 0; e < config.envs; ++e)
+    st.envs[e]->reset(st.seeds(), obs_row(st, 0) + size_t(e) * st.obs_size);
+  return {
+      [=](start_atom) { request_actions(self); },
+      [=](stop_atom) {
+        auto& st = self->state;
+        st.stopped = true;
+        // Steps of the unfinished rollout are never sent: count them dropped.
+        const std::int64_t partial = std::int64_t(st.step) * st.config.envs;
+        st.dropped += partial;
+        if (st.metrics) self->send(st.metrics, std::move(st.report));
+        agent_final final{st.config.id, st.collected, st.dropped};
+        self->quit();
+        return final;
+      },
+  };
+}
+
+}  // namespace
+
+agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
+                        model_owner_actor owner, learner_actor learner, metrics_actor metrics) {
+  return sys.spawn<caf::detached>(agent, config, std::move(owner), std::move(learner),
+                                  std::move(metrics));
+}
+
+}  // namespace troupe::actors

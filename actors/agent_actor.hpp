@@ -1,0 +1,32 @@
+#pragma once
+// An agent: steps a vector of environments on its own thread, asks the
+// model-owner for actions with one request for all of them, and sends each
+// finished rollout to the learner without waiting for it to be trained
+// (unless max_rollouts_in_flight of its rollouts are still untrained).
+#include <cstdint>
+#include <string>
+
+#include "actors/learner_actor.hpp"
+#include "actors/messages.hpp"
+#include "actors/model_owner.hpp"
+
+namespace troupe::actors {
+
+using agent_actor = caf::typed_actor<caf::reacts_to<start_atom>,
+                                     caf::replies_to<stop_atom>::with<agent_final>>;
+
+struct agent_config {
+  std::uint32_t id = 0;
+  std::string env_id;
+  int envs = 1;
+  int n_steps = 5;
+  int max_rollouts_in_flight = 2;
+  std::uint64_t seed = 1;
+};
+
+// Spawned detached. Starts acting on start_atom; on stop_atom it answers with
+// its final counts and quits.
+agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
+                        model_owner_actor owner, learner_actor learner, metrics_actor metrics);
+
+}  // namespace troupe::actors

@@ -1,0 +1,58 @@
+#include "actors/learner_actor.hpp"
+
+#include <iostream>
+
+namespace troupe::actors {
+
+namespace {
+
+struct learner_state {
+  std::unique_ptr<agents::a3c_learner> learner;
+  metrics_actor metrics;
+  learner_final totals;
+  static inline const char* name = "learner";
+};
+
+using learner_pointer = learner_actor::stateful_pointer<learner_state>;
+
+learner_actor::behavior_type learner(learner_pointer self,
+                                     std::shared_ptr<model::shared_model> model,
+                                     agents::algo_config config, metrics_actor metrics) {
+  self->state.learner = std::make_unique<agents::a3c_learner>(std::move(model), config);
+  self->state.metrics = std::move(metrics);
+  return {
+      [=](const agents::rollout& r) {
+        auto& st = self->state;
+        agents::train_result result;
+        try {
+          result = st.learner->train(r);
+        } catch (const std::exception& e) {
+          std::cerr << "learner: dropped " << e.what() << "\n";
+          st.totals.samples_dropped += r.samples();
+          return train_ack{r.sequence, false};
+        }
+        if (result.applied) {
+          ++st.totals.updates;
+          st.totals.samples_trained += r.samples();
+        } else {
+          // A non-finite loss or gradient never reaches the parameters.
+          ++st.totals.updates_skipped;
+          st.totals.samples_dropped += r.samples();
+        }
+        if (st.metrics) self->send(st.metrics, result);
+        return train_ack{r.sequence, result.applied};
+      },
+      // Rollouts sent before the drain request are ahead of it in the mailbox,
+      // so by now every one of them has been trained or counted as dropped.
+      [=](drain_atom) { return self->state.totals; },
+  };
+}
+
+}  // namespace
+
+learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<model::shared_model> model,
+                            const agents::algo_config& config, metrics_actor metrics) {
+  return sys.spawn<caf::detached>(learner, std::move(model), config, std::move(metrics));
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,163 @@
+#pragma once
+// Every atom and message struct the actors exchange, in one type-ID block.
+// Each actor's protocol (which of these it accepts and answers) is the
+// typed-actor alias in its own header.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "agents/a3c_learner.hpp"
+#include "agents/rollout.hpp"
+
+namespace troupe::actors {
+
+// An agent's observations for all of its environments, one row each.
+struct predict_request {
+  std::uint32_t agent_id = 0;
+  std::int32_t rows = 0;
+  std::vector<float> observations;
+};
+
+struct predict_reply {
+  std::vector<float> actions;  // one per row (a discrete action as its index)
+  std::vector<float> logp;     // log-probability of each action
+  std::vector<float> values;   // V of each row's observation
+  std::uint64_t version = 0;   // the parameter version every row was computed with
+};
+
+// The learner's answer to a rollout: it has been trained (or dropped).
+struct train_ack {
+  std::uint64_t sequence = 0;
+  bool trained = false;
+};
+
+// An agent's progress since its last report.
+struct episode_report {
+  std::uint32_t agent_id = 0;
+  std::int64_t env_steps = 0;
+  std::vector<float> returns;       // one per finished episode
+  std::vector<std::int32_t> lengths;
+};
+
+struct batch_stats {
+  std::int64_t forward_passes = 0;
+  std::int64_t requests = 0;
+  std::int64_t observations = 0;
+  std::int32_t largest_batch = 0;
+};
+
+struct agent_final {
+  std::uint32_t agent_id = 0;
+  std::int64_t samples_collected = 0;
+  std::int64_t samples_dropped = 0;  // a partial rollout at stop, or lost sends
+};
+
+struct learner_final {
+  std::int64_t samples_trained = 0;
+  std::int64_t samples_dropped = 0;  // rollouts rejected as malformed
+  std::int64_t updates = 0;
+  std::int64_t updates_skipped = 0;  // non-finite loss or gradient
+};
+
+// What the metrics actor knows at the end of a run.
+struct metrics_totals {
+  std::int64_t env_steps = 0;
+  std::int64_t episodes = 0;
+  double final_mean_return = 0.0;  // last 100 episodes (or fewer if fewer ran)
+  bool solved = false;
+  double seconds_to_target = -1.0;  // < 0: not reached
+  std::int64_t env_steps_to_target = -1;
+  std::int64_t updates = 0;
+  double mean_policy_lag = 0.0;
+  std::uint64_t max_policy_lag = 0;
+};
+
+struct stop_request {
+  std::string reason;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, predict_request& x) {
+  return f(caf::meta::type_name("predict_request"), x.agent_id, x.rows, x.observations);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, predict_reply& x) {
+  return f(caf::meta::type_name("predict_reply"), x.actions, x.logp, x.values, x.version);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, train_ack& x) {
+  return f(caf::meta::type_name("train_ack"), x.sequence, x.trained);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
+  return f(caf::meta::type_name("episode_report"), x.agent_id, x.env_steps, x.returns,
+           x.lengths);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, batch_stats& x) {
+  return f(caf::meta::type_name("batch_stats"), x.forward_passes, x.requests,
+           x.observations, x.largest_batch);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
+  return f(caf::meta::type_name("agent_final"), x.agent_id, x.samples_collected,
+           x.samples_dropped);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
+  return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
+           x.updates, x.updates_skipped);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
+  return f(caf::meta::type_name("metrics_totals"), x.env_steps, x.episodes,
+           x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
+           x.updates, x.mean_policy_lag, x.max_policy_lag);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
+  return f(caf::meta::type_name("stop_request"), x.reason);
+}
+
+}  // namespace troupe::actors
+
+namespace troupe::agents {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, rollout& x) {
+  return f(caf::meta::type_name("rollout"), x.agent_id, x.sequence, x.n_steps, x.n_envs,
+           x.obs_size, x.action_size, x.observations, x.actions, x.rewards, x.terminated,
+           x.truncated, x.behaviour_logp, x.behaviour_version, x.truncation_observations);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, train_result& x) {
+  return f(caf::meta::type_name("train_result"), x.applied, x.samples, x.version,
+           x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
+}
+}  // namespace troupe::agents
+
+CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::predict_request))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::predict_reply))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::train_ack))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::episode_report))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::batch_stats))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::agent_final))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::learner_final))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::metrics_totals))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::stop_request))
+  CAF_ADD_TYPE_ID(troupe, (troupe::agents::rollout))
+  CAF_ADD_TYPE_ID(troupe, (troupe::agents::train_result))
+  CAF_ADD_ATOM(troupe, troupe::actors, start_atom, "start")
+  CAF_ADD_ATOM(troupe, troupe::actors, stop_atom, "stop")
+  CAF_ADD_ATOM(troupe, troupe::actors, stats_atom, "stats")
+  CAF_ADD_ATOM(troupe, troupe::actors, drain_atom, "drain")
+  CAF_ADD_ATOM(troupe, troupe::actors, totals_atom, "totals")
+CAF_END_TYPE_ID_BLOCK(troupe)
+
+namespace troupe::actors {
+// Adds the project's message types and the scheduler settings measured to
+// suit this workload (see shared notes: idle workers otherwise sleep-poll).
+void configure_actor_system(caf::actor_system_config& cfg);
+}  // namespace troupe::actors

@@ -1,0 +1,131 @@
+#include "actors/metrics_actor.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "actors/run_metrics.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+struct metrics_state {
+  metrics_config config;
+  model_owner_actor owner;
+  caf::actor coordinator;
+  run_metrics metrics;
+  std::ofstream csv;
+  bool stop_sent = false;
+  metrics_totals totals;
+  // At the previous tick, for rates.
+  double last_seconds = 0;
+  std::int64_t last_steps = 0;
+  static inline const char* name = "metrics";
+};
+
+using metrics_pointer = metrics_actor::stateful_pointer<metrics_state>;
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+void request_stop(metrics_pointer self, const std::string& reason) {
+  auto& st = self->state;
+  if (st.stop_sent) return;
+  st.stop_sent = true;
+  caf::anon_send(st.coordinator, stop_request{reason});
+}
+
+void check_stop(metrics_pointer self) {
+  auto& st = self->state;
+  const auto& stop = st.config.stop;
+  if (!st.totals.solved && st.metrics.window_full() &&
+      st.metrics.mean_return() >= stop.mean_return) {
+    st.totals.solved = true;
+    st.totals.seconds_to_target = seconds_since(st.config.start);
+    st.totals.env_steps_to_target = st.metrics.env_steps();
+    request_stop(self, "solved");
+  }
+  if (stop.env_steps > 0 && st.metrics.env_steps() >= stop.env_steps)
+    request_stop(self, "env_steps");
+}
+
+void on_tick(metrics_pointer self, const batch_stats& batching) {
+  auto& st = self->state;
+  progress_row row;
+  row.wall_seconds = seconds_since(st.config.start);
+  row.env_steps = st.metrics.env_steps();
+  const double dt = row.wall_seconds - st.last_seconds;
+  row.env_steps_per_s = dt > 0 ? (row.env_steps - st.last_steps) / dt : 0;
+  st.last_seconds = row.wall_seconds;
+  st.last_steps = row.env_steps;
+  row.episodes = st.metrics.episodes();
+  row.mean_return = st.metrics.mean_return();
+  row.mean_predict_batch =
+      batching.forward_passes ? double(batching.observations) / batching.forward_passes : 0;
+  row.updates = st.metrics.updates();
+  row.policy_lag_mean = st.metrics.mean_policy_lag();
+  row.policy_lag_max = st.metrics.max_policy_lag();
+  const auto& stop = st.config.stop;
+  double left = -1;
+  if (stop.wall_seconds > 0) left = std::max(0.0, stop.wall_seconds - row.wall_seconds);
+  if (stop.env_steps > 0 && row.env_steps_per_s > 0) {
+    const double by_steps =
+        std::max<double>(0, stop.env_steps - row.env_steps) / row.env_steps_per_s;
+    left = left < 0 ? by_steps : std::min(left, by_steps);
+  }
+  row.remaining_seconds = left;
+  if (st.config.log.progress) std::cout << format_progress_line(row) << std::endl;
+  if (st.csv.is_open()) st.csv << csv_row(row) << '\n' << std::flush;
+}
+
+metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config,
+                                     model_owner_actor owner, caf::actor coordinator) {
+  auto& st = self->state;
+  st.config = config;
+  st.owner = std::move(owner);
+  st.coordinator = std::move(coordinator);
+  st.metrics = run_metrics(config.stop.window);
+  if (!config.csv_path.empty()) {
+    st.csv.open(config.csv_path);
+    st.csv << csv_header() << '\n';
+  }
+  const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(config.log.progress_seconds));
+  self->delayed_send(self, period, caf::tick_atom_v);
+  return {
+      [=](const episode_report& report) {
+        auto& st = self->state;
+        st.metrics.add_env_steps(report.env_steps);
+        for (float r : report.returns) st.metrics.add_episode(r);
+        check_stop(self);
+      },
+      [=](const agents::train_result& result) { self->state.metrics.add_update(result); },
+      [=](caf::tick_atom) {
+        self->request(self->state.owner, std::chrono::seconds(5), stats_atom_v)
+            .then([=](const batch_stats& b) { on_tick(self, b); },
+                  [=](caf::error&) { on_tick(self, batch_stats{}); });
+        self->delayed_send(self, period, caf::tick_atom_v);
+      },
+      [=](totals_atom) {
+        auto& st = self->state;
+        st.totals.env_steps = st.metrics.env_steps();
+        st.totals.episodes = st.metrics.episodes();
+        st.totals.final_mean_return = st.metrics.mean_return();
+        st.totals.updates = st.metrics.updates();
+        st.totals.mean_policy_lag = st.metrics.mean_policy_lag();
+        st.totals.max_policy_lag = st.metrics.max_policy_lag();
+        return st.totals;
+      },
+  };
+}
+
+}  // namespace
+
+metrics_actor spawn_metrics(caf::actor_system& sys, const metrics_config& config,
+                            model_owner_actor owner, caf::actor coordinator) {
+  return sys.spawn(metrics, config, std::move(owner), std::move(coordinator));
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,30 @@
+#pragma once
+// The metrics actor: collects agents' episode reports and the learner's
+// update reports, prints a progress line, appends metrics.csv, and asks the
+// coordinator to stop when a stop condition is met.
+#include <chrono>
+#include <string>
+
+#include "actors/messages.hpp"
+#include "actors/model_owner.hpp"
+#include "actors/run_config.hpp"
+
+namespace troupe::actors {
+
+using metrics_actor =
+    caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<agents::train_result>,
+                     caf::reacts_to<caf::tick_atom>,
+                     caf::replies_to<totals_atom>::with<metrics_totals>>;
+
+struct metrics_config {
+  stop_config stop;
+  log_config log;
+  std::string csv_path;  // empty: no CSV
+  std::chrono::steady_clock::time_point start;
+};
+
+// `coordinator` receives one stop_request when a stop condition is met.
+metrics_actor spawn_metrics(caf::actor_system& sys, const metrics_config& config,
+                            model_owner_actor owner, caf::actor coordinator);
+
+}  // namespace troupe::actors

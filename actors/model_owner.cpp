@@ -1,0 +1,102 @@
+#include "actors/model_owner.hpp"
+
+#include <random>
+
+#include "agents/sampling.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+struct pending_request {
+  caf::typed_response_promise<predict_reply> promise;
+  int rows;
+};
+
+struct model_owner_state {
+  std::shared_ptr<model::shared_model> model;
+  model_owner_config config;
+  std::mt19937_64 rng;
+  int obs_size = 0;
+  int num_actions = 0;
+  std::vector<float> batch;  // the queued requests' observations, back to back
+  std::vector<pending_request> pending;
+  int pending_rows = 0;
+  model::prediction out;
+  batch_stats stats;
+  static inline const char* name = "model_owner";
+};
+
+using owner_pointer = model_owner_actor::stateful_pointer<model_owner_state>;
+
+// One forward pass for every queued request; each gets its own rows back.
+void flush(model_owner_state& st) {
+  if (st.pending.empty()) return;
+  model::predict(*st.model, st.batch.data(), st.pending_rows, st.out);
+  ++st.stats.forward_passes;
+  st.stats.observations += st.pending_rows;
+  st.stats.largest_batch = std::max(st.stats.largest_batch, st.pending_rows);
+  int row = 0;
+  for (auto& p : st.pending) {
+    predict_reply reply;
+    reply.version = st.out.version;
+    reply.actions.resize(p.rows);
+    reply.logp.resize(p.rows);
+    reply.values.assign(st.out.values.begin() + row, st.out.values.begin() + row + p.rows);
+    for (int i = 0; i < p.rows; ++i, ++row) {
+      auto a = agents::sample_categorical(&st.out.logits[size_t(row) * st.num_actions],
+                                          st.num_actions, st.rng);
+      reply.actions[i] = static_cast<float>(a.action);
+      reply.logp[i] = a.logp;
+    }
+    p.promise.deliver(std::move(reply));
+  }
+  st.pending.clear();
+  st.batch.clear();
+  st.pending_rows = 0;
+}
+
+model_owner_actor::behavior_type model_owner(owner_pointer self,
+                                             std::shared_ptr<model::shared_model> model,
+                                             model_owner_config config) {
+  auto& st = self->state;
+  st.model = std::move(model);
+  st.config = config;
+  st.rng.seed(config.seed);
+  st.obs_size = model::spec_of(*st.model).obs_size;
+  st.num_actions = model::spec_of(*st.model).num_actions;
+  return {
+      [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
+        auto& st = self->state;
+        auto promise = self->make_response_promise<predict_reply>();
+        if (req.rows <= 0 ||
+            req.observations.size() != size_t(req.rows) * size_t(st.obs_size)) {
+          promise.deliver(caf::make_error(caf::sec::invalid_argument,
+                                          "predict request with malformed observations"));
+          return promise;
+        }
+        ++st.stats.requests;
+        st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
+        st.pending.push_back({promise, req.rows});
+        st.pending_rows += req.rows;
+        // Flush when full, or when no further request is waiting: a lone
+        // agent is never held back, and concurrent agents share a pass.
+        if (st.pending_rows >= st.config.max_batch || self->mailbox().empty()) flush(st);
+        return promise;
+      },
+      [=](stats_atom) {
+        flush(self->state);  // never leave a partial batch behind another message
+        return self->state.stats;
+      },
+  };
+}
+
+}  // namespace
+
+model_owner_actor spawn_model_owner(caf::actor_system& sys,
+                                    std::shared_ptr<model::shared_model> model,
+                                    const model_owner_config& config) {
+  return sys.spawn<caf::detached>(model_owner, std::move(model), config);
+}
+
+}  // namespace troupe::actors

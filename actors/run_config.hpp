@@ -1,0 +1,55 @@
+#pragma once
+// A whole training run's configuration: one struct per component, defaults
+// here. app/config_loader.cpp reads and validates it from YAML.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "agents/algo_config.hpp"
+#include "envs/env_config.hpp"
+
+namespace troupe::actors {
+
+struct stop_config {
+  double mean_return = 475.0;    // over the last `window` episodes
+  int window = 100;
+  std::int64_t env_steps = 0;    // 0: no limit
+  double wall_seconds = 0.0;     // 0: no limit
+};
+
+struct run_section {
+  std::string name = "run";
+  std::uint64_t seed = 1;
+  stop_config stop;
+};
+
+struct agents_section {
+  int count = 4;
+};
+
+struct model_section {
+  std::string kind = "mlp";
+  std::vector<int> hidden = {64, 64};
+};
+
+struct batching_config {
+  int max_batch = 256;
+};
+
+struct log_config {
+  bool progress = true;
+  double progress_seconds = 1.0;
+};
+
+struct run_config {
+  run_section run;
+  envs::env_config env;
+  agents_section agents;
+  agents::algo_config algo;
+  model_section model;
+  batching_config batching;
+  std::vector<std::string> devices = {"cpu"};
+  log_config log;
+};
+
+}  // namespace troupe::actors

@@ -1,0 +1,56 @@
+#pragma once
+// A run's counters and the text they are shown as: the progress line and the
+// rows of metrics.csv. Plain C++, fed by the metrics actor.
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "agents/a3c_learner.hpp"
+
+namespace troupe::actors {
+
+class run_metrics {
+ public:
+  explicit run_metrics(int window = 100) : window_(window) {}
+
+  void add_env_steps(std::int64_t steps) { env_steps_ += steps; }
+  void add_episode(float episode_return);
+  void add_update(const agents::train_result& r);
+
+  std::int64_t env_steps() const { return env_steps_; }
+  std::int64_t episodes() const { return episodes_; }
+  std::int64_t updates() const { return updates_; }
+  std::int64_t samples_trained() const { return samples_trained_; }
+  // Mean return of the last `window` episodes (of all, while fewer ran).
+  double mean_return() const;
+  bool window_full() const { return int(recent_.size()) >= window_; }
+  double mean_policy_lag() const;
+  std::uint64_t max_policy_lag() const { return lag_max_; }
+
+ private:
+  int window_;
+  std::deque<float> recent_;
+  std::int64_t env_steps_ = 0, episodes_ = 0, updates_ = 0, samples_trained_ = 0;
+  std::uint64_t lag_sum_ = 0, lag_max_ = 0, lag_samples_ = 0;
+};
+
+// One moment of a run, as the progress line and metrics.csv show it.
+struct progress_row {
+  double wall_seconds = 0;
+  std::int64_t env_steps = 0;
+  double env_steps_per_s = 0;
+  std::int64_t episodes = 0;
+  double mean_return = 0;
+  double mean_predict_batch = 0;
+  std::int64_t updates = 0;
+  double policy_lag_mean = 0;
+  std::uint64_t policy_lag_max = 0;
+  double remaining_seconds = -1;  // < 0: unknown
+};
+
+std::string format_progress_line(const progress_row& row);
+std::string csv_header();
+std::string csv_row(const progress_row& row);
+
+}  // namespace troupe::actors

@@ -1,0 +1,123 @@
+#include "agents/a3c_learner.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "agents/returns.hpp"
+#include "model/a3c_loss.hpp"
+#include "model/optimizer.hpp"
+#include "model/shared_model_impl.hpp"
+
+namespace troupe::agents {
+
+namespace {
+
+void check_shapes(const rollout& r, const model::net_spec& spec) {
+  const size_t n = static_cast<size_t>(r.samples());
+  auto fail = [&](const std::string& what) {
+    throw std::invalid_argument("rollout " + std::to_string(r.sequence) + " of agent " +
+                                std::to_string(r.agent_id) + ": " + what);
+  };
+  if (r.n_steps <= 0 || r.n_envs <= 0) fail("empty");
+  if (r.obs_size != spec.obs_size) fail("observation size does not match the model");
+  if (r.observations.size() != (n + r.n_envs) * r.obs_size) fail("observations have the wrong size");
+  if (r.actions.size() != n * r.action_size || r.rewards.size() != n ||
+      r.terminated.size() != n || r.truncated.size() != n || r.behaviour_logp.size() != n ||
+      r.behaviour_version.size() != n)
+    fail("per-sample arrays have the wrong size");
+  size_t truncations = 0;
+  for (auto t : r.truncated) truncations += t ? 1 : 0;
+  if (r.truncation_observations.size() != truncations * r.obs_size)
+    fail("truncation observations do not match the truncation flags");
+  for (float a : r.actions)
+    if (!(a >= 0 && a < spec.num_actions)) fail("action out of range");
+}
+
+}  // namespace
+
+struct a3c_learner::impl {
+  std::shared_ptr<model::shared_model> model;
+  algo_config config;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+};
+
+a3c_learner::a3c_learner(std::shared_ptr<model::shared_model> m, const algo_config& config)
+    : impl_(new impl{std::move(m), config, nullptr}) {
+  model::optimizer_settings settings{config.optimizer, config.lr, config.rmsprop_alpha,
+                                     config.optimizer_eps};
+  impl_->optimizer = model::make_optimizer(settings, impl_->model->net->parameters());
+}
+
+a3c_learner::~a3c_learner() = default;
+
+train_result a3c_learner::train(const rollout& r) {
+  model::shared_model& m = *impl_->model;
+  check_shapes(r, m.spec);
+  const int n = r.n_steps, k = r.n_envs, obs = r.obs_size;
+  const int64_t samples = r.samples();
+  const int64_t truncations = static_cast<int64_t>(r.truncation_observations.size()) / obs;
+
+  // One forward pass over every state the loss or a bootstrap needs.
+  torch::Tensor states = torch::from_blob(const_cast<float*>(r.observations.data()),
+                                          {samples + k, obs}, torch::kFloat32);
+  if (truncations > 0) {
+    torch::Tensor cut = torch::from_blob(const_cast<float*>(r.truncation_observations.data()),
+                                         {truncations, obs}, torch::kFloat32);
+    states = torch::cat({states, cut});
+  }
+  model::actor_critic_output out = m.net->forward(states);
+
+  // Bootstrap values of each sample's successor state, before any reset.
+  const torch::Tensor all_values = out.values.detach().contiguous();
+  const float* v = all_values.data_ptr<float>();
+  std::vector<float> next_values(samples), values(v, v + samples);
+  int64_t next_cut = samples + k;
+  for (int64_t i = 0; i < samples; ++i)
+    next_values[i] = r.truncated[i] ? v[next_cut++] : v[i + k];
+  const std::vector<float> returns =
+      nstep_returns(r.rewards, r.terminated, r.truncated, next_values, n, k, impl_->config.gamma);
+  const std::vector<float> adv = advantages(returns, values);
+
+  std::vector<int64_t> action_index(r.actions.begin(), r.actions.end());
+  model::a3c_loss_terms loss = model::a3c_loss(
+      out.logits.slice(0, 0, samples), out.values.slice(0, 0, samples),
+      torch::tensor(action_index, torch::kInt64),
+      torch::from_blob(const_cast<float*>(adv.data()), {samples}, torch::kFloat32),
+      torch::from_blob(const_cast<float*>(returns.data()), {samples}, torch::kFloat32),
+      impl_->config.value_coef, impl_->config.entropy_coef);
+
+  impl_->optimizer->zero_grad();
+  loss.total.backward();
+  double grad_norm = 0.0;
+  if (impl_->config.max_grad_norm > 0)
+    grad_norm = torch::nn::utils::clip_grad_norm_(m.net->parameters(),
+                                                  impl_->config.max_grad_norm);
+  else
+    for (const auto& p : m.net->parameters())
+      if (p.grad().defined()) grad_norm += p.grad().pow(2).sum().item<double>();
+
+  train_result result;
+  result.samples = samples;
+  result.loss = loss.total.item<float>();
+  result.policy_loss = loss.policy.item<float>();
+  result.value_loss = loss.value.item<float>();
+  result.entropy = loss.entropy.item<float>();
+  result.applied = std::isfinite(result.loss) && std::isfinite(grad_norm);
+
+  m.params.run([&] {
+    for (uint64_t acted : r.behaviour_version) {
+      const uint64_t lag = m.version >= acted ? m.version - acted : 0;
+      result.lag_sum += lag;
+      result.lag_max = std::max(result.lag_max, lag);
+    }
+    if (result.applied) {
+      impl_->optimizer->step();
+      ++m.version;
+    }
+    result.version = m.version;
+  });
+  return result;
+}
+
+}  // namespace troupe::agents

@@ -1,0 +1,24 @@
+#pragma once
+// n-step returns and advantages: plain functions, time-major arrays.
+#include <cstdint>
+#include <vector>
+
+namespace troupe::agents {
+
+// Bootstrapped n-step returns for n_steps x n_envs samples.
+//
+// next_values[i] is V of the state that followed sample i before any reset. It
+// is read only where the return needs a bootstrap: at the rollout's last step
+// and where the time limit truncated the episode. A terminated episode
+// bootstraps from nothing; a truncated one from the value of its last state.
+std::vector<float> nstep_returns(const std::vector<float>& rewards,
+                                 const std::vector<std::uint8_t>& terminated,
+                                 const std::vector<std::uint8_t>& truncated,
+                                 const std::vector<float>& next_values, int n_steps,
+                                 int n_envs, double gamma);
+
+// returns - values, element-wise.
+std::vector<float> advantages(const std::vector<float>& returns,
+                              const std::vector<float>& values);
+
+}  // namespace troupe::agents

@@ -1,0 +1,32 @@
+#pragma once
+// A rollout: n_steps consecutive steps of each of an agent's n_envs
+// environments, time-major (sample i = t * n_envs + e).
+#include <cstdint>
+#include <vector>
+
+namespace troupe::agents {
+
+struct rollout {
+  std::uint32_t agent_id = 0;
+  std::uint64_t sequence = 0;  // per agent, counts from 0
+  std::int32_t n_steps = 0;
+  std::int32_t n_envs = 0;
+  std::int32_t obs_size = 0;
+  std::int32_t action_size = 1;
+  // (n_steps + 1) * n_envs observations: row t is what step t acted on, row
+  // n_steps the observations after the last step (bootstrap states).
+  std::vector<float> observations;
+  std::vector<float> actions;          // n_steps * n_envs * action_size
+  std::vector<float> rewards;          // n_steps * n_envs
+  std::vector<std::uint8_t> terminated;
+  std::vector<std::uint8_t> truncated;
+  std::vector<float> behaviour_logp;   // log-probability of the action when acted
+  std::vector<std::uint64_t> behaviour_version;  // parameter version acted with
+  // The observation that ended each truncated episode (the state the time
+  // limit cut off, before the reset), in sample order.
+  std::vector<float> truncation_observations;
+
+  std::int64_t samples() const { return std::int64_t{n_steps} * n_envs; }
+};
+
+}  // namespace troupe::agents

@@ -1,0 +1,42 @@
+#include "agents/sampling.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace troupe::agents {
+
+namespace {
+// log(sum(exp(logits))) without overflow.
+double log_sum_exp(const float* logits, int n) {
+  const float top = *std::max_element(logits, logits + n);
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) sum += std::exp(double(logits[i]) - top);
+  return top + std::log(sum);
+}
+}  // namespace
+
+float categorical_logp(const float* logits, int n, int action) {
+  return static_cast<float>(logits[action] - log_sum_exp(logits, n));
+}
+
+sampled_action sample_categorical(const float* logits, int n, std::mt19937_64& rng) {
+  const double lse = log_sum_exp(logits, n);
+  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  double cumulative = 0.0;
+  int chosen = n - 1;  // rounding can leave the sum a hair below u
+  for (int i = 0; i < n; ++i) {
+    cumulative += std::exp(logits[i] - lse);
+    if (u < cumulative) {
+      chosen = i;
+      break;
+    }
+  }
+  return {chosen, static_cast<float>(logits[chosen] - lse)};
+}
+
+sampled_action greedy_action(const float* logits, int n) {
+  const int best = static_cast<int>(std::max_element(logits, logits + n) - logits);
+  return {best, categorical_logp(logits, n, best)};
+}
+
+}  // namespace troupe::agents

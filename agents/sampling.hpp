@@ -1,0 +1,19 @@
+#pragma once
+// Action sampling from policy logits: plain C++.
+#include <random>
+
+namespace troupe::agents {
+
+struct sampled_action {
+  int action = 0;
+  float logp = 0.0f;  // log-probability of `action` under the logits
+};
+
+// Draws from softmax(logits[0..n)).
+sampled_action sample_categorical(const float* logits, int n, std::mt19937_64& rng);
+// The most probable action.
+sampled_action greedy_action(const float* logits, int n);
+// log softmax(logits)[action], computed stably.
+float categorical_logp(const float* logits, int n, int action);
+
+}  // namespace troupe::agents

@@ -1,0 +1,378 @@
+#include "app/config_loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include "envs/registry.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+using actors::run_config;
+
+// Where a value came from, for error messages.
+struct origin {
+  std::string file;
+  std::set<std::string> overridden;  // keys set by --set
+
+  std::string at(const std::string& key, const YAML::Node& node) const {
+    if (overridden.count(key)) return "--set " + key;
+    const YAML::Mark m = node.Mark();
+    if (m.line < 0) return file;
+    return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+  }
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& what) {
+  throw config_error(where + ": key '" + key + "': " + what);
+}
+
+std::string scalar_text(const YAML::Node& node) {
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+// One config key: how to read it, write it back and describe it.
+struct field {
+  std::string key, type, range, help;
+  std::function<void(const YAML::Node&, const std::string& where)> read;
+  std::function<YAML::Node()> write;
+};
+
+template <class T>
+bool scalar_as(const YAML::Node& node, T& out) {
+  if (!node.IsScalar()) return false;
+  try {
+    out = node.as<T>();
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+std::string range_text(double lo, double hi, bool lo_open) {
+  auto num = [](double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  };
+  const bool inf = hi == std::numeric_limits<double>::infinity();
+  return std::string(lo_open ? "(" : "[") + num(lo) + ", " + (inf ? "inf)" : num(hi) + "]");
+}
+
+field number(const std::string& key, double& target, double lo, double hi, bool lo_open,
+             const std::string& help) {
+  const std::string range = range_text(lo, hi, lo_open);
+  return {key, "number", range, help,
+          [&target, key, lo, hi, lo_open, range](const YAML::Node& n, const std::string& where) {
+            double v;
+            if (!scalar_as(n, v) || !std::isfinite(v))
+              fail(where, key, "expected a number, got " + scalar_text(n));
+            if (v < lo || v > hi || (lo_open && v == lo))
+              fail(where, key, "expected a number in " + range + ", got " + n.Scalar());
+            target = v;
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+template <class Int>
+field integer(const std::string& key, Int& target, long long lo, long long hi,
+              const std::string& help) {
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return {key, "integer", range, help,
+          [&target, key, lo, hi, range](const YAML::Node& n, const std::string& where) {
+            long long v;
+            double d;
+            if (!scalar_as(n, v)) {
+              if (scalar_as(n, d) && std::isfinite(d))
+                fail(where, key, "expected an integer, got " + n.Scalar());
+              fail(where, key, "expected an integer, got " + scalar_text(n));
+            }
+            if (v < lo || v > hi)
+              fail(where, key, "expected an integer in " + range + ", got " + n.Scalar());
+            target = static_cast<Int>(v);
+          },
+          [&target] { return YAML::Node(static_cast<long long>(target)); }};
+}
+
+field boolean(const std::string& key, bool& target, const std::string& help) {
+  return {key, "bool", "true | false", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!scalar_as(n, target))
+              fail(where, key, "expected true or false, got " + scalar_text(n));
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+// A string; `allowed` (when not empty) lists its legal values.
+field text(const std::string& key, std::string& target, std::vector<std::string> allowed,
+           const std::string& help) {
+  std::string range;
+  for (const auto& a : allowed) range += (range.empty() ? "" : " | ") + a;
+  return {key, "string", range.empty() ? "non-empty" : range, help,
+          [&target, key, allowed, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            if (!allowed.empty() &&
+                std::find(allowed.begin(), allowed.end(), n.Scalar()) == allowed.end())
+              fail(where, key, "expected one of " + range + ", got '" + n.Scalar() + "'");
+            target = n.Scalar();
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
+               const std::string& help) {
+  const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return {key, "list of integers", range, help,
+          [&target, key, lo, hi, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence()) fail(where, key, "expected a list of integers, got " + scalar_text(n));
+            std::vector<int> out;
+            for (const auto& item : n) {
+              long long v;
+              if (!scalar_as(item, v) || v < lo || v > hi)
+                fail(where, key, "expected integers " + range + ", got " + scalar_text(item));
+              out.push_back(static_cast<int>(v));
+            }
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (int v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+field device_list(const std::string& key, std::vector<std::string>& target,
+                  const std::string& help) {
+  return {key, "list of strings", "[cpu] (one model-owner per entry)", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence() || n.size() == 0)
+              fail(where, key, "expected a non-empty list of devices such as [cpu], got " +
+                                   scalar_text(n));
+            std::vector<std::string> out;
+            for (const auto& item : n) {
+              if (!item.IsScalar() || item.Scalar() != "cpu")
+                fail(where, key, "expected 'cpu' (the only device this build drives), got " +
+                                     scalar_text(item));
+              out.push_back(item.Scalar());
+            }
+            if (out.size() != 1)
+              fail(where, key, "expected exactly one device: several model-owners are not "
+                               "supported by this build");
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (const auto& v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+std::vector<std::string> env_ids() {
+  std::vector<std::string> ids;
+  for (const auto& e : envs::registered_envs()) ids.push_back(e.id);
+  return ids;
+}
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+std::vector<field> fields_of(run_config& c) {
+  return {
+      text("run.name", c.run.name, {}, "name of the run; the run directory is runs/<name>-<timestamp>"),
+      integer("run.seed", c.run.seed, 0, std::numeric_limits<int>::max(), "seeds the network, the environments and action sampling"),
+      number("run.stop.mean_return", c.run.stop.mean_return, -inf, inf, false, "stop when the mean return of the last run.stop.window episodes reaches this"),
+      integer("run.stop.window", c.run.stop.window, 1, 100000, "episodes in the mean-return window"),
+      integer("run.stop.env_steps", c.run.stop.env_steps, 0, std::numeric_limits<long long>::max(), "stop after this many env steps (0: no limit)"),
+      number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
+      text("env.id", c.env.id, env_ids(), "the environment to train on"),
+      integer("env.envs_per_agent", c.env.envs_per_agent, 1, 4096, "environments each agent steps; one predict request covers all of them"),
+      integer("agents.count", c.agents.count, 1, 1024, "agent actors, each on its own thread"),
+      number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
+      integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
+      number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),
+      text("algo.optimizer", c.algo.optimizer, {"rmsprop", "adam"}, "optimiser"),
+      number("algo.entropy_coef", c.algo.entropy_coef, 0, inf, false, "weight of the entropy bonus"),
+      number("algo.value_coef", c.algo.value_coef, 0, inf, false, "weight of the value loss"),
+      number("algo.max_grad_norm", c.algo.max_grad_norm, 0, inf, false, "clip the gradient's global norm to this (0: no clipping)"),
+      number("algo.rmsprop_alpha", c.algo.rmsprop_alpha, 0, 1, true, "RMSprop smoothing constant"),
+      number("algo.optimizer_eps", c.algo.optimizer_eps, 0, 1, true, "optimiser epsilon"),
+      integer("algo.max_rollouts_in_flight", c.algo.max_rollouts_in_flight, 1, 1024, "per agent: rollouts sent but not yet trained before the agent pauses; bounds the policy lag"),
+      text("model.kind", c.model.kind, {"mlp"}, "network kind"),
+      int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+      integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
+      device_list("devices", c.devices, "one model-owner per device"),
+      boolean("log.progress", c.log.progress, "print a progress line"),
+      number("log.progress_seconds", c.log.progress_seconds, 0.05, 3600, false, "seconds between progress lines and metrics.csv rows"),
+  };
+}
+
+const std::vector<std::string> required_keys = {"run.name", "env.id"};
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestion(const std::string& key, const std::vector<field>& fields) {
+  std::string best;
+  size_t best_distance = 4;  // suggest only close matches
+  for (const auto& f : fields) {
+    const size_t d = edit_distance(key, f.key);
+    if (d < best_distance) best_distance = d, best = f.key;
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+void read_mapping(const YAML::Node& map, const std::string& prefix, std::vector<field>& fields,
+                  const origin& from, std::set<std::string>& seen) {
+  for (const auto& item : map) {
+    if (!item.first.IsScalar())
+      throw config_error(from.at(prefix, item.first) + ": keys must be plain strings");
+    const std::string key = prefix.empty() ? item.first.Scalar() : prefix + "." + item.first.Scalar();
+    const std::string where = from.at(key, item.first);
+    auto exact = std::find_if(fields.begin(), fields.end(), [&](const field& f) { return f.key == key; });
+    if (exact != fields.end()) {
+      exact->read(item.second, from.at(key, item.second));
+      seen.insert(key);
+      continue;
+    }
+    const bool is_section = std::any_of(fields.begin(), fields.end(), [&](const field& f) {
+      return f.key.compare(0, key.size() + 1, key + ".") == 0;
+    });
+    if (!is_section) fail(where, key, "unknown key" + suggestion(key, fields));
+    if (!item.second.IsMap())
+      fail(from.at(key, item.second), key, "expected a mapping of keys, got " + scalar_text(item.second));
+    read_mapping(item.second, key, fields, from, seen);
+  }
+}
+
+YAML::Node parse_file(const std::string& path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0) throw config_error(path + ": no such config file");
+  if (S_ISDIR(info.st_mode)) throw config_error(path + ": is a directory, expected a YAML config file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw config_error(path + ": cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string content = buffer.str();
+  if (content.find('\0') != std::string::npos)
+    throw config_error(path + ": is not a text file (it contains NUL bytes)");
+  try {
+    YAML::Node root = YAML::Load(content);
+    if (root.IsNull()) throw config_error(path + ": is empty, expected a mapping of config keys");
+    if (!root.IsMap())
+      throw config_error(path + ":1:1: expected a mapping of config keys at the top level, got " +
+                         scalar_text(root));
+    return root;
+  } catch (const YAML::ParserException& e) {
+    throw config_error(path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                       std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  }
+}
+
+// Puts an override's value at its dotted path, creating sections on the way.
+void apply_override(YAML::Node& root, const std::string& assignment, origin& from) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw config_error("--set " + assignment + ": expected dotted.key=value");
+  const std::string key = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::ParserException& e) {
+    throw config_error("--set " + key + ": the value is not valid YAML: " + e.msg);
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (part.empty()) throw config_error("--set " + key + ": empty part in the key path");
+    parts.push_back(part);
+  }
+  YAML::Node node = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = node[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = node[parts[i]];
+    } else if (!next.IsMap()) {
+      throw config_error("--set " + key + ": '" + parts[i] + "' is not a section");
+    }
+    node.reset(next);
+  }
+  node[parts.back()] = value;
+  from.overridden.insert(key);
+}
+
+}  // namespace
+
+actors::run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  YAML::Node root = parse_file(path);
+  origin from{path, {}};
+  for (const auto& o : overrides) apply_override(root, o, from);
+  run_config config;
+  auto fields = fields_of(config);
+  std::set<std::string> seen;
+  read_mapping(root, "", fields, from, seen);
+  for (const auto& key : required_keys)
+    if (!seen.count(key)) throw config_error(path + ": missing required key '" + key + "'");
+  return config;
+}
+
+std::string to_yaml(const actors::run_config& config) {
+  run_config copy = config;
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& f : fields_of(copy)) {
+    std::vector<std::string> parts;
+    std::stringstream ss(f.key);
+    for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+    YAML::Node node = root;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (!node[parts[i]]) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      YAML::Node next = node[parts[i]];
+      node.reset(next);
+    }
+    node[parts.back()] = f.write();
+  }
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string describe_config() {
+  run_config defaults;
+  std::ostringstream out;
+  for (const auto& f : fields_of(defaults)) {
+    YAML::Emitter value;
+    value << YAML::Flow << f.write();
+    out << f.key << "\n"
+        << "  type:    " << f.type << "\n"
+        << "  default: " << value.c_str() << "\n"
+        << "  allowed: " << f.range << "\n"
+        << "  meaning: " << f.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace troupe::app

@@ -1,0 +1,35 @@
+#include "app/summary.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace troupe::app {
+
+std::string summary_json(const actors::run_outcome& o, double target_return) {
+  const auto& t = o.totals;
+  nlohmann::json j;
+  j["solved"] = t.solved;
+  j["stop_reason"] = o.stop_reason;
+  j["target_mean_return"] = target_return;
+  j["wall_seconds"] = o.wall_seconds;
+  j["env_steps"] = t.env_steps;
+  j["episodes"] = t.episodes;
+  j["seconds_to_target"] = t.solved ? nlohmann::json(t.seconds_to_target) : nlohmann::json();
+  j["env_steps_to_target"] = t.solved ? nlohmann::json(t.env_steps_to_target) : nlohmann::json();
+  j["final_mean_return"] = t.final_mean_return;
+  j["fps"] = o.wall_seconds > 0 ? t.env_steps / o.wall_seconds : 0.0;
+  j["mean_predict_batch"] =
+      o.batching.forward_passes ? double(o.batching.observations) / o.batching.forward_passes : 0.0;
+  j["predict_requests"] = o.batching.requests;
+  j["forward_passes"] = o.batching.forward_passes;
+  j["updates"] = o.learner.updates;
+  j["updates_skipped"] = o.learner.updates_skipped;
+  j["mean_policy_lag"] = t.mean_policy_lag;
+  j["max_policy_lag"] = t.max_policy_lag;
+  j["samples_collected"] = o.samples_collected;
+  j["samples_trained"] = o.learner.samples_trained;
+  j["samples_dropped"] = o.samples_dropped;
+  j["parameter_bytes"] = o.parameter_bytes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace troupe::app

@@ -1,0 +1,26 @@
+#pragma once
+// Environments by id. Adding an environment adds one line to the table in
+// registry.cpp; nothing else changes.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/env.hpp"
+
+namespace troupe::envs {
+
+using env_factory = std::function<std::unique_ptr<env>()>;
+
+struct registry_entry {
+  std::string id;
+  env_factory make;
+};
+
+const std::vector<registry_entry>& registered_envs();
+
+// Throws std::invalid_argument naming the id and the registered ones.
+std::unique_ptr<env> make_env(const std::string& id);
+bool is_registered(const std::string& id);
+
+}  // namespace troupe::envs

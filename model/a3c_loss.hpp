@@ -1,0 +1,21 @@
+#pragma once
+// The A3C loss on tensors: advantage policy gradient, value regression and an
+// entropy bonus.
+#include <torch/torch.h>
+
+namespace troupe::model {
+
+struct a3c_loss_terms {
+  torch::Tensor total;
+  torch::Tensor policy;   // -mean(logp(a) * advantage)
+  torch::Tensor value;    // mean(0.5 * (return - V)^2)
+  torch::Tensor entropy;  // mean policy entropy
+};
+
+// `actions` are int64 indices; `advantages` and `returns` carry no gradient.
+a3c_loss_terms a3c_loss(const torch::Tensor& logits, const torch::Tensor& values,
+                        const torch::Tensor& actions, const torch::Tensor& advantages,
+                        const torch::Tensor& returns, double value_coef,
+                        double entropy_coef);
+
+}  // namespace troupe::model

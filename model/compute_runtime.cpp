@@ -1,0 +1,64 @@
+#include "model/compute_runtime.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include <torch/torch.h>
+#include <torch/version.h>
+
+namespace troupe::model {
+
+namespace {
+
+// The real path of the libblas.so.3 this process loaded (the system's
+// alternatives decide which one that is).
+std::string loaded_blas_path() {
+  std::string found;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        const char* name = info->dlpi_name;
+        if (name && std::strstr(name, "libblas.so")) {
+          char resolved[PATH_MAX];
+          *static_cast<std::string*>(out) = realpath(name, resolved) ? resolved : name;
+          return 1;
+        }
+        return 0;
+      },
+      &found);
+  return found;
+}
+
+using get_threads_fn = int (*)();
+using set_threads_fn = void (*)(int);
+
+}  // namespace
+
+void set_compute_threads(int threads) {
+  torch::set_num_threads(threads);
+  if (auto set = reinterpret_cast<set_threads_fn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(threads);
+}
+
+std::string describe_compute_runtime() {
+  const std::string path = loaded_blas_path();
+  std::string blas;
+  if (path.empty())
+    blas = "no libblas.so loaded";
+  else if (path.find("openblas") != std::string::npos)
+    blas = "OpenBLAS";
+  else if (path.find("/blas/") != std::string::npos)
+    blas = "reference BLAS (slow: install libopenblas0-pthread)";
+  else
+    blas = "unknown BLAS";
+  if (auto get = reinterpret_cast<get_threads_fn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")))
+    blas += ", " + std::to_string(get()) + " thread(s)";
+  if (!path.empty()) blas += " [" + path + "]";
+  return "BLAS: " + blas + "; LibTorch " + TORCH_VERSION + ": " +
+         std::to_string(torch::get_num_threads()) + " intra-op thread(s)";
+}
+
+}  // namespace troupe::model

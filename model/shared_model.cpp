@@ -1,0 +1,53 @@
+#include "model/shared_model.hpp"
+
+#include <cstring>
+
+#include "model/shared_model_impl.hpp"
+
+namespace troupe::model {
+
+std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed) {
+  torch::manual_seed(seed);
+  return std::make_shared<shared_model>(spec);
+}
+
+void predict(shared_model& model, const float* observations, int batch, prediction& out) {
+  const int obs_size = model.spec.obs_size;
+  const int actions = model.spec.num_actions;
+  // Inference mode is per thread: set it here, on the thread that runs the pass.
+  c10::InferenceMode inference;
+  const torch::Tensor input = torch::from_blob(const_cast<float*>(observations),
+                                               {batch, obs_size}, torch::kFloat32);
+  model.params.run_shared([&] {
+    actor_critic_output result = model.net->forward(input);
+    out.version = model.version;
+    out.logits.resize(static_cast<size_t>(batch) * actions);
+    out.values.resize(batch);
+    std::memcpy(out.logits.data(), result.logits.contiguous().data_ptr<float>(),
+                out.logits.size() * sizeof(float));
+    std::memcpy(out.values.data(), result.values.contiguous().data_ptr<float>(),
+                out.values.size() * sizeof(float));
+  });
+}
+
+std::uint64_t current_version(shared_model& model) {
+  return model.params.run_shared([&] { return model.version; });
+}
+
+const net_spec& spec_of(const shared_model& model) { return model.spec; }
+
+std::int64_t parameter_bytes(const shared_model& model) {
+  std::int64_t bytes = 0;
+  for (const auto& p : model.net->parameters()) bytes += p.numel() * p.element_size();
+  return bytes;
+}
+
+void warm_up(shared_model& model, int max_batch) {
+  prediction out;
+  for (int batch = 1; batch <= max_batch; batch *= 2) {
+    std::vector<float> obs(static_cast<size_t>(batch) * model.spec.obs_size, 0.0f);
+    predict(model, obs.data(), batch, out);
+  }
+}
+
+}  // namespace troupe::model

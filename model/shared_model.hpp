@@ -1,0 +1,35 @@
+#pragma once
+// The parameters a model-owner guards, seen from code that must not include
+// LibTorch (actors, the command line). The definition lives in
+// shared_model_impl.hpp.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "model/net_spec.hpp"
+
+namespace troupe::model {
+
+struct shared_model;
+
+std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed);
+
+struct prediction {
+  std::vector<float> logits;  // batch * num_actions
+  std::vector<float> values;  // batch
+  std::uint64_t version = 0;  // the one parameter version all rows were computed with
+};
+
+// One forward pass over `batch` observations, inside the parameters' critical
+// section (shared), so it sees exactly one parameter version.
+void predict(shared_model& model, const float* observations, int batch, prediction& out);
+
+std::uint64_t current_version(shared_model& model);
+const net_spec& spec_of(const shared_model& model);
+std::int64_t parameter_bytes(const shared_model& model);
+
+// Runs forward passes of the batch sizes the owner will see, so that the
+// first agents do not pay for allocation and kernel selection.
+void warm_up(shared_model& model, int max_batch);
+
+}  // namespace troupe::model
