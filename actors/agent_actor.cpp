@@ -154,7 +154,7 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
   st.learner = std::move(learner);
   st.metrics = std::move(metrics);
   st.seeds.seed(config.seed);
-  for (int e = 0; e < config.envs; ++e) st.envs.push_back(envs::make_env(config.env_id));
+  for (int e = 0; e < config.envs; ++e) st.envs.push_back(envs::make_env(config.env));
   st.obs_size = st.envs.front()->spec().observation.flat_size();
   st.episode_return.assign(config.envs, 0.0f);
   st.episode_length.assign(config.envs, 0);

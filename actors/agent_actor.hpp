@@ -9,6 +9,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/model_owner.hpp"
+#include "envs/env_config.hpp"
 
 namespace troupe::actors {
 
@@ -17,8 +18,8 @@ using agent_actor = caf::typed_actor<caf::reacts_to<start_atom>,
 
 struct agent_config {
   std::uint32_t id = 0;
-  std::string env_id;
-  int envs = 1;
+  envs::env_config env;  // which environment, with its options
+  int envs = 1;          // how many of it this agent steps
   int n_steps = 5;
   int max_rollouts_in_flight = 2;
   std::uint64_t seed = 1;

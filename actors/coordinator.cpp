@@ -17,7 +17,7 @@ namespace {
 constexpr auto shutdown_timeout = std::chrono::seconds(30);
 
 model::net_spec net_spec_for(const run_config& config) {
-  const auto env = envs::make_env(config.env.id);
+  const auto env = envs::make_env(config.env);
   const auto& spec = env->spec();
   if (spec.action.type != envs::space::kind::discrete)
     throw std::invalid_argument("env.id: '" + config.env.id +
@@ -50,7 +50,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_config& config,
   for (int i = 0; i < config.agents.count; ++i) {
     agent_config acfg;
     acfg.id = static_cast<std::uint32_t>(i);
-    acfg.env_id = config.env.id;
+    acfg.env = config.env;
     acfg.envs = config.env.envs_per_agent;
     acfg.n_steps = config.algo.n_steps;
     acfg.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;

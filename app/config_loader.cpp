@@ -198,6 +198,9 @@ std::vector<field> fields_of(run_config& c) {
       number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
       text("env.id", c.env.id, env_ids(), "the environment to train on"),
       integer("env.envs_per_agent", c.env.envs_per_agent, 1, 4096, "environments each agent steps; one predict request covers all of them"),
+      number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
+      boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
+      boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
       integer("agents.count", c.agents.count, 1, 1024, "agent actors, each on its own thread"),
       number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
       integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
@@ -247,11 +250,15 @@ std::string suggestion(const std::string& key, const std::vector<field>& fields)
 
 void read_mapping(const YAML::Node& map, const std::string& prefix, std::vector<field>& fields,
                   const origin& from, std::set<std::string>& seen) {
+  std::set<std::string> in_this_mapping;
   for (const auto& item : map) {
     if (!item.first.IsScalar())
       throw config_error(from.at(prefix, item.first) + ": keys must be plain strings");
     const std::string key = prefix.empty() ? item.first.Scalar() : prefix + "." + item.first.Scalar();
     const std::string where = from.at(key, item.first);
+    // yaml-cpp keeps one of two equal keys silently; a user meant something.
+    if (!in_this_mapping.insert(item.first.Scalar()).second)
+      fail(where, key, "duplicate key in the same mapping");
     auto exact = std::find_if(fields.begin(), fields.end(), [&](const field& f) { return f.key == key; });
     if (exact != fields.end()) {
       exact->read(item.second, from.at(key, item.second));

@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
     }
     if (envs_cmd->parsed()) {
       for (const auto& entry : envs::registered_envs()) {
-        const auto env = entry.make();
+        const auto env = entry.make(envs::env_config{});
         const auto& spec = env->spec();
         std::cout << spec.id << "  observation " << spec.observation.describe() << "  action "
                   << spec.action.describe() << "  episode limit " << spec.max_episode_steps

@@ -3,10 +3,18 @@
 
 namespace troupe::envs {
 
+// Options of the MinAtar games (ignored by other environments).
+struct minatar_options {
+  double sticky_action_prob = 0.1;  // repeat the previous action with this probability
+  bool full_action_set = false;     // all six actions instead of the game's minimal set
+  bool difficulty_ramping = true;
+};
+
 // The `env` section of a run config.
 struct env_config {
   std::string id = "CartPole-v1";
   int envs_per_agent = 8;
+  minatar_options minatar;
 };
 
 }  // namespace troupe::envs

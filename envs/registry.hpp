@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "envs/env.hpp"
+#include "envs/env_config.hpp"
 
 namespace troupe::envs {
 
-using env_factory = std::function<std::unique_ptr<env>()>;
+using env_factory = std::function<std::unique_ptr<env>(const env_config&)>;
 
 struct registry_entry {
   std::string id;
@@ -20,7 +21,8 @@ struct registry_entry {
 const std::vector<registry_entry>& registered_envs();
 
 // Throws std::invalid_argument naming the id and the registered ones.
-std::unique_ptr<env> make_env(const std::string& id);
+std::unique_ptr<env> make_env(const env_config& config);
+std::unique_ptr<env> make_env(const std::string& id);  // with default options
 bool is_registered(const std::string& id);
 
 }  // namespace troupe::envs

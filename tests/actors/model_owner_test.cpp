@@ -1,0 +1,80 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "actors/model_owner.hpp"
+
+using namespace troupe;
+
+TEST_SUITE("actors") {
+TEST_CASE("the model-owner answers every concurrent request with its own rows") {
+  const int requesters = 16, requests_each = 40, rows = 3, obs_size = 4, max_batch = 32;
+  auto model = model::make_shared_model({obs_size, 2, {16}}, 3);
+  model::warm_up(*model, max_batch);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  auto owner = actors::spawn_model_owner(sys, model, {max_batch, 5});
+
+  // Each request's observations are unique, so a reply routed to the wrong
+  // requester, or rows shuffled inside a batch, shows up as wrong values.
+  std::vector<int> wrong(requesters, 0), answered(requesters, 0);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < requesters; ++r)
+    threads.emplace_back([&, r] {
+      caf::scoped_actor self{sys};
+      model::prediction direct;
+      for (int q = 0; q < requests_each; ++q) {
+        actors::predict_request req{std::uint32_t(r), rows, {}};
+        for (int i = 0; i < rows * obs_size; ++i)
+          req.observations.push_back(std::sin(0.1f * (r * 1000 + q * 10 + i)));
+        model::predict(*model, req.observations.data(), rows, direct);
+        self->request(owner, caf::infinite, req)
+            .receive(
+                [&](const actors::predict_reply& reply) {
+                  ++answered[r];
+                  bool ok = reply.values.size() == size_t(rows) &&
+                            reply.actions.size() == size_t(rows) && reply.version == 0;
+                  for (int i = 0; ok && i < rows; ++i)
+                    ok = std::abs(reply.values[i] - direct.values[i]) < 1e-4f &&
+                         (reply.actions[i] == 0.f || reply.actions[i] == 1.f) &&
+                         reply.logp[i] <= 0.f;
+                  wrong[r] += ok ? 0 : 1;
+                },
+                [&](caf::error&) { ++wrong[r]; });
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (int r = 0; r < requesters; ++r) {
+    CHECK(answered[r] == requests_each);
+    CHECK(wrong[r] == 0);
+  }
+  caf::scoped_actor self{sys};
+  self->request(owner, caf::infinite, actors::stats_atom_v)
+      .receive(
+          [&](const actors::batch_stats& s) {
+            CHECK(s.requests == requesters * requests_each);
+            CHECK(s.observations == requesters * requests_each * rows);
+            CHECK(s.largest_batch <= max_batch + rows - 1);
+            CHECK(s.forward_passes <= s.requests);
+          },
+          [&](caf::error&) { FAIL("no stats"); });
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("the model-owner rejects a malformed request with an error, not a crash") {
+  auto model = model::make_shared_model({4, 2, {8}}, 1);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  auto owner = actors::spawn_model_owner(sys, model, {8, 1});
+  caf::scoped_actor self{sys};
+  bool got_error = false;
+  self->request(owner, caf::infinite, actors::predict_request{0, 2, {1.f, 2.f, 3.f}})
+      .receive([&](const actors::predict_reply&) {}, [&](caf::error&) { got_error = true; });
+  CHECK(got_error);
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+}

@@ -1,0 +1,59 @@
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "agents/a3c_learner.hpp"
+
+using namespace troupe;
+
+namespace {
+agents::rollout small_rollout(int n, int k, std::uint64_t acted_version) {
+  agents::rollout r;
+  r.n_steps = n;
+  r.n_envs = k;
+  r.obs_size = 4;
+  r.observations.assign(size_t(n + 1) * k * 4, 0.1f);
+  for (int i = 0; i < n * k; ++i) {
+    r.actions.push_back(float(i % 2));
+    r.rewards.push_back(1.f);
+    r.terminated.push_back(i == 0);
+    r.truncated.push_back(i == 1);
+    r.behaviour_logp.push_back(-0.69f);
+    r.behaviour_version.push_back(acted_version);
+  }
+  r.truncation_observations.assign(4, 0.2f);  // for the one truncated sample
+  return r;
+}
+}  // namespace
+
+TEST_SUITE("agents") {
+TEST_CASE("each update moves the version by one and measures the policy lag") {
+  auto model = model::make_shared_model({4, 2, {8}}, 1);
+  agents::a3c_learner learner(model, agents::algo_config{});
+  for (std::uint64_t u = 0; u < 5; ++u) {
+    const auto result = learner.train(small_rollout(3, 2, 0));
+    CHECK(result.applied);
+    CHECK(result.version == u + 1);
+    CHECK(result.samples == 6);
+    // Acted with version 0, trained at version u: each of 6 samples lags u.
+    CHECK(result.lag_sum == 6 * u);
+    CHECK(result.lag_max == u);
+  }
+  CHECK(model::current_version(*model) == 5);
+}
+
+TEST_CASE("a malformed rollout is refused before it touches the parameters") {
+  auto model = model::make_shared_model({4, 2, {8}}, 1);
+  agents::a3c_learner learner(model, agents::algo_config{});
+  auto bad_action = small_rollout(2, 2, 0);
+  bad_action.actions[0] = 7;
+  CHECK_THROWS_AS(learner.train(bad_action), std::invalid_argument);
+  auto missing_cut = small_rollout(2, 2, 0);
+  missing_cut.truncation_observations.clear();
+  CHECK_THROWS_AS(learner.train(missing_cut), std::invalid_argument);
+  auto short_obs = small_rollout(2, 2, 0);
+  short_obs.observations.pop_back();
+  CHECK_THROWS_AS(learner.train(short_obs), std::invalid_argument);
+  CHECK(model::current_version(*model) == 0);
+}
+}

@@ -1,0 +1,99 @@
+// End-to-end: the real `troupe` binary, as a user runs it.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct command_result {
+  int exit_code;
+  std::string output;
+};
+
+command_result run(const std::string& args) {
+  const std::string cmd = std::string(TROUPE_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+nlohmann::json read_json(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+
+std::string fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("troupe_e2e_" + name);
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
+
+}  // namespace
+
+TEST_SUITE("e2e") {
+TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for every sample") {
+  const std::string dir = fresh_dir("solve");
+  // Bounded: a run that has not solved within 120 s fails the test.
+  const auto r = run("train " + config + " --run-dir " + dir +
+                     " --set run.stop.wall_seconds=120 --set log.progress_seconds=0.5");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["final_mean_return"].get<double>() >= 475.0);
+  CHECK(s["seconds_to_target"].get<double>() > 0);
+  CHECK(s["samples_collected"].get<long>() ==
+        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  CHECK(s["samples_collected"] == s["env_steps"]);
+  CHECK(s["updates"].get<long>() > 0);
+  CHECK(std::filesystem::exists(dir + "/config.yaml"));
+  std::ifstream csv(dir + "/metrics.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header.find("env_steps") != std::string::npos);
+  CHECK(r.output.find("BLAS:") != std::string::npos);
+}
+
+TEST_CASE("a run stopped by its step limit still trains or drops every sample") {
+  for (int seed = 1; seed <= 3; ++seed) {
+    const std::string dir = fresh_dir("steps" + std::to_string(seed));
+    const auto r = run("train " + config + " --run-dir " + dir +
+                       " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000" +
+                       " --set log.progress=false --set run.seed=" + std::to_string(seed));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto s = read_json(dir + "/summary.json");
+    CHECK(s["stop_reason"] == "env_steps");
+    CHECK(s["solved"] == false);
+    CHECK(s["seconds_to_target"].is_null());
+    CHECK(s["env_steps"].get<long>() >= 30000);
+    CHECK(s["samples_collected"].get<long>() ==
+          s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  }
+}
+
+TEST_CASE("a bad config exits with code 2 and names the key") {
+  const auto r = run("train " + config + " --set algo.gamma=7");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("algo.gamma") != std::string::npos);
+  const auto missing = run("train /nonexistent.yaml");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.output.find("no such config file") != std::string::npos);
+  CHECK(run("train").exit_code == 2);
+  CHECK(run("frobnicate").exit_code == 2);
+}
+}
