@@ -171,7 +171,7 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
         const std::int64_t partial = std::int64_t(st.step) * st.config.envs;
         st.dropped += partial;
         if (st.metrics) self->send(st.metrics, std::move(st.report));
-        agent_final final{st.config.id, st.collected, st.dropped};
+        agent_final final{st.config.id, st.collected, st.dropped, st.next_sequence - 1};
         self->quit();
         return final;
       },

@@ -52,6 +52,7 @@ struct agent_final {
   std::uint32_t agent_id = 0;
   std::int64_t samples_collected = 0;
   std::int64_t samples_dropped = 0;  // a partial rollout at stop, or lost sends
+  std::uint64_t rollouts_sent = 0;
 };
 
 struct learner_final {
@@ -103,7 +104,7 @@ typename Inspector::result_type inspect(Inspector& f, batch_stats& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
   return f(caf::meta::type_name("agent_final"), x.agent_id, x.samples_collected,
-           x.samples_dropped);
+           x.samples_dropped, x.rollouts_sent);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
@@ -132,7 +133,7 @@ typename Inspector::result_type inspect(Inspector& f, rollout& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, train_result& x) {
-  return f(caf::meta::type_name("train_result"), x.applied, x.samples, x.version,
+  return f(caf::meta::type_name("train_result"), x.applied, x.agent_id, x.sequence, x.samples, x.version,
            x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
 }
 }  // namespace troupe::agents

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "agents/returns.hpp"
+#include "agents/vtrace.hpp"
 #include "model/a3c_loss.hpp"
 #include "model/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
@@ -66,7 +67,14 @@ train_result a3c_learner::train(const rollout& r) {
                                          {truncations, obs}, torch::kFloat32);
     states = torch::cat({states, cut});
   }
-  model::actor_critic_output out = m.net->forward(states);
+  // The forward pass reads the parameters inside their section, so it sees
+  // one version; this learner is their only writer, so they stay at that
+  // version until its own update.
+  uint64_t computed_with = 0;
+  model::actor_critic_output out = m.params.run_shared([&] {
+    computed_with = m.version;
+    return m.net->forward(states);
+  });
 
   // Bootstrap values of each sample's successor state, before any reset.
   const torch::Tensor all_values = out.values.detach().contiguous();
@@ -75,48 +83,66 @@ train_result a3c_learner::train(const rollout& r) {
   int64_t next_cut = samples + k;
   for (int64_t i = 0; i < samples; ++i)
     next_values[i] = r.truncated[i] ? v[next_cut++] : v[i + k];
-  const std::vector<float> returns =
-      nstep_returns(r.rewards, r.terminated, r.truncated, next_values, n, k, impl_->config.gamma);
-  const std::vector<float> adv = advantages(returns, values);
-
+  const algo_config& cfg = impl_->config;
   std::vector<int64_t> action_index(r.actions.begin(), r.actions.end());
+  const torch::Tensor actions = torch::tensor(action_index, torch::kInt64);
+  const torch::Tensor logits = out.logits.slice(0, 0, samples);
+  std::vector<float> returns, adv;
+  if (cfg.correction == "vtrace") {
+    const torch::Tensor target_logp = torch::log_softmax(logits.detach(), -1)
+                                          .gather(-1, actions.unsqueeze(-1))
+                                          .squeeze(-1)
+                                          .contiguous();
+    const float* lp = target_logp.data_ptr<float>();
+    vtrace_targets vt = vtrace(r.behaviour_logp, std::vector<float>(lp, lp + samples),
+                               r.rewards, r.terminated, r.truncated, values, next_values, n, k,
+                               {cfg.gamma, cfg.vtrace_rho_bar, cfg.vtrace_c_bar});
+    returns = std::move(vt.vs);
+    adv = std::move(vt.pg_advantages);
+  } else {
+    returns = nstep_returns(r.rewards, r.terminated, r.truncated, next_values, n, k, cfg.gamma);
+    adv = advantages(returns, values);
+  }
+
   model::a3c_loss_terms loss = model::a3c_loss(
-      out.logits.slice(0, 0, samples), out.values.slice(0, 0, samples),
-      torch::tensor(action_index, torch::kInt64),
+      logits, out.values.slice(0, 0, samples), actions,
       torch::from_blob(const_cast<float*>(adv.data()), {samples}, torch::kFloat32),
       torch::from_blob(const_cast<float*>(returns.data()), {samples}, torch::kFloat32),
       impl_->config.value_coef, impl_->config.entropy_coef);
 
-  impl_->optimizer->zero_grad();
-  loss.total.backward();
-  double grad_norm = 0.0;
-  if (impl_->config.max_grad_norm > 0)
-    grad_norm = torch::nn::utils::clip_grad_norm_(m.net->parameters(),
-                                                  impl_->config.max_grad_norm);
-  else
-    for (const auto& p : m.net->parameters())
-      if (p.grad().defined()) grad_norm += p.grad().pow(2).sum().item<double>();
+  // Gradients go to tensors of our own, not the parameters' .grad fields:
+  // only apply_gradients touches the shared parameters.
+  std::vector<torch::Tensor> parameters = m.net->parameters();
+  std::vector<torch::Tensor> grads = torch::autograd::grad(
+      {loss.total}, parameters, /*grad_outputs=*/{}, /*retain_graph=*/false,
+      /*create_graph=*/false, /*allow_unused=*/true);
+  double squared_norm = 0.0;
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (!grads[i].defined()) grads[i] = torch::zeros_like(parameters[i]);
+    squared_norm += grads[i].pow(2).sum().item<double>();
+  }
+  const double grad_norm = std::sqrt(squared_norm);
+  const double max_norm = impl_->config.max_grad_norm;
+  if (max_norm > 0 && grad_norm > max_norm)
+    for (auto& g : grads) g.mul_(max_norm / (grad_norm + 1e-6));
 
   train_result result;
+  result.agent_id = r.agent_id;
+  result.sequence = r.sequence;
   result.samples = samples;
   result.loss = loss.total.item<float>();
   result.policy_loss = loss.policy.item<float>();
   result.value_loss = loss.value.item<float>();
   result.entropy = loss.entropy.item<float>();
+  // A non-finite loss or gradient never reaches the parameters.
   result.applied = std::isfinite(result.loss) && std::isfinite(grad_norm);
-
-  m.params.run([&] {
-    for (uint64_t acted : r.behaviour_version) {
-      const uint64_t lag = m.version >= acted ? m.version - acted : 0;
-      result.lag_sum += lag;
-      result.lag_max = std::max(result.lag_max, lag);
-    }
-    if (result.applied) {
-      impl_->optimizer->step();
-      ++m.version;
-    }
-    result.version = m.version;
-  });
+  result.version = result.applied ? model::apply_gradients(m, *impl_->optimizer, grads)
+                                  : model::current_version(m);
+  for (uint64_t acted : r.behaviour_version) {
+    const uint64_t lag = computed_with >= acted ? computed_with - acted : 0;
+    result.lag_sum += lag;
+    result.lag_max = std::max(result.lag_max, lag);
+  }
   return result;
 }
 

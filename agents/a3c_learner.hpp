@@ -14,6 +14,8 @@ namespace troupe::agents {
 
 struct train_result {
   bool applied = false;          // false: the update was not finite and was skipped
+  std::uint32_t agent_id = 0;    // the rollout this update trained
+  std::uint64_t sequence = 0;
   std::int64_t samples = 0;
   std::uint64_t version = 0;     // parameter version after this update
   std::uint64_t lag_sum = 0;     // sum over samples of (version trained - version acted)

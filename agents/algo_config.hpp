@@ -15,6 +15,9 @@ struct algo_config {
   double rmsprop_alpha = 0.99;
   double optimizer_eps = 1e-5;
   int max_rollouts_in_flight = 2;  // per agent: rollouts sent but not yet trained
+  std::string correction = "none";  // none | vtrace: off-policy correction of the lag
+  double vtrace_rho_bar = 1.0;
+  double vtrace_c_bar = 1.0;
 };
 
 }  // namespace troupe::agents

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "envs/draw.hpp"
+
 namespace troupe::envs {
 
 cartpole::cartpole() {
@@ -55,6 +57,32 @@ step_result cartpole::step(const float* action, float* observation) {
 
 void cartpole::write_observation(float* observation) const {
   for (int i = 0; i < 4; ++i) observation[i] = static_cast<float>(state_[i]);
+}
+
+void cartpole::render(rgb_frame& frame) const {
+  // Gymnasium's picture: 600x400 for the track [-4.8, 4.8] of twice the
+  // threshold, a black track line and cart, a tan pole on a blue-grey axle.
+  constexpr int width = 600, height = 400;
+  constexpr double scale = width / (x_threshold * 2);
+  constexpr double pole_width = 10.0, pole_length = scale * (2 * length);
+  constexpr double cart_width = 50.0, cart_height = 30.0, axle_offset = cart_height / 4;
+  constexpr double track_y = height - 100.0;  // pixels, y down
+  constexpr draw::color white{255, 255, 255}, black{0, 0, 0};
+  constexpr draw::color pole_color{202, 152, 101}, axle_color{129, 132, 203};
+  frame.resize(width, height);
+  draw::clear(frame, white);
+  draw::thick_line(frame, {0.0, track_y}, {double(width), track_y}, 1.0, black);
+
+  const double cart_x = state_[0] * scale + width / 2.0;
+  draw::fill_rect(frame, cart_x - cart_width / 2, track_y - cart_height / 2,
+                  cart_x + cart_width / 2, track_y + cart_height / 2, black);
+  // The pole leans right for a positive angle; it starts just below the axle.
+  const draw::point axle{cart_x, track_y - axle_offset};
+  const double dx = std::sin(state_[2]), dy = -std::cos(state_[2]);
+  const double tail = pole_width / 2, head = pole_length - pole_width / 2;
+  draw::thick_line(frame, {axle.x - dx * tail, axle.y - dy * tail},
+                   {axle.x + dx * head, axle.y + dy * head}, pole_width, pole_color);
+  draw::fill_circle(frame, axle, pole_width / 2, axle_color);
 }
 
 }  // namespace troupe::envs

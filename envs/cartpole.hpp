@@ -4,10 +4,11 @@
 #include <random>
 
 #include "envs/env.hpp"
+#include "envs/render.hpp"
 
 namespace troupe::envs {
 
-class cartpole final : public env {
+class cartpole final : public env, public renderable {
  public:
   static constexpr double gravity = 9.8;
   static constexpr double masscart = 1.0;
@@ -29,6 +30,7 @@ class cartpole final : public env {
   const env_spec& spec() const override { return spec_; }
   void reset(std::uint64_t seed, float* observation) override;
   step_result step(const float* action, float* observation) override;
+  void render(rgb_frame& frame) const override;
 
   // The raw dynamics, without the episode limit: used by the golden tests.
   static state_type transition(const state_type& s, int action);

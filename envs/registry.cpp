@@ -2,7 +2,12 @@
 
 #include <stdexcept>
 
+#include "envs/acrobot.hpp"
 #include "envs/cartpole.hpp"
+#include "envs/minatar/minatar_env.hpp"
+#include "envs/mountain_car.hpp"
+#include "envs/mountain_car_continuous.hpp"
+#include "envs/pendulum.hpp"
 
 namespace troupe::envs {
 
@@ -12,11 +17,27 @@ template <class Env>
 registry_entry entry(std::string id) {
   return {std::move(id), [](const env_config&) { return std::unique_ptr<env>(new Env()); }};
 }
+
+// A MinAtar game; the factory passes the run's MinAtar options.
+registry_entry minatar_entry(minatar_env::game which) {
+  return {minatar_env::id_of(which), [which](const env_config& config) {
+            return std::unique_ptr<env>(new minatar_env(which, config.minatar));
+          }};
+}
 }  // namespace
 
 const std::vector<registry_entry>& registered_envs() {
   static const std::vector<registry_entry> table = {
       entry<cartpole>("CartPole-v1"),
+      minatar_entry(minatar_env::game::asterix),
+      minatar_entry(minatar_env::game::breakout),
+      minatar_entry(minatar_env::game::freeway),
+      minatar_entry(minatar_env::game::seaquest),
+      minatar_entry(minatar_env::game::space_invaders),
+      entry<acrobot>("Acrobot-v1"),
+      entry<mountain_car>("MountainCar-v0"),
+      entry<pendulum>("Pendulum-v1"),
+      entry<mountain_car_continuous>("MountainCarContinuous-v0"),
   };
   return table;
 }

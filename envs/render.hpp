@@ -2,6 +2,7 @@
 // Rendering is a capability of its own, off the step path: an environment
 // that can draw itself also implements `renderable`, and only viewers and
 // recorders ask for it (dynamic_cast), so headless runs never draw.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -5,8 +5,11 @@
 // sees the resources either before or after a `run`, never half-way.
 //
 // Entering a section again from a thread that is already inside it would
-// deadlock; it throws std::logic_error instead.
+// deadlock; it throws std::logic_error instead. Two sections that claim the
+// same resource exclusively would not serialise each other; constructing the
+// second throws std::logic_error, unless both claims are marked shared.
 #include <algorithm>
+#include <mutex>
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
@@ -15,9 +18,17 @@
 
 namespace troupe::model {
 
+enum class claim {
+  exclusive,  // this section is the only one that guards the resource
+  shared,     // read-only use: other shared claims may guard it too
+};
+
 class critical_section {
  public:
-  explicit critical_section(std::string name) : name_(std::move(name)) {}
+  // `resources` are the addresses of what the section guards.
+  explicit critical_section(std::string name, std::vector<const void*> resources = {},
+                            claim mode = claim::exclusive);
+  ~critical_section();
   critical_section(const critical_section&) = delete;
   critical_section& operator=(const critical_section&) = delete;
 
@@ -26,13 +37,18 @@ class critical_section {
   template <class F>
   auto run(F&& f) {
     holder h(this);
+    // Holding the turnstile keeps new readers out, so an update waits for
+    // the readers already inside and no longer: readers cannot starve it.
+    std::unique_lock<std::mutex> turn(turnstile_);
     std::unique_lock<std::shared_mutex> lock(mutex_);
+    turn.unlock();
     return std::forward<F>(f)();
   }
 
   template <class F>
   auto run_shared(F&& f) {
     holder h(this);
+    { std::lock_guard<std::mutex> turn(turnstile_); }  // wait behind a queued update
     std::shared_lock<std::shared_mutex> lock(mutex_);
     return std::forward<F>(f)();
   }
@@ -66,6 +82,9 @@ class critical_section {
   };
 
   std::string name_;
+  std::vector<const void*> resources_;
+  claim mode_;
+  std::mutex turnstile_;
   std::shared_mutex mutex_;
 };
 

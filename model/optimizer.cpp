@@ -12,7 +12,9 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(
   if (s.name == "adam")
     return std::make_unique<torch::optim::Adam>(parameters,
                                                 torch::optim::AdamOptions(s.lr).eps(s.eps));
-  throw std::invalid_argument("unknown optimizer '" + s.name + "' (expected rmsprop or adam)");
+  if (s.name == "sgd")
+    return std::make_unique<torch::optim::SGD>(parameters, torch::optim::SGDOptions(s.lr));
+  throw std::invalid_argument("unknown optimizer '" + s.name + "' (expected rmsprop, adam or sgd)");
 }
 
 }  // namespace troupe::model

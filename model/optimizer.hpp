@@ -8,7 +8,7 @@
 namespace troupe::model {
 
 struct optimizer_settings {
-  std::string name = "rmsprop";  // rmsprop | adam
+  std::string name = "rmsprop";  // rmsprop | adam | sgd
   double lr = 7e-4;
   double rmsprop_alpha = 0.99;
   double eps = 1e-5;

@@ -1,6 +1,7 @@
 #include "model/shared_model.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 #include "model/shared_model_impl.hpp"
 
@@ -27,6 +28,19 @@ void predict(shared_model& model, const float* observations, int batch, predicti
                 out.logits.size() * sizeof(float));
     std::memcpy(out.values.data(), result.values.contiguous().data_ptr<float>(),
                 out.values.size() * sizeof(float));
+  });
+}
+
+std::uint64_t apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
+                              const std::vector<torch::Tensor>& gradients) {
+  return model.params.run([&] {
+    std::vector<torch::Tensor> parameters = model.net->parameters();
+    if (gradients.size() != parameters.size())
+      throw std::invalid_argument("apply_gradients: one gradient per parameter expected");
+    torch::NoGradGuard no_grad;
+    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].mutable_grad() = gradients[i];
+    optimizer.step();
+    return ++model.version;
   });
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // The definition of shared_model, for the LibTorch files that train it.
+#include <vector>
+
 #include "model/actor_critic.hpp"
 #include "model/critical_section.hpp"
 #include "model/shared_model.hpp"
@@ -7,13 +9,22 @@
 namespace troupe::model {
 
 struct shared_model {
-  explicit shared_model(const net_spec& s) : spec(s), net(s) {}
+  explicit shared_model(const net_spec& s)
+      : spec(s), net(s), params("parameters", {net.get()}, claim::exclusive) {}
   net_spec spec;
   ActorCritic net;
   // Guards net's parameters and version: updates run exclusively, forward
   // passes shared.
-  critical_section params{"parameters"};
+  critical_section params;
   std::uint64_t version = 0;
 };
+
+// One atomic update: inside the parameters' critical section, installs
+// `gradients` (one per parameter, in parameters() order), steps `optimizer`
+// and moves the version forward by exactly one. Returns the new version.
+// Gradients are passed in rather than left in the parameters' .grad fields,
+// so learners on other threads can compute theirs at the same time.
+std::uint64_t apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
+                              const std::vector<torch::Tensor>& gradients);
 
 }  // namespace troupe::model

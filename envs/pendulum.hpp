@@ -1,0 +1,56 @@
+#pragma once
+// Pendulum-v1 with Gymnasium 1.4.0's dynamics, step for step: a semi-implicit
+// update (the clipped new angular velocity advances the angle), an angle that
+// is never wrapped in the state, and a cost on the state before the step.
+#include <array>
+#include <random>
+
+#include "envs/env.hpp"
+#include "envs/render.hpp"
+
+namespace troupe::envs {
+
+class pendulum final : public env, public renderable {
+ public:
+  static constexpr double pi = 3.14159265358979323846;
+  static constexpr double max_speed = 8.0;
+  static constexpr double max_torque = 2.0;
+  static constexpr double dt = 0.05;
+  static constexpr double gravity = 10.0;
+  static constexpr double mass = 1.0;
+  static constexpr double length = 1.0;
+  static constexpr double reset_theta_bound = pi;
+  static constexpr double reset_speed_bound = 1.0;
+  static constexpr int max_steps = 200;
+
+  // State: theta (0 = upright, not wrapped), theta_dot.
+  using state_type = std::array<double, 2>;
+
+  pendulum();
+  const env_spec& spec() const override { return spec_; }
+  void reset(std::uint64_t seed, float* observation) override;
+  step_result step(const float* action, float* observation) override;
+  void render(rgb_frame& frame) const override;
+
+  // The raw dynamics, without the episode limit: used by the golden tests.
+  // `torque` is the action as given; both functions clip it to the bounds.
+  static state_type transition(const state_type& s, double torque);
+  // The reward of acting with `torque` in `s` (the state before the step).
+  static double reward(const state_type& s, double torque);
+  // Into [-pi, pi), with a floor-style modulo as numpy's `%` does.
+  static double angle_normalize(double theta);
+
+  const state_type& state() const { return state_; }
+  void set_state(const state_type& s) { state_ = s; steps_ = 0; }
+
+ private:
+  void write_observation(float* observation) const;
+
+  env_spec spec_;
+  state_type state_{};
+  int steps_ = 0;
+  double last_torque_ = 0.0;  // only for the picture
+  std::mt19937_64 rng_;
+};
+
+}  // namespace troupe::envs
