@@ -1,0 +1,17 @@
+#pragma once
+// The subcommands of `troupe`. Each add_*_command registers its subcommand on
+// `cli`; when parsed, the subcommand runs and stores its exit code in
+// `exit_code`. Config and input errors are thrown as config_error (exit 2).
+namespace CLI {
+class App;
+}
+
+namespace troupe::app {
+
+constexpr int exit_usage = 2;  // bad config, flag or file
+
+void add_train_command(CLI::App& cli, int& exit_code);
+void add_config_command(CLI::App& cli, int& exit_code);
+void add_envs_command(CLI::App& cli, int& exit_code);
+
+}  // namespace troupe::app

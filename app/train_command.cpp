@@ -1,0 +1,98 @@
+// troupe train CONFIG [--set key=value]... [--run-dir DIR]
+#include <malloc.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "actors/coordinator.hpp"
+#include "app/commands.hpp"
+#include "app/config_loader.hpp"
+#include "app/summary.hpp"
+#include "model/compute_runtime.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+// First SIGINT/SIGTERM: stop gracefully. Second: leave at once.
+extern "C" void on_signal(int) {
+  if (interrupted.exchange(true)) _exit(130);
+}
+
+std::string timestamp() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return buf;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& content) {
+  std::ofstream out(path);
+  out << content;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+struct train_options {
+  std::string config_path, run_dir;
+  std::vector<std::string> overrides;
+};
+
+int train(const train_options& opts) {
+  const actors::run_config config = load_config(opts.config_path, opts.overrides);
+  const std::string run_dir =
+      opts.run_dir.empty() ? "runs/" + config.run.name + "-" + timestamp() : opts.run_dir;
+  std::filesystem::create_directories(run_dir);
+  write_file(std::filesystem::path(run_dir) / "config.yaml", to_yaml(config));
+
+  // Large temporary tensors otherwise map and unmap memory on every pass.
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  model::set_compute_threads(1);
+  std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
+            << config.env.envs_per_agent << " envs, devices [" << config.devices.front()
+            << "]\n"
+            << "troupe: " << model::describe_compute_runtime() << "\n"
+            << "troupe: run directory " << run_dir << std::endl;
+
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  caf::actor_system_config caf_config;
+  actors::configure_actor_system(caf_config);
+  caf::actor_system system{caf_config};
+  const actors::run_outcome outcome = actors::coordinate(system, config, run_dir, interrupted);
+  write_file(std::filesystem::path(run_dir) / "summary.json",
+             summary_json(outcome, config.run.stop.mean_return));
+
+  const auto& t = outcome.totals;
+  std::cout << "troupe: stopped (" << outcome.stop_reason << ") after " << outcome.wall_seconds
+            << " s, " << t.env_steps << " env steps (" << long(t.env_steps / outcome.wall_seconds)
+            << "/s), " << t.episodes << " episodes, mean return " << t.final_mean_return;
+  if (t.solved)
+    std::cout << "; solved in " << t.seconds_to_target << " s / " << t.env_steps_to_target
+              << " env steps";
+  std::cout << "\ntroupe: summary in " << run_dir << "/summary.json" << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& cli, int& exit_code) {
+  auto opts = std::make_shared<train_options>();
+  auto* cmd = cli.add_subcommand("train", "train an agent from a YAML config");
+  cmd->add_option("config", opts->config_path, "YAML run config")->required();
+  cmd->add_option("--set", opts->overrides, "override a key: dotted.key=value (value is YAML)");
+  cmd->add_option("--run-dir", opts->run_dir, "run directory (default runs/<name>-<timestamp>)");
+  cmd->callback([opts, &exit_code] { exit_code = train(*opts); });
+}
+
+}  // namespace troupe::app
