@@ -19,6 +19,9 @@ struct agent_state {
   std::vector<std::unique_ptr<envs::env>> envs;
   std::mt19937_64 seeds;  // draws a fresh seed for every episode's reset
   int obs_size = 0;
+  int action_size = 1;            // floats per action
+  std::vector<double> low, high;  // Box bounds: actions are clipped to them
+  std::vector<float> clipped;
   agents::rollout current;  // the rollout being filled
   int step = 0;             // steps recorded in `current`
   std::vector<float> episode_return;
@@ -47,7 +50,7 @@ void start_rollout(agent_state& st) {
   r.n_steps = n;
   r.n_envs = k;
   r.obs_size = st.obs_size;
-  r.action_size = 1;
+  r.action_size = st.action_size;
   r.observations.resize(size_t(n + 1) * k * st.obs_size);
   r.actions.clear();
   r.rewards.clear();
@@ -97,11 +100,20 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
   const int k = st.config.envs;
   auto& r = st.current;
   float* next = obs_row(st, st.step + 1);
+  const int width = st.action_size;
   for (int e = 0; e < k; ++e) {
-    const float action = reply.actions[e];
+    // The rollout keeps the sampled action (its log-probability is what
+    // trains); the environment gets it clipped to the action bounds.
+    const float* action = &reply.actions[size_t(e) * width];
+    const float* applied = action;
+    if (!st.low.empty()) {
+      for (int j = 0; j < width; ++j)
+        st.clipped[j] = static_cast<float>(std::clamp<double>(action[j], st.low[j], st.high[j]));
+      applied = st.clipped.data();
+    }
     float* next_obs = next + size_t(e) * st.obs_size;
-    const envs::step_result res = st.envs[e]->step(&action, next_obs);
-    r.actions.push_back(action);
+    const envs::step_result res = st.envs[e]->step(applied, next_obs);
+    r.actions.insert(r.actions.end(), action, action + width);
     r.rewards.push_back(static_cast<float>(res.reward));
     r.terminated.push_back(res.terminated);
     r.truncated.push_back(res.truncated);
@@ -155,7 +167,14 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
   st.metrics = std::move(metrics);
   st.seeds.seed(config.seed);
   for (int e = 0; e < config.envs; ++e) st.envs.push_back(envs::make_env(config.env));
-  st.obs_size = st.envs.front()->spec().observation.flat_size();
+  const envs::env_spec& spec = st.envs.front()->spec();
+  st.obs_size = spec.observation.flat_size();
+  st.action_size = spec.action.flat_size();
+  if (spec.action.type == envs::space::kind::box) {
+    st.low = spec.action.low;
+    st.high = spec.action.high;
+    st.clipped.resize(st.action_size);
+  }
   st.episode_return.assign(config.envs, 0.0f);
   st.episode_length.assign(config.envs, 0);
   st.report.agent_id = config.id;

@@ -19,10 +19,19 @@ constexpr auto shutdown_timeout = std::chrono::seconds(30);
 model::net_spec net_spec_for(const run_config& config) {
   const auto env = envs::make_env(config.env);
   const auto& spec = env->spec();
-  if (spec.action.type != envs::space::kind::discrete)
-    throw std::invalid_argument("env.id: '" + config.env.id +
-                                "' has continuous actions, which this build cannot train");
-  return {spec.observation.flat_size(), spec.action.n, config.model.hidden};
+  model::net_spec net;
+  net.kind = config.model.kind;
+  net.obs_shape = spec.observation.shape;
+  net.obs_size = spec.observation.flat_size();
+  net.continuous = spec.action.type == envs::space::kind::box;
+  net.action_size = net.continuous ? spec.action.flat_size() : spec.action.n;
+  net.hidden = config.model.hidden;
+  net.shared_trunk = config.model.shared_trunk;
+  net.log_std_init = config.model.log_std_init;
+  if (net.kind == "cnn" && net.obs_shape.size() != 3)
+    throw std::invalid_argument("model.kind: cnn needs image-like (H x W x C) observations, but " +
+                                config.env.id + " has " + spec.observation.describe());
+  return net;
 }
 
 void throw_on(const caf::error& err, const char* what) {

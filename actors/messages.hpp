@@ -21,7 +21,7 @@ struct predict_request {
 };
 
 struct predict_reply {
-  std::vector<float> actions;  // one per row (a discrete action as its index)
+  std::vector<float> actions;  // per row: a discrete action's index, or a Box action's floats
   std::vector<float> logp;     // log-probability of each action
   std::vector<float> values;   // V of each row's observation
   std::uint64_t version = 0;   // the parameter version every row was computed with

@@ -18,7 +18,8 @@ struct model_owner_state {
   model_owner_config config;
   std::mt19937_64 rng;
   int obs_size = 0;
-  int num_actions = 0;
+  int action_size = 0;
+  bool continuous = false;
   std::vector<float> batch;  // the queued requests' observations, back to back
   std::vector<pending_request> pending;
   int pending_rows = 0;
@@ -40,14 +41,20 @@ void flush(model_owner_state& st) {
   for (auto& p : st.pending) {
     predict_reply reply;
     reply.version = st.out.version;
-    reply.actions.resize(p.rows);
+    const int width = st.continuous ? st.action_size : 1;  // floats per action
+    reply.actions.resize(size_t(p.rows) * width);
     reply.logp.resize(p.rows);
     reply.values.assign(st.out.values.begin() + row, st.out.values.begin() + row + p.rows);
     for (int i = 0; i < p.rows; ++i, ++row) {
-      auto a = agents::sample_categorical(&st.out.logits[size_t(row) * st.num_actions],
-                                          st.num_actions, st.rng);
-      reply.actions[i] = static_cast<float>(a.action);
-      reply.logp[i] = a.logp;
+      const float* policy = &st.out.policy[size_t(row) * st.action_size];
+      if (st.continuous) {
+        reply.logp[i] = agents::sample_gaussian(policy, st.out.log_std.data(), st.action_size,
+                                                st.rng, &reply.actions[size_t(i) * width]);
+      } else {
+        const auto a = agents::sample_categorical(policy, st.action_size, st.rng);
+        reply.actions[i] = static_cast<float>(a.action);
+        reply.logp[i] = a.logp;
+      }
     }
     p.promise.deliver(std::move(reply));
   }
@@ -64,7 +71,8 @@ model_owner_actor::behavior_type model_owner(owner_pointer self,
   st.config = config;
   st.rng.seed(config.seed);
   st.obs_size = model::spec_of(*st.model).obs_size;
-  st.num_actions = model::spec_of(*st.model).num_actions;
+  st.action_size = model::spec_of(*st.model).action_size;
+  st.continuous = model::spec_of(*st.model).continuous;
   return {
       [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
         auto& st = self->state;

@@ -30,6 +30,8 @@ struct agents_section {
 struct model_section {
   std::string kind = "mlp";
   std::vector<int> hidden = {64, 64};
+  bool shared_trunk = true;
+  double log_std_init = 0.0;
 };
 
 struct batching_config {

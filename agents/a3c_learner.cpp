@@ -7,6 +7,7 @@
 #include "agents/returns.hpp"
 #include "agents/vtrace.hpp"
 #include "model/a3c_loss.hpp"
+#include "model/policy_distribution.hpp"
 #include "model/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
 
@@ -22,6 +23,8 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
   };
   if (r.n_steps <= 0 || r.n_envs <= 0) fail("empty");
   if (r.obs_size != spec.obs_size) fail("observation size does not match the model");
+  if (r.action_size != (spec.continuous ? spec.action_size : 1))
+    fail("action size does not match the model");
   if (r.observations.size() != (n + r.n_envs) * r.obs_size) fail("observations have the wrong size");
   if (r.actions.size() != n * r.action_size || r.rewards.size() != n ||
       r.terminated.size() != n || r.truncated.size() != n || r.behaviour_logp.size() != n ||
@@ -32,7 +35,10 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
   if (r.truncation_observations.size() != truncations * r.obs_size)
     fail("truncation observations do not match the truncation flags");
   for (float a : r.actions)
-    if (!(a >= 0 && a < spec.num_actions)) fail("action out of range");
+    if (spec.continuous ? !std::isfinite(a) : !(a >= 0 && a < spec.action_size && a == int(a)))
+      fail("action out of range");
+  for (float o : r.observations)
+    if (!std::isfinite(o)) fail("observation is not finite");
 }
 
 }  // namespace
@@ -84,28 +90,35 @@ train_result a3c_learner::train(const rollout& r) {
   for (int64_t i = 0; i < samples; ++i)
     next_values[i] = r.truncated[i] ? v[next_cut++] : v[i + k];
   const algo_config& cfg = impl_->config;
-  std::vector<int64_t> action_index(r.actions.begin(), r.actions.end());
-  const torch::Tensor actions = torch::tensor(action_index, torch::kInt64);
-  const torch::Tensor logits = out.logits.slice(0, 0, samples);
+  const torch::Tensor policy = out.policy.slice(0, 0, samples);
+  model::policy_terms terms;
+  if (m.spec.continuous) {
+    const torch::Tensor actions = torch::from_blob(const_cast<float*>(r.actions.data()),
+                                                   {samples, r.action_size}, torch::kFloat32);
+    terms = model::gaussian_terms(policy, out.log_std, actions);
+  } else {
+    std::vector<int64_t> action_index(r.actions.begin(), r.actions.end());
+    terms = model::categorical_terms(policy, torch::tensor(action_index, torch::kInt64));
+  }
+  std::vector<float> rewards = r.rewards;
+  if (cfg.reward_scale != 1.0)
+    for (float& x : rewards) x = static_cast<float>(x * cfg.reward_scale);
   std::vector<float> returns, adv;
   if (cfg.correction == "vtrace") {
-    const torch::Tensor target_logp = torch::log_softmax(logits.detach(), -1)
-                                          .gather(-1, actions.unsqueeze(-1))
-                                          .squeeze(-1)
-                                          .contiguous();
+    const torch::Tensor target_logp = terms.logp.detach().contiguous();
     const float* lp = target_logp.data_ptr<float>();
     vtrace_targets vt = vtrace(r.behaviour_logp, std::vector<float>(lp, lp + samples),
-                               r.rewards, r.terminated, r.truncated, values, next_values, n, k,
+                               rewards, r.terminated, r.truncated, values, next_values, n, k,
                                {cfg.gamma, cfg.vtrace_rho_bar, cfg.vtrace_c_bar});
     returns = std::move(vt.vs);
     adv = std::move(vt.pg_advantages);
   } else {
-    returns = nstep_returns(r.rewards, r.terminated, r.truncated, next_values, n, k, cfg.gamma);
+    returns = nstep_returns(rewards, r.terminated, r.truncated, next_values, n, k, cfg.gamma);
     adv = advantages(returns, values);
   }
 
   model::a3c_loss_terms loss = model::a3c_loss(
-      logits, out.values.slice(0, 0, samples), actions,
+      terms.logp, terms.entropy, out.values.slice(0, 0, samples),
       torch::from_blob(const_cast<float*>(adv.data()), {samples}, torch::kFloat32),
       torch::from_blob(const_cast<float*>(returns.data()), {samples}, torch::kFloat32),
       impl_->config.value_coef, impl_->config.entropy_coef);

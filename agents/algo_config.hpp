@@ -18,6 +18,7 @@ struct algo_config {
   std::string correction = "none";  // none | vtrace: off-policy correction of the lag
   double vtrace_rho_bar = 1.0;
   double vtrace_c_bar = 1.0;
+  double reward_scale = 1.0;  // rewards are multiplied by this for learning only
 };
 
 }  // namespace troupe::agents

@@ -16,4 +16,10 @@ sampled_action greedy_action(const float* logits, int n);
 // log softmax(logits)[action], computed stably.
 float categorical_logp(const float* logits, int n, int action);
 
+// Draws `d` values from N(mean, exp(log_std)^2) into `action`; returns their
+// joint log-density.
+float sample_gaussian(const float* mean, const float* log_std, int d, std::mt19937_64& rng,
+                      float* action);
+float gaussian_logp(const float* mean, const float* log_std, int d, const float* action);
+
 }  // namespace troupe::agents

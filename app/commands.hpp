@@ -13,5 +13,13 @@ constexpr int exit_usage = 2;  // bad config, flag or file
 void add_train_command(CLI::App& cli, int& exit_code);
 void add_config_command(CLI::App& cli, int& exit_code);
 void add_envs_command(CLI::App& cli, int& exit_code);
+void add_view_command(CLI::App& cli, int& exit_code);
+void add_rollout_command(CLI::App& cli, int& exit_code);
+
+// The `bench` subcommand, created on first use: each `bench X` adds itself to
+// it from its own file (bench envs: app/bench_envs_command.cpp).
+CLI::App* bench_command(CLI::App& cli);
+void add_bench_envs_command(CLI::App& cli, int& exit_code);
+void add_bench_inference_command(CLI::App& cli, int& exit_code);
 
 }  // namespace troupe::app

@@ -14,6 +14,10 @@ int main(int argc, char** argv) {
   add_train_command(cli, exit_code);
   add_config_command(cli, exit_code);
   add_envs_command(cli, exit_code);
+  add_view_command(cli, exit_code);
+  add_rollout_command(cli, exit_code);
+  add_bench_envs_command(cli, exit_code);
+  add_bench_inference_command(cli, exit_code);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 
 #include "envs/acrobot.hpp"
 #include "envs/cartpole.hpp"
+#include "envs/examples/corridor.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mountain_car_continuous.hpp"
@@ -38,6 +39,7 @@ const std::vector<registry_entry>& registered_envs() {
       entry<mountain_car>("MountainCar-v0"),
       entry<pendulum>("Pendulum-v1"),
       entry<mountain_car_continuous>("MountainCarContinuous-v0"),
+      entry<examples::corridor>("Example/Corridor-v0"),
   };
   return table;
 }

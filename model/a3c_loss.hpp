@@ -1,6 +1,6 @@
 #pragma once
 // The A3C loss on tensors: advantage policy gradient, value regression and an
-// entropy bonus.
+// entropy bonus. Works for any policy distribution (see policy_distribution.hpp).
 #include <torch/torch.h>
 
 namespace troupe::model {
@@ -12,10 +12,9 @@ struct a3c_loss_terms {
   torch::Tensor entropy;  // mean policy entropy
 };
 
-// `actions` are int64 indices; `advantages` and `returns` carry no gradient.
-a3c_loss_terms a3c_loss(const torch::Tensor& logits, const torch::Tensor& values,
-                        const torch::Tensor& actions, const torch::Tensor& advantages,
-                        const torch::Tensor& returns, double value_coef,
-                        double entropy_coef);
+// `advantages` and `returns` carry no gradient.
+a3c_loss_terms a3c_loss(const torch::Tensor& action_logp, const torch::Tensor& entropy,
+                        const torch::Tensor& values, const torch::Tensor& advantages,
+                        const torch::Tensor& returns, double value_coef, double entropy_coef);
 
 }  // namespace troupe::model

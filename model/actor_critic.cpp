@@ -1,40 +1,88 @@
 #include "model/actor_critic.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace troupe::model {
 
 namespace {
 // Orthogonal weights with a per-layer gain and zero biases: the policy head
 // starts near uniform (small gain) and the value head near zero.
-void init_linear(torch::nn::Linear& layer, double gain) {
+template <class Layer>
+void init_layer(Layer& layer, double gain) {
   torch::NoGradGuard no_grad;
   torch::nn::init::orthogonal_(layer->weight, gain);
   torch::nn::init::zeros_(layer->bias);
 }
-}  // namespace
 
-ActorCriticImpl::ActorCriticImpl(const net_spec& spec) {
-  int width = spec.obs_size;
-  for (int h : spec.hidden) {
+// Appends Linear + activation layers of the given widths; returns the last width.
+template <class Activation>
+int add_dense_layers(torch::nn::Sequential& trunk, int width, const std::vector<int>& hidden) {
+  for (int h : hidden) {
     torch::nn::Linear layer(width, h);
-    init_linear(layer, std::sqrt(2.0));
-    trunk_->push_back(layer);
-    trunk_->push_back(torch::nn::Tanh());
+    init_layer(layer, std::sqrt(2.0));
+    trunk->push_back(layer);
+    trunk->push_back(Activation());
     width = h;
   }
-  policy_head_ = torch::nn::Linear(width, spec.num_actions);
+  return width;
+}
+}  // namespace
+
+namespace {
+// A trunk for the given spec; returns it with the width of its features.
+std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
+  torch::nn::Sequential trunk;
+  int width = spec.obs_size;
+  if (spec.kind == "cnn") {
+    if (spec.obs_shape.size() != 3)
+      throw std::invalid_argument("model.kind cnn needs H x W x C observations");
+    const int h = spec.obs_shape[0], w = spec.obs_shape[1], c = spec.obs_shape[2];
+    torch::nn::Conv2d conv(torch::nn::Conv2dOptions(c, spec.conv_channels, 3));
+    init_layer(conv, std::sqrt(2.0));
+    trunk->push_back(conv);
+    trunk->push_back(torch::nn::ReLU());
+    trunk->push_back(torch::nn::Flatten());
+    width = add_dense_layers<torch::nn::ReLU>(trunk, spec.conv_channels * (h - 2) * (w - 2),
+                                              spec.hidden);
+  } else if (spec.kind == "mlp") {
+    width = add_dense_layers<torch::nn::Tanh>(trunk, width, spec.hidden);
+  } else {
+    throw std::invalid_argument("unknown model kind '" + spec.kind + "' (expected mlp or cnn)");
+  }
+  return {trunk, width};
+}
+}  // namespace
+
+ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
+  int width = 0;
+  std::tie(trunk_, width) = make_trunk(spec);
+  policy_head_ = torch::nn::Linear(width, spec.action_size);
   value_head_ = torch::nn::Linear(width, 1);
-  init_linear(policy_head_, 0.01);
-  init_linear(value_head_, 1.0);
+  init_layer(policy_head_, 0.01);
+  init_layer(value_head_, 1.0);
   register_module("trunk", trunk_);
+  if (!spec.shared_trunk) {
+    value_trunk_ = make_trunk(spec).first;
+    register_module("value_trunk", value_trunk_);
+  }
   register_module("policy_head", policy_head_);
   register_module("value_head", value_head_);
+  if (spec.continuous) log_std_ = register_parameter("log_std", torch::full({spec.action_size}, spec.log_std_init));
 }
 
 actor_critic_output ActorCriticImpl::forward(const torch::Tensor& observations) {
-  torch::Tensor features = trunk_->is_empty() ? observations : trunk_->forward(observations);
-  return {policy_head_->forward(features), value_head_->forward(features).squeeze(-1)};
+  torch::Tensor x = observations;
+  if (spec_.kind == "cnn")  // rows arrive flattened [y][x][c]: make them N x C x H x W
+    x = x.view({-1, spec_.obs_shape[0], spec_.obs_shape[1], spec_.obs_shape[2]})
+            .permute({0, 3, 1, 2});
+  const torch::Tensor features = trunk_->is_empty() ? x : trunk_->forward(x);
+  const torch::Tensor value_features =
+      value_trunk_.is_empty() || value_trunk_->is_empty() ? features : value_trunk_->forward(x);
+  return {policy_head_->forward(features), log_std_,
+          value_head_->forward(value_features).squeeze(-1)};
 }
 
 }  // namespace troupe::model

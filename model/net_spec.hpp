@@ -1,13 +1,30 @@
 #pragma once
+#include <string>
 #include <vector>
 
 namespace troupe::model {
 
 // What a network is built from: sizes come from the environment's spaces.
 struct net_spec {
-  int obs_size = 0;
-  int num_actions = 0;
-  std::vector<int> hidden = {64, 64};
+  std::string kind = "mlp";    // mlp | cnn (cnn reads observations as H x W x C)
+  std::vector<int> obs_shape;  // e.g. {4} or {10, 10, 4}
+  int obs_size = 0;            // product of obs_shape
+  bool continuous = false;     // Box actions: Gaussian head; else categorical
+  int action_size = 0;         // number of actions (categorical) or action dimensions
+  std::vector<int> hidden = {64, 64};  // mlp: hidden widths; cnn: widths after the conv
+  int conv_channels = 16;      // cnn: channels of the 3x3 convolution
+  bool shared_trunk = true;    // false: the value head gets a trunk of its own
+  double log_std_init = 0.0;   // Gaussian head: initial log standard deviation
 };
+
+// A categorical-policy MLP over flat observations.
+inline net_spec mlp_spec(int obs_size, int num_actions, std::vector<int> hidden) {
+  net_spec spec;
+  spec.obs_shape = {obs_size};
+  spec.obs_size = obs_size;
+  spec.action_size = num_actions;
+  spec.hidden = std::move(hidden);
+  return spec;
+}
 
 }  // namespace troupe::model

@@ -14,7 +14,7 @@ std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint6
 
 void predict(shared_model& model, const float* observations, int batch, prediction& out) {
   const int obs_size = model.spec.obs_size;
-  const int actions = model.spec.num_actions;
+  const int actions = model.spec.action_size;
   // Inference mode is per thread: set it here, on the thread that runs the pass.
   c10::InferenceMode inference;
   const torch::Tensor input = torch::from_blob(const_cast<float*>(observations),
@@ -22,10 +22,14 @@ void predict(shared_model& model, const float* observations, int batch, predicti
   model.params.run_shared([&] {
     actor_critic_output result = model.net->forward(input);
     out.version = model.version;
-    out.logits.resize(static_cast<size_t>(batch) * actions);
+    out.policy.resize(static_cast<size_t>(batch) * actions);
     out.values.resize(batch);
-    std::memcpy(out.logits.data(), result.logits.contiguous().data_ptr<float>(),
-                out.logits.size() * sizeof(float));
+    std::memcpy(out.policy.data(), result.policy.contiguous().data_ptr<float>(),
+                out.policy.size() * sizeof(float));
+    if (result.log_std.defined()) {
+      const float* ls = result.log_std.contiguous().data_ptr<float>();
+      out.log_std.assign(ls, ls + actions);
+    }
     std::memcpy(out.values.data(), result.values.contiguous().data_ptr<float>(),
                 out.values.size() * sizeof(float));
   });

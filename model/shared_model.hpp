@@ -15,8 +15,9 @@ struct shared_model;
 std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed);
 
 struct prediction {
-  std::vector<float> logits;  // batch * num_actions
-  std::vector<float> values;  // batch
+  std::vector<float> policy;   // batch x action_size: logits, or Gaussian means
+  std::vector<float> log_std;  // action_size, for a Gaussian policy; else empty
+  std::vector<float> values;   // batch
   std::uint64_t version = 0;  // the one parameter version all rows were computed with
 };
 

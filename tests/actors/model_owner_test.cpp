@@ -11,7 +11,7 @@ using namespace troupe;
 TEST_SUITE("actors") {
 TEST_CASE("the model-owner answers every concurrent request with its own rows") {
   const int requesters = 16, requests_each = 40, rows = 3, obs_size = 4, max_batch = 32;
-  auto model = model::make_shared_model({obs_size, 2, {16}}, 3);
+  auto model = model::make_shared_model(model::mlp_spec(obs_size, 2, {16}), 3);
   model::warm_up(*model, max_batch);
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
@@ -65,7 +65,7 @@ TEST_CASE("the model-owner answers every concurrent request with its own rows") 
 }
 
 TEST_CASE("the model-owner rejects a malformed request with an error, not a crash") {
-  auto model = model::make_shared_model({4, 2, {8}}, 1);
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};

@@ -55,7 +55,7 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
   const int agent_count = 64;
   for (int round = 0; round < 100; ++round) {
     CAPTURE(round);
-    auto model = model::make_shared_model({4, 2, {16}}, round + 1);
+    auto model = model::make_shared_model(model::mlp_spec(4, 2, {16}), round + 1);
     trace log;
     auto metrics = sys.spawn(recorder, &log);
     auto owner = spawn_model_owner(sys, model, {256, std::uint64_t(round)});

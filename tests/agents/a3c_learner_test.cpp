@@ -28,7 +28,7 @@ agents::rollout small_rollout(int n, int k, std::uint64_t acted_version) {
 
 TEST_SUITE("agents") {
 TEST_CASE("each update moves the version by one and measures the policy lag") {
-  auto model = model::make_shared_model({4, 2, {8}}, 1);
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   agents::a3c_learner learner(model, agents::algo_config{});
   for (std::uint64_t u = 0; u < 5; ++u) {
     const auto result = learner.train(small_rollout(3, 2, 0));
@@ -43,7 +43,7 @@ TEST_CASE("each update moves the version by one and measures the policy lag") {
 }
 
 TEST_CASE("a malformed rollout is refused before it touches the parameters") {
-  auto model = model::make_shared_model({4, 2, {8}}, 1);
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   agents::a3c_learner learner(model, agents::algo_config{});
   auto bad_action = small_rollout(2, 2, 0);
   bad_action.actions[0] = 7;

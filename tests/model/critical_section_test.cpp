@@ -75,8 +75,8 @@ TEST_CASE("two sections may not claim one resource exclusively") {
 }
 
 TEST_CASE("two shared models' sections guard different parameters") {
-  auto a = make_shared_model({4, 2, {8}}, 1);
-  auto b = make_shared_model({4, 2, {8}}, 1);
+  auto a = make_shared_model(mlp_spec(4, 2, {8}), 1);
+  auto b = make_shared_model(mlp_spec(4, 2, {8}), 1);
   CHECK(current_version(*a) == 0);
   CHECK(current_version(*b) == 0);
 }
@@ -86,7 +86,7 @@ TEST_CASE("no torn reads: every prediction sees exactly one parameter version (1
   // on an all-ones observation every logit and the value are 5 v exactly.
   // A forward pass that overlapped an update would mix versions.
   for (int round = 0; round < 100; ++round) {
-    auto model = make_shared_model({4, 2, {}}, 1);
+    auto model = make_shared_model(mlp_spec(4, 2, {}), 1);
     {
       torch::NoGradGuard no_grad;
       for (auto& p : model->net->parameters()) p.fill_(0.0);
@@ -112,7 +112,7 @@ TEST_CASE("no torn reads: every prediction sees exactly one parameter version (1
       while (writing) {
         predict(*model, ones, 1, out);
         const float expected = 5.0f * out.version;
-        if (out.values[0] != expected || out.logits[0] != expected || out.logits[1] != expected)
+        if (out.values[0] != expected || out.policy[0] != expected || out.policy[1] != expected)
           ++torn;
         ++reads;
       }
@@ -126,7 +126,7 @@ TEST_CASE("no torn reads: every prediction sees exactly one parameter version (1
 TEST_CASE("no lost or double-applied update: SGD lands on init minus every step (100 rounds)") {
   const int threads = 8, updates_each = 25;
   for (int round = 0; round < 100; ++round) {
-    auto model = make_shared_model({3, 2, {4}}, 1);
+    auto model = make_shared_model(mlp_spec(3, 2, {4}), 1);
     std::vector<torch::Tensor> initial;
     for (const auto& p : model->net->parameters()) initial.push_back(p.detach().clone());
     auto sgd = make_optimizer({"sgd", 1.0, 0, 0}, model->net->parameters());

@@ -1,0 +1,85 @@
+// troupe bench inference --net mlp|cnn --agents 1,4,16,64 --seconds S [--json FILE]
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "actors/inference_bench.hpp"
+#include "actors/messages.hpp"
+#include "app/commands.hpp"
+#include "app/config_loader.hpp"
+#include "model/compute_runtime.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+struct bench_inference_options {
+  actors::inference_bench_config bench;
+  std::string json_path;
+};
+
+void bench_inference(const bench_inference_options& opts) {
+  model::set_compute_threads(1);
+  std::cout << "troupe bench inference: net " << opts.bench.net << ", " << opts.bench.seconds
+            << " s per mode; " << model::describe_compute_runtime() << "\n";
+  std::printf("%-10s %7s %16s %10s %10s %10s %12s\n", "mode", "agents", "predictions/s",
+              "mean batch", "p50 us", "p99 us", "model bytes");
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  const auto results = actors::run_inference_bench(sys, opts.bench, [](const auto& r) {
+    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld\n", r.mode.c_str(), r.agents,
+                r.predictions_per_s, r.mean_batch, r.p50_us, r.p99_us,
+                static_cast<long long>(r.model_bytes));
+    std::fflush(stdout);
+  });
+  nlohmann::json j;
+  j["net"] = opts.bench.net;
+  j["seconds"] = opts.bench.seconds;
+  j["compute"] = model::describe_compute_runtime();
+  j["results"] = nlohmann::json::array();
+  for (const auto& r : results)
+    j["results"].push_back({{"mode", r.mode},
+                            {"agents", r.agents},
+                            {"predictions_per_s", r.predictions_per_s},
+                            {"mean_batch", r.mean_batch},
+                            {"p50_us", r.p50_us},
+                            {"p99_us", r.p99_us},
+                            {"model_bytes", r.model_bytes}});
+  if (!opts.json_path.empty()) {
+    std::ofstream out(opts.json_path);
+    out << j.dump(2) << "\n";
+    if (!out) throw config_error(opts.json_path + ": cannot be written");
+  }
+}
+
+}  // namespace
+
+void add_bench_inference_command(CLI::App& cli, int& exit_code) {
+  auto opts = std::make_shared<bench_inference_options>();
+  auto* cmd = bench_command(cli)->add_subcommand(
+      "inference", "predictions/s of the model-owner against a mutex and per-thread copies");
+  cmd->add_option("--net", opts->bench.net, "mlp (CartPole-sized) or cnn (MinAtar-sized)")
+      ->check(CLI::IsMember({"mlp", "cnn"}));
+  cmd->add_option("--agents", opts->bench.agents, "agent counts, e.g. 1,4,16,64")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--seconds", opts->bench.seconds, "seconds per mode and agent count")
+      ->check(CLI::Range(0.05, 3600.0));
+  cmd->add_option("--modes", opts->bench.modes, "subset of batched,unbatched,mutex,copies")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies"}));
+  cmd->add_option("--max-batch", opts->bench.max_batch, "batched mode: observations per pass")
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--json", opts->json_path, "write the results as JSON");
+  cmd->callback([opts, &exit_code] {
+    bench_inference(*opts);
+    exit_code = 0;
+  });
+}
+
+}  // namespace troupe::app

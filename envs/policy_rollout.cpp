@@ -1,0 +1,94 @@
+#include "envs/policy_rollout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace troupe::envs {
+
+fixed_policy parse_fixed_policy(const std::string& name) {
+  if (name == "random") return fixed_policy::random;
+  if (name == "noop") return fixed_policy::noop;
+  throw std::invalid_argument("unknown policy '" + name + "' (expected random or noop)");
+}
+
+std::string to_string(fixed_policy policy) {
+  return policy == fixed_policy::random ? "random" : "noop";
+}
+
+fixed_policy_actions::fixed_policy_actions(fixed_policy policy, const space& action_space,
+                                           std::uint64_t seed)
+    : policy_(policy), space_(action_space), action_(action_space.flat_size(), 0.0f),
+      rng_(seed) {
+  if (space_.type == space::kind::discrete && space_.n < 1)
+    throw std::invalid_argument("a discrete action space needs at least one action");
+  if (space_.type == space::kind::box && policy_ == fixed_policy::random) {
+    if (space_.low.size() != action_.size() || space_.high.size() != action_.size())
+      throw std::invalid_argument("a box action space needs one bound per element");
+    for (size_t i = 0; i < action_.size(); ++i)
+      if (!std::isfinite(space_.low[i]) || !std::isfinite(space_.high[i]))
+        throw std::invalid_argument("the random policy needs a bounded box action space");
+  }
+}
+
+const float* fixed_policy_actions::next() {
+  if (policy_ == fixed_policy::noop) return action_.data();  // zeros, never written
+  if (space_.type == space::kind::discrete) {
+    std::uniform_int_distribution<int> pick(0, space_.n - 1);
+    action_[0] = static_cast<float>(pick(rng_));
+  } else {
+    for (size_t i = 0; i < action_.size(); ++i) {
+      std::uniform_real_distribution<double> pick(space_.low[i], space_.high[i]);
+      action_[i] = static_cast<float>(pick(rng_));
+    }
+  }
+  return action_.data();
+}
+
+summary_stats summarize(const std::vector<double>& values) {
+  summary_stats s;
+  if (values.empty()) return s;
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  s.mean = sum / values.size();
+  double squares = 0.0;
+  for (double v : values) squares += (v - s.mean) * (v - s.mean);
+  s.std = std::sqrt(squares / values.size());
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  s.min = *lo;
+  s.max = *hi;
+  return s;
+}
+
+rollout_result run_policy_rollout(env& environment, const rollout_options& options) {
+  if (options.episodes < 1) throw std::invalid_argument("episodes must be at least 1");
+  if (options.max_steps_per_episode < 1)
+    throw std::invalid_argument("max_steps_per_episode must be at least 1");
+  const env_spec& spec = environment.spec();
+  std::vector<float> observation(spec.observation.flat_size());
+  fixed_policy_actions actions(options.policy, spec.action, options.seed + 1);
+  std::mt19937_64 reset_seeds(options.seed);
+
+  rollout_result result;
+  for (int episode = 0; episode < options.episodes; ++episode) {
+    environment.reset(reset_seeds(), observation.data());
+    double episode_return = 0.0;
+    int length = 0;
+    bool done = false;
+    while (!done && length < options.max_steps_per_episode) {
+      const step_result step = environment.step(actions.next(), observation.data());
+      episode_return += step.reward;
+      ++length;
+      done = step.terminated || step.truncated;
+    }
+    if (!done) ++result.episodes_cut;
+    result.returns.push_back(episode_return);
+    result.lengths.push_back(length);
+  }
+  result.return_stats = summarize(result.returns);
+  result.length_stats =
+      summarize(std::vector<double>(result.lengths.begin(), result.lengths.end()));
+  return result;
+}
+
+}  // namespace troupe::envs

@@ -1,0 +1,22 @@
+#include "model/policy_distribution.hpp"
+
+#include <cmath>
+
+namespace troupe::model {
+
+policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions) {
+  const torch::Tensor log_probs = torch::log_softmax(logits, -1);
+  return {log_probs.gather(-1, actions.unsqueeze(-1)).squeeze(-1),
+          -(log_probs.exp() * log_probs).sum(-1)};
+}
+
+policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_std,
+                            const torch::Tensor& actions) {
+  const double log_sqrt_2pi = 0.5 * std::log(2.0 * M_PI);
+  const torch::Tensor z = (actions - mean) * torch::exp(-log_std);
+  const torch::Tensor logp = (-0.5 * z.pow(2) - log_std - log_sqrt_2pi).sum(-1);
+  const torch::Tensor entropy = (log_std + 0.5 + log_sqrt_2pi).sum().expand({mean.size(0)});
+  return {logp, entropy};
+}
+
+}  // namespace troupe::model

@@ -1,0 +1,403 @@
+// The viewer: PNG writing, the bitmap font, the panel, and the real window
+// end to end under a virtual X server (xvfb-run).
+#include <doctest/doctest.h>
+
+#include <SDL.h>
+#include <png.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "envs/render.hpp"
+#include "viewer/overlay_panel.hpp"
+#include "viewer/png_writer.hpp"
+#include "viewer/text_overlay.hpp"
+#include "viewer/viewer_window.hpp"
+
+using troupe::envs::rgb_frame;
+namespace fs = std::filesystem;
+
+namespace {
+
+using rgb = std::array<std::uint8_t, 3>;
+
+// Read back with libpng's simplified API: a second, independent code path.
+rgb_frame read_png(const std::string& path) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  INFO(path);
+  REQUIRE(png_image_begin_read_from_file(&image, path.c_str()) != 0);
+  image.format = PNG_FORMAT_RGB;
+  rgb_frame frame;
+  frame.resize(int(image.width), int(image.height));
+  REQUIRE(png_image_finish_read(&image, nullptr, frame.pixels.data(), 0, nullptr) != 0);
+  return frame;
+}
+
+std::map<rgb, long> colour_counts(const rgb_frame& f) {
+  std::map<rgb, long> counts;
+  for (size_t i = 0; i + 2 < f.pixels.size(); i += 3)
+    ++counts[{f.pixels[i], f.pixels[i + 1], f.pixels[i + 2]}];
+  return counts;
+}
+
+long count_of(const std::map<rgb, long>& counts, rgb c) {
+  const auto it = counts.find(c);
+  return it == counts.end() ? 0 : it->second;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("troupe_viewer_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return false;
+  std::string dirs = path;
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    if (end > start && fs::exists(fs::path(dirs.substr(start, end - start)) / program)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// SDL's dummy video driver: a real viewer_window, no display at all.
+struct dummy_video {
+  dummy_video() { setenv("SDL_VIDEODRIVER", "dummy", 1); }
+  ~dummy_video() { unsetenv("SDL_VIDEODRIVER"); }
+};
+
+void press(SDL_Keycode key) {
+  SDL_Event e{};
+  e.type = SDL_KEYDOWN;
+  e.key.keysym.sym = key;
+  REQUIRE(SDL_PushEvent(&e) == 1);
+}
+
+rgb_frame solid(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
+  rgb_frame f;
+  f.resize(10, 10);
+  for (int y = 0; y < 10; ++y)
+    for (int x = 0; x < 10; ++x) f.set(x, y, r, g, b);
+  return f;
+}
+
+struct command_result {
+  int exit_code;
+  std::string output;
+};
+
+command_result run(const std::string& cmd) {
+  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// `troupe view ARGS` in a fresh virtual X server, bounded in time.
+command_result view_headless(const std::string& args) {
+  REQUIRE_MESSAGE(on_path("xvfb-run"),
+                  "xvfb-run is not installed: the viewer's headless tests need it "
+                  "(apt-get install xvfb xauth, or run scripts/setup.sh)");
+  REQUIRE_MESSAGE(on_path("xauth"), "xauth is not installed: xvfb-run needs it "
+                                    "(apt-get install xauth, or run scripts/setup.sh)");
+  return run("timeout 60 xvfb-run -a -s '-screen 0 1280x1024x24' " + std::string(TROUPE_BINARY) +
+             " view " + args);
+}
+
+}  // namespace
+
+TEST_SUITE("viewer") {
+TEST_CASE("a PNG written by write_png reads back with the same pixels") {
+  rgb_frame frame;
+  frame.resize(7, 5);
+  for (int y = 0; y < frame.height; ++y)
+    for (int x = 0; x < frame.width; ++x)
+      frame.set(x, y, std::uint8_t(x * 36), std::uint8_t(y * 60), std::uint8_t((x * y * 13) % 256));
+  frame.set(0, 0, 255, 0, 0);
+  frame.set(6, 4, 1, 2, 3);
+  const std::string path = (fresh_dir("png") / "roundtrip.png").string();
+  troupe::viewer::write_png(path, frame);
+  const rgb_frame back = read_png(path);
+  CHECK(back.width == 7);
+  CHECK(back.height == 5);
+  CHECK(back.pixels == frame.pixels);
+}
+
+TEST_CASE("write_png explains what is wrong") {
+  const fs::path dir = fresh_dir("png_errors");
+  rgb_frame empty;
+  CHECK_THROWS_WITH_AS(troupe::viewer::write_png((dir / "e.png").string(), empty),
+                       doctest::Contains("the frame is empty"), troupe::viewer::png_error);
+  rgb_frame bad;
+  bad.resize(4, 4);
+  bad.pixels.pop_back();
+  CHECK_THROWS_WITH_AS(troupe::viewer::write_png((dir / "b.png").string(), bad),
+                       doctest::Contains("47 bytes, not the 48"), troupe::viewer::png_error);
+  rgb_frame ok;
+  ok.resize(2, 2);
+  const std::string missing = (dir / "no_such_dir" / "x.png").string();
+  CHECK_THROWS_WITH_AS(troupe::viewer::write_png(missing, ok),
+                       doctest::Contains(("cannot write PNG '" + missing + "': No such file").c_str()),
+                       troupe::viewer::png_error);
+}
+
+TEST_CASE("drawing text changes exactly the glyph's pixels, scaled") {
+  using troupe::viewer::draw_text;
+  rgb_frame frame;
+  frame.resize(20, 20);
+  draw_text(frame, 2, 3, "A", {255, 255, 255});
+  const auto counts = colour_counts(frame);
+  long glyph_bits = 0;
+  for (int row = 0; row < troupe::viewer::glyph_height; ++row)
+    for (int col = 0; col < troupe::viewer::glyph_width; ++col)
+      glyph_bits += (troupe::viewer::glyph('A')[row] >> col) & 1;
+  CHECK(glyph_bits > 0);
+  CHECK(count_of(counts, {255, 255, 255}) == glyph_bits);
+  // Nothing outside the glyph's 5x8 cell at (2, 3).
+  for (int y = 0; y < frame.height; ++y)
+    for (int x = 0; x < frame.width; ++x)
+      if (x < 2 || x >= 7 || y < 3 || y >= 11) CHECK(frame.pixels[(y * 20 + x) * 3] == 0);
+  // 'A': its top row's middle is set, its top-left corner is not.
+  CHECK(frame.pixels[(3 * 20 + 4) * 3] == 255);
+  CHECK(frame.pixels[(3 * 20 + 2) * 3] == 0);
+
+  rgb_frame big;
+  big.resize(40, 40);
+  draw_text(big, 0, 0, "A", {9, 9, 9}, 3);
+  CHECK(count_of(colour_counts(big), {9, 9, 9}) == glyph_bits * 9);
+}
+
+TEST_CASE("every printable character has a glyph; others draw a box and never crash") {
+  for (int c = 33; c <= 126; ++c) {
+    CAPTURE(c);
+    const unsigned char* g = troupe::viewer::glyph(char(c));
+    REQUIRE(g != nullptr);
+    int bits = 0;
+    for (int row = 0; row < troupe::viewer::glyph_height; ++row) bits += g[row] != 0;
+    CHECK(bits > 0);
+  }
+  CHECK(troupe::viewer::glyph(' ') != nullptr);
+  CHECK(troupe::viewer::glyph('\x01') == nullptr);
+  CHECK(troupe::viewer::glyph(char(200)) == nullptr);
+
+  rgb_frame frame;
+  frame.resize(30, 12);
+  const std::string odd = std::string("\x01\x7f\xff\t") + char(0) + "\xc3\xa9";
+  troupe::viewer::draw_text(frame, 0, 0, odd, {200, 10, 10});
+  CHECK(count_of(colour_counts(frame), {200, 10, 10}) > 0);  // hollow boxes
+  // Far outside the frame, partly outside, huge scale, empty: all clipped.
+  troupe::viewer::draw_text(frame, -1000, -1000, "clip me", {1, 1, 1});
+  troupe::viewer::draw_text(frame, 25, 8, "edge\nnext", {1, 1, 1}, 4);
+  troupe::viewer::draw_text(frame, 1 << 30, 1 << 30, "far", {1, 1, 1});
+  troupe::viewer::draw_text(frame, 0, 0, "", {1, 1, 1});
+  rgb_frame none;
+  troupe::viewer::draw_text(none, 0, 0, "no frame", {1, 1, 1});
+  CHECK(troupe::viewer::text_width("ab\ncde") == 3 * 6 - 1);
+  CHECK(troupe::viewer::text_height("ab\ncde", 2) == (10 + 8) * 2);
+}
+
+TEST_CASE("the panel sits right of the frame, which keeps its exact colours") {
+  rgb_frame frame;
+  frame.resize(10, 10);  // a MinAtar board is 10x10 cells
+  frame.set(3, 4, 70, 130, 220);
+  troupe::viewer::overlay_info info;
+  info.title = "MinAtar/Breakout-v1";
+  info.episode = 2;
+  info.episode_return = 3.5;
+  info.action_probabilities = {0.2f, 0.5f, 0.3f};
+  info.action_names = {"noop", "left", "right"};
+  info.chosen_action = 1;
+  const rgb_frame out = troupe::viewer::compose(frame, info, {});
+  const int k = troupe::viewer::frame_scale(10);
+  CHECK(k * 10 >= troupe::viewer::panel_layout::min_height);
+  CHECK(out.width == 10 * k + troupe::viewer::panel_layout::width);
+  CHECK(out.height == 10 * k);
+  CHECK(count_of(colour_counts(out), {70, 130, 220}) == k * k);  // one cell, scaled up
+  // The panel holds text and bars in several colours.
+  std::set<rgb> panel_colours;
+  for (int y = 0; y < out.height; ++y)
+    for (int x = 10 * k; x < out.width; ++x) {
+      const std::uint8_t* p = &out.pixels[(size_t(y) * out.width + x) * 3];
+      panel_colours.insert({p[0], p[1], p[2]});
+    }
+  CHECK(panel_colours.size() > 5);
+  // The window's state is drawn too: pausing changes the picture.
+  troupe::viewer::viewer_status paused;
+  paused.paused = true;
+  CHECK(troupe::viewer::compose(frame, info, paused).pixels != out.pixels);
+
+  // Continuous values and absent fields; an empty frame yields the panel alone.
+  troupe::viewer::overlay_info values;
+  values.action_values = {-1.5f, 0.25f};
+  const rgb_frame alone = troupe::viewer::compose(rgb_frame{}, values, {true, 0.25, 1, 3});
+  CHECK(alone.width == troupe::viewer::panel_layout::width);
+  CHECK(alone.height == troupe::viewer::panel_layout::min_height);
+}
+
+TEST_CASE("the window shows only the newest frame and obeys its keys") {
+  dummy_video video;
+  troupe::viewer::viewer_window window;
+  const auto top_left = [&] {
+    const rgb_frame shown = window.last_shown();
+    REQUIRE(shown.width > 0);
+    return rgb{shown.pixels[0], shown.pixels[1], shown.pixels[2]};
+  };
+  CHECK(window.last_shown().width == 0);
+  CHECK_THROWS_WITH(window.save_screenshot("never.png"), doctest::Contains("no frame"));
+
+  // Three frames before the window draws: the first two are dropped.
+  std::thread producer([&] {
+    for (std::uint8_t i = 1; i <= 3; ++i) window.show(solid(i, i, i), {}, true);
+  });
+  producer.join();
+  CHECK(window.poll_events());
+  CHECK(window.frames_shown() == 1);
+  CHECK(window.frames_dropped() == 2);
+  CHECK(top_left() == rgb{3, 3, 3});
+
+  // Paused: new frames wait; a single step lets exactly one through.
+  press(SDLK_SPACE);
+  CHECK(window.poll_events());
+  CHECK(window.paused());
+  CHECK_FALSE(window.wants_frame());
+  window.show(solid(4, 4, 4), {}, true);
+  CHECK(window.poll_events());
+  CHECK(window.frames_shown() == 1);
+  press(SDLK_PERIOD);
+  CHECK(window.poll_events());
+  CHECK(window.frames_shown() == 2);
+  CHECK(top_left() == rgb{4, 4, 4});
+  CHECK_FALSE(window.wants_frame());
+  press(SDLK_RIGHT);
+  CHECK(window.poll_events());
+  CHECK(window.wants_frame());  // the step waits for its frame
+  window.show(solid(5, 5, 5), {}, true);
+  CHECK(window.poll_events());
+  CHECK(window.frames_shown() == 3);
+  CHECK_FALSE(window.wants_frame());
+  press(SDLK_SPACE);
+  CHECK(window.poll_events());
+  CHECK_FALSE(window.paused());
+  CHECK(window.wants_frame());
+
+  // Speed doubles and halves; agents cycle modulo their count.
+  press(SDLK_PLUS);
+  press(SDLK_EQUALS);
+  CHECK(window.poll_events());
+  CHECK(window.speed() == 4.0);
+  for (int i = 0; i < 4; ++i) press(SDLK_MINUS);
+  CHECK(window.poll_events());
+  CHECK(window.speed() == 0.25);
+  window.set_agent_count(3);
+  press(SDLK_n);
+  CHECK(window.poll_events());
+  CHECK(window.selected_agent() == 1);
+  press(SDLK_TAB);
+  press(SDLK_n);
+  CHECK(window.poll_events());
+  CHECK(window.selected_agent() == 0);
+
+  const std::string png = (fresh_dir("window") / "shot.png").string();
+  window.save_screenshot(png);
+  CHECK(read_png(png).pixels == window.last_shown().pixels);
+
+  press(SDLK_q);
+  CHECK_FALSE(window.poll_events());
+  CHECK(window.quit_requested());
+}
+
+TEST_CASE("a producer thread never waits for the window, and every frame is shown or dropped") {
+  dummy_video video;
+  troupe::viewer::viewer_window window;
+  constexpr int frames = 3000;
+  std::atomic<bool> done{false};
+  std::thread producer([&] {
+    for (int i = 0; i < frames; ++i) {
+      troupe::viewer::overlay_info info;
+      info.step = i;
+      window.show(solid(std::uint8_t(i), 0, 0), std::move(info));
+    }
+    done = true;
+  });
+  while (!done) window.poll_events();
+  producer.join();
+  window.poll_events();  // the last pending frame
+  CHECK(window.frames_shown() + window.frames_dropped() == frames);
+  CHECK(window.frames_shown() >= 1);
+  const rgb_frame last = window.last_shown();
+  CHECK(last.pixels[0] == std::uint8_t(frames - 1));  // the newest frame is what shows
+}
+
+TEST_CASE("troupe view rejects an unknown environment before opening a window") {
+  const auto r = run(std::string(TROUPE_BINARY) + " view NoSuchEnv-v0 --frames 1");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("NoSuchEnv-v0") != std::string::npos);
+}
+
+TEST_CASE("troupe view shows CartPole headless and saves a screenshot of it") {
+  const std::string png = (fresh_dir("cartpole") / "cartpole.png").string();
+  const auto r = view_headless("CartPole-v1 --policy random --frames 30 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const rgb_frame shot = read_png(png);
+  CHECK(shot.width == 600 + troupe::viewer::panel_layout::width);
+  CHECK(shot.height == 400);
+  const auto counts = colour_counts(shot);
+  CHECK(counts.size() > 5);                                // not blank
+  CHECK(count_of(counts, {255, 255, 255}) > 100000);      // the white sky
+  CHECK(count_of(counts, {202, 152, 101}) > 300);         // the pole
+  CHECK(count_of(counts, {0, 0, 0}) > 1000);              // the cart (and track)
+  CHECK(r.output.find("30 frames") != std::string::npos);
+}
+
+TEST_CASE("troupe view shows MinAtar Breakout headless in its channel colours") {
+  const std::string png = (fresh_dir("breakout") / "breakout.png").string();
+  const auto r =
+      view_headless("MinAtar/Breakout-v1 --policy random --frames 30 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const rgb_frame shot = read_png(png);
+  CHECK(shot.width == 400 + troupe::viewer::panel_layout::width);
+  CHECK(shot.height == 400);
+  const auto counts = colour_counts(shot);
+  const long cell = 40 * 40;  // a 10-pixel board cell, scaled x4
+  CHECK(counts.size() > 5);
+  CHECK(count_of(counts, {16, 16, 24}) > 50 * cell);     // the background
+  CHECK(count_of(counts, {70, 130, 220}) >= 10 * cell);  // bricks
+  CHECK(count_of(counts, {230, 230, 230}) == cell);      // the paddle
+  CHECK(count_of(counts, {255, 120, 40}) == cell);       // the ball
+}
+
+TEST_CASE("troupe view --record writes every frame shown as a PNG") {
+  const fs::path dir = fresh_dir("record");
+  const auto r = view_headless("MountainCar-v0 --policy noop --frames 5 --fps 0 --record " +
+                               (dir / "frames").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (int i = 0; i < 5; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06d.png", i);
+    CAPTURE(name);
+    CHECK(read_png((dir / "frames" / name).string()).width > 0);
+  }
+  CHECK_FALSE(fs::exists(dir / "frames" / "frame_000005.png"));
+}
+}

@@ -1,0 +1,281 @@
+#include "viewer/viewer_window.hpp"
+
+#include <SDL.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+
+#include "viewer/overlay_panel.hpp"
+#include "viewer/png_writer.hpp"
+
+namespace troupe::viewer {
+
+namespace {
+
+constexpr double min_speed = 1.0 / 64, max_speed = 64.0;
+constexpr int default_width = 864, default_height = 400;  // until the first frame
+constexpr SDL_Color background{16, 16, 20, 255};          // letterbox bars
+
+std::string sdl_error(const std::string& what) {
+  return what + ": " + SDL_GetError();
+}
+
+bool same(const viewer_status& a, const viewer_status& b) {
+  return a.paused == b.paused && a.speed == b.speed && a.agent == b.agent &&
+         a.agent_count == b.agent_count;
+}
+
+}  // namespace
+
+struct viewer_window::impl {
+  struct frame_message {
+    envs::rgb_frame frame;
+    overlay_info info;
+    bool pixel_art = false;
+  };
+
+  viewer_options options;
+
+  // Shared with producers.
+  mutable std::mutex mutex;
+  std::optional<frame_message> pending;  // guarded by mutex
+  std::atomic<bool> quit{false};
+  std::atomic<bool> paused{false};
+  std::atomic<bool> step_waiting{false};
+  std::atomic<double> speed{1.0};
+  std::atomic<int> agent{0};
+  std::atomic<int> agent_count{1};
+  std::atomic<std::int64_t> shown{0};
+  std::atomic<std::int64_t> dropped{0};
+
+  // UI thread only.
+  SDL_Window* window = nullptr;
+  SDL_Renderer* renderer = nullptr;
+  SDL_Texture* texture = nullptr;
+  int texture_w = 0, texture_h = 0;
+  bool texture_pixel_art = false;
+  bool fitted = false;  // window sized to the first frame
+  bool dirty = true;    // the window needs drawing
+  std::optional<frame_message> current;
+  viewer_status drawn_status;
+  envs::rgb_frame composed;
+
+  viewer_status status() const {
+    return {paused.load(), speed.load(), agent.load(), agent_count.load()};
+  }
+
+  void handle(const SDL_Event& e) {
+    if (e.type == SDL_QUIT) {
+      quit = true;
+    } else if (e.type == SDL_WINDOWEVENT) {
+      if (e.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
+      dirty = true;  // resized, exposed, restored: draw again
+    } else if (e.type == SDL_KEYDOWN) {
+      const SDL_Keycode key = e.key.keysym.sym;
+      const bool repeat = e.key.repeat != 0;
+      switch (key) {
+        case SDLK_SPACE:
+          if (!repeat) {
+            paused = !paused.load();
+            step_waiting = false;
+          }
+          break;
+        case SDLK_PERIOD:
+        case SDLK_RIGHT:  // held down, it steps on
+          if (paused) step_waiting = true;
+          break;
+        case SDLK_PLUS:
+        case SDLK_KP_PLUS:
+        case SDLK_EQUALS:  // '+' is shift+'=' on many layouts
+          speed = std::min(max_speed, speed.load() * 2);
+          break;
+        case SDLK_MINUS:
+        case SDLK_KP_MINUS:
+          speed = std::max(min_speed, speed.load() / 2);
+          break;
+        case SDLK_n:
+        case SDLK_TAB:
+          if (!repeat) agent = (agent.load() + 1) % std::max(1, agent_count.load());
+          break;
+        case SDLK_q:
+        case SDLK_ESCAPE:
+          quit = true;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  void upload(bool pixel_art) {
+    if (texture == nullptr || texture_w != composed.width || texture_h != composed.height) {
+      if (texture != nullptr) SDL_DestroyTexture(texture);
+      texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGB24, SDL_TEXTUREACCESS_STREAMING,
+                                  composed.width, composed.height);
+      if (texture == nullptr) throw std::runtime_error(sdl_error("viewer: cannot create texture"));
+      texture_w = composed.width;
+      texture_h = composed.height;
+      texture_pixel_art = !pixel_art;  // force the scale mode below
+    }
+    if (texture_pixel_art != pixel_art) {
+      SDL_SetTextureScaleMode(texture, pixel_art ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
+      texture_pixel_art = pixel_art;
+    }
+    SDL_UpdateTexture(texture, nullptr, composed.pixels.data(), composed.width * 3);
+    if (!fitted) fit_window();
+    dirty = true;
+  }
+
+  // Sizes the window to the first frame, within the display's usable area.
+  void fit_window() {
+    fitted = true;
+    if (options.width > 0 && options.height > 0) return;
+    int w = composed.width, h = composed.height;
+    SDL_Rect usable;
+    const int display = SDL_GetWindowDisplayIndex(window);
+    if (display >= 0 && SDL_GetDisplayUsableBounds(display, &usable) == 0 && usable.w > 0 &&
+        usable.h > 0) {
+      const double shrink =
+          std::min({1.0, 0.9 * usable.w / double(w), 0.9 * usable.h / double(h)});
+      w = std::max(1, int(w * shrink));
+      h = std::max(1, int(h * shrink));
+    }
+    SDL_SetWindowSize(window, w, h);
+  }
+
+  void draw() {
+    SDL_SetRenderDrawColor(renderer, background.r, background.g, background.b, 255);
+    SDL_RenderClear(renderer);
+    if (texture != nullptr) {
+      int out_w = 0, out_h = 0;
+      SDL_GetRendererOutputSize(renderer, &out_w, &out_h);
+      // Letterboxed: the picture keeps its aspect ratio.
+      const double s = std::min(out_w / double(texture_w), out_h / double(texture_h));
+      SDL_Rect dst;
+      dst.w = std::max(1, int(texture_w * s + 0.5));
+      dst.h = std::max(1, int(texture_h * s + 0.5));
+      dst.x = (out_w - dst.w) / 2;
+      dst.y = (out_h - dst.h) / 2;
+      SDL_RenderCopy(renderer, texture, nullptr, &dst);
+    }
+    SDL_RenderPresent(renderer);
+    dirty = false;
+  }
+
+  void record() {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06lld.png", static_cast<long long>(shown - 1));
+    write_png((std::filesystem::path(options.record_dir) / name).string(), composed);
+  }
+};
+
+viewer_window::viewer_window(viewer_options options) : impl_(std::make_unique<impl>()) {
+  impl& m = *impl_;
+  m.options = std::move(options);
+  m.speed = std::clamp(m.options.speed, min_speed, max_speed);
+  if (!m.options.record_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(m.options.record_dir, ec);
+    if (ec)
+      throw std::runtime_error("viewer: cannot create the recording directory '" +
+                               m.options.record_dir + "': " + ec.message());
+  }
+  // The host program (and CAF) keep their own SIGINT/SIGTERM handling.
+  SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
+    throw std::runtime_error(sdl_error("viewer: cannot open a window (SDL video)") +
+                             "; is DISPLAY set? Without a display, run under `xvfb-run -a`");
+  const int w = m.options.width > 0 ? m.options.width : default_width;
+  const int h = m.options.height > 0 ? m.options.height : default_height;
+  m.window = SDL_CreateWindow(m.options.title.c_str(), SDL_WINDOWPOS_CENTERED,
+                              SDL_WINDOWPOS_CENTERED, w, h, SDL_WINDOW_RESIZABLE);
+  if (m.window == nullptr) {
+    const std::string why = sdl_error("viewer: cannot create a window");
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    throw std::runtime_error(why);
+  }
+  m.renderer = SDL_CreateRenderer(m.window, -1, 0);
+  if (m.renderer == nullptr) m.renderer = SDL_CreateRenderer(m.window, -1, SDL_RENDERER_SOFTWARE);
+  if (m.renderer == nullptr) {
+    const std::string why = sdl_error("viewer: cannot create a renderer");
+    SDL_DestroyWindow(m.window);
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    throw std::runtime_error(why);
+  }
+  m.draw();
+}
+
+viewer_window::~viewer_window() {
+  impl& m = *impl_;
+  if (m.texture != nullptr) SDL_DestroyTexture(m.texture);
+  SDL_DestroyRenderer(m.renderer);
+  SDL_DestroyWindow(m.window);
+  SDL_QuitSubSystem(SDL_INIT_VIDEO);
+  if (SDL_WasInit(0) == 0) SDL_Quit();
+}
+
+void viewer_window::show(envs::rgb_frame frame, overlay_info info, bool pixel_art) {
+  impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.mutex);
+  if (m.pending) ++m.dropped;
+  m.pending = impl::frame_message{std::move(frame), std::move(info), pixel_art};
+}
+
+bool viewer_window::poll_events() {
+  impl& m = *impl_;
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) m.handle(e);
+  if (m.quit) return false;
+
+  // The newest frame, unless paused without a step waiting.
+  std::optional<impl::frame_message> next;
+  if (!m.paused || m.step_waiting) {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    next.swap(m.pending);
+  }
+  const bool fresh = next.has_value();
+  if (fresh) {
+    m.current = std::move(next);
+    if (m.paused) m.step_waiting = false;
+  }
+  const viewer_status status = m.status();
+  if (m.current && (fresh || !same(status, m.drawn_status))) {
+    m.composed = compose(m.current->frame, m.current->info, status);
+    m.drawn_status = status;
+    m.upload(m.current->pixel_art);
+  }
+  if (fresh) {
+    ++m.shown;
+    if (!m.options.record_dir.empty()) m.record();
+  }
+  if (m.dirty) m.draw();
+  return !m.quit;
+}
+
+bool viewer_window::quit_requested() const { return impl_->quit; }
+void viewer_window::request_quit() { impl_->quit = true; }
+bool viewer_window::paused() const { return impl_->paused; }
+double viewer_window::speed() const { return impl_->speed; }
+bool viewer_window::wants_frame() const { return !impl_->paused || impl_->step_waiting; }
+int viewer_window::selected_agent() const { return impl_->agent; }
+void viewer_window::set_agent_count(int count) {
+  impl_->agent_count = std::max(1, count);
+  impl_->agent = impl_->agent.load() % impl_->agent_count.load();
+}
+std::int64_t viewer_window::frames_shown() const { return impl_->shown; }
+std::int64_t viewer_window::frames_dropped() const { return impl_->dropped; }
+
+envs::rgb_frame viewer_window::last_shown() const { return impl_->composed; }
+
+void viewer_window::save_screenshot(const std::string& path) const {
+  if (impl_->composed.width == 0)
+    throw std::runtime_error("viewer: no frame has been shown yet, so there is no screenshot to save to '" + path + "'");
+  write_png(path, impl_->composed);
+}
+
+}  // namespace troupe::viewer
