@@ -1,6 +1,10 @@
 #include "actors/coordinator.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +19,8 @@ namespace troupe::actors {
 namespace {
 
 constexpr auto shutdown_timeout = std::chrono::seconds(30);
+
+}  // namespace
 
 model::net_spec net_spec_for(const run_config& config) {
   const auto env = envs::make_env(config.env);
@@ -34,15 +40,53 @@ model::net_spec net_spec_for(const run_config& config) {
   return net;
 }
 
+namespace {
+
 void throw_on(const caf::error& err, const char* what) {
   throw std::runtime_error(std::string("shutdown: ") + what + ": " + caf::to_string(err));
 }
 
+
+namespace fs = std::filesystem;
+
+std::string checkpoint_dir(const std::string& run_dir) { return run_dir + "/checkpoints"; }
+
+// Checkpoint files sort by name in the order they were written.
+std::vector<fs::path> checkpoints_in(const std::string& run_dir) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(checkpoint_dir(run_dir), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("ckpt-", 0) == 0 && entry.path().extension() == ".pt")
+      found.push_back(entry.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// A seed for each random stream of each segment of a run.
+std::uint64_t stream_seed(std::uint64_t run_seed, std::uint64_t stream, std::uint64_t segment) {
+  std::seed_seq seq{run_seed, stream, segment};
+  std::uint64_t out[1];
+  seq.generate(reinterpret_cast<std::uint32_t*>(out), reinterpret_cast<std::uint32_t*>(out) + 2);
+  return out[0];
+}
+
 }  // namespace
 
-run_outcome coordinate(caf::actor_system& sys, const run_config& config,
-                       const std::string& run_dir, const std::atomic<bool>& interrupted) {
+std::string newest_checkpoint(const std::string& run_dir) {
+  const auto all = checkpoints_in(run_dir);
+  return all.empty() ? std::string() : all.back().string();
+}
+
+run_outcome coordinate(caf::actor_system& sys, const run_request& request,
+                       const std::atomic<bool>& interrupted) {
+  const run_config& config = request.config;
   auto model = model::make_shared_model(net_spec_for(config), config.run.seed);
+  auto trainer = std::make_shared<agents::a3c_learner>(model, config.algo);
+  model::checkpoint_meta resumed;
+  if (!request.resume_from.empty()) resumed = trainer->restore(request.resume_from);
+  const std::uint64_t segment = request.resume_from.empty() ? 0 : resumed.segment + 1;
   model::warm_up(*model, config.batching.max_batch);
 
   run_outcome outcome;
@@ -50,11 +94,15 @@ run_outcome coordinate(caf::actor_system& sys, const run_config& config,
   caf::scoped_actor self{sys};
   const auto start = std::chrono::steady_clock::now();
 
-  auto owner = spawn_model_owner(sys, model, {config.batching.max_batch, config.run.seed});
+  auto owner = spawn_model_owner(sys, model,
+                                 {config.batching.max_batch,
+                                  stream_seed(config.run.seed, 0, segment),
+                                  config.batching.max_wait_us});
+  const bool on_disk = !request.run_dir.empty();
   metrics_config mcfg{config.run.stop, config.log,
-                      run_dir.empty() ? std::string() : run_dir + "/metrics.csv", start};
+                      on_disk ? request.run_dir + "/metrics.csv" : std::string(), start, resumed};
   auto metrics = spawn_metrics(sys, mcfg, owner, caf::actor_cast<caf::actor>(self));
-  auto learner = spawn_learner(sys, model, config.algo, metrics);
+  auto learner = spawn_learner(sys, trainer, metrics);
   std::vector<agent_actor> agents;
   for (int i = 0; i < config.agents.count; ++i) {
     agent_config acfg;
@@ -63,22 +111,54 @@ run_outcome coordinate(caf::actor_system& sys, const run_config& config,
     acfg.envs = config.env.envs_per_agent;
     acfg.n_steps = config.algo.n_steps;
     acfg.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
-    acfg.seed = config.run.seed * 1000003u + static_cast<std::uint64_t>(i);
+    acfg.seed = stream_seed(config.run.seed, 1 + static_cast<std::uint64_t>(i), segment);
     agents.push_back(spawn_agent(sys, acfg, owner, learner, metrics));
   }
   for (auto& a : agents) self->send(a, start_atom_v);
 
-  // Wait for the first stop condition.
-  const double wall_limit = config.run.stop.wall_seconds;
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  // Saves a checkpoint with the counters as the metrics actor has them now.
+  auto checkpoint = [&] {
+    if (!on_disk) return;
+    metrics_totals totals;
+    self->request(metrics, shutdown_timeout, totals_atom_v)
+        .receive([&](const metrics_totals& t) { totals = t; },
+                 [&](caf::error& err) { throw_on(err, "metrics did not answer"); });
+    model::checkpoint_meta meta;
+    meta.env_steps = totals.env_steps;
+    meta.episodes = totals.episodes;
+    meta.updates = totals.updates;
+    meta.samples_trained = totals.samples_trained;
+    meta.wall_seconds = resumed.wall_seconds + elapsed();
+    meta.segment = segment;
+    meta.config_yaml = request.config_yaml;
+    fs::create_directories(checkpoint_dir(request.run_dir));
+    char name[64];
+    std::snprintf(name, sizeof name, "/ckpt-%014lld.pt", static_cast<long long>(totals.env_steps));
+    const std::string path = checkpoint_dir(request.run_dir) + name;
+    self->request(learner, shutdown_timeout, checkpoint_atom_v, path, meta)
+        .receive([&](std::uint64_t) { outcome.last_checkpoint = path; },
+                 [&](caf::error& err) { throw_on(err, "checkpoint failed"); });
+    const auto all = checkpoints_in(request.run_dir);
+    for (size_t i = 0; i + config.checkpoint.keep < all.size(); ++i) fs::remove(all[i]);
+  };
+
+  // Wait for the first stop condition, checkpointing on the way.
+  const double wall_limit = config.run.stop.wall_seconds;
+  double last_checkpoint = 0;
   while (outcome.stop_reason.empty()) {
     self->receive([&](stop_request& r) { outcome.stop_reason = r.reason; },
                   caf::after(std::chrono::milliseconds(20)) >> [] {});
     if (outcome.stop_reason.empty() && interrupted.load()) outcome.stop_reason = "interrupted";
     if (outcome.stop_reason.empty() && wall_limit > 0 && elapsed() >= wall_limit)
       outcome.stop_reason = "wall_seconds";
+    const double every = config.checkpoint.every_seconds;
+    if (outcome.stop_reason.empty() && every > 0 && elapsed() - last_checkpoint >= every) {
+      checkpoint();
+      last_checkpoint = elapsed();
+    }
   }
   outcome.wall_seconds = elapsed();
 
@@ -100,6 +180,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_config& config,
   self->request(owner, shutdown_timeout, stats_atom_v)
       .receive([&](const batch_stats& b) { outcome.batching = b; },
                [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
+  checkpoint();  // the final one
   self->request(metrics, shutdown_timeout, totals_atom_v)
       .receive([&](const metrics_totals& t) { outcome.totals = t; },
                [&](caf::error& err) { throw_on(err, "metrics did not answer"); });

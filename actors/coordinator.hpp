@@ -8,6 +8,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/run_config.hpp"
+#include "model/net_spec.hpp"
 
 namespace troupe::actors {
 
@@ -20,11 +21,26 @@ struct run_outcome {
   std::int64_t samples_collected = 0;
   std::int64_t samples_dropped = 0;  // agents' and learner's
   std::int64_t parameter_bytes = 0;
+  std::string last_checkpoint;
 };
 
-// Runs one training run to its end. `run_dir` receives metrics.csv (empty:
-// none). Setting `interrupted` stops the run as a stop condition would.
-run_outcome coordinate(caf::actor_system& sys, const run_config& config,
-                       const std::string& run_dir, const std::atomic<bool>& interrupted);
+struct run_request {
+  run_config config;
+  std::string config_yaml;  // the resolved config, stored in checkpoints
+  std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
+  std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
+};
+
+// Runs one training run (or one resumed segment of it) to its end: the first
+// stop condition, or `interrupted` being set. Checkpoints every
+// checkpoint.every_seconds and at the end, keeping the newest checkpoint.keep.
+run_outcome coordinate(caf::actor_system& sys, const run_request& request,
+                       const std::atomic<bool>& interrupted);
+
+// The network a config asks for, sized from its environment's spaces.
+model::net_spec net_spec_for(const run_config& config);
+
+// The newest complete checkpoint in a run directory ("" when there is none).
+std::string newest_checkpoint(const std::string& run_dir);
 
 }  // namespace troupe::actors

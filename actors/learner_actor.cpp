@@ -7,7 +7,7 @@ namespace troupe::actors {
 namespace {
 
 struct learner_state {
-  std::unique_ptr<agents::a3c_learner> learner;
+  std::shared_ptr<agents::a3c_learner> learner;
   metrics_actor metrics;
   learner_final totals;
   static inline const char* name = "learner";
@@ -16,9 +16,9 @@ struct learner_state {
 using learner_pointer = learner_actor::stateful_pointer<learner_state>;
 
 learner_actor::behavior_type learner(learner_pointer self,
-                                     std::shared_ptr<model::shared_model> model,
-                                     agents::algo_config config, metrics_actor metrics) {
-  self->state.learner = std::make_unique<agents::a3c_learner>(std::move(model), config);
+                                     std::shared_ptr<agents::a3c_learner> trainer,
+                                     metrics_actor metrics) {
+  self->state.learner = std::move(trainer);
   self->state.metrics = std::move(metrics);
   return {
       [=](const agents::rollout& r) {
@@ -45,14 +45,22 @@ learner_actor::behavior_type learner(learner_pointer self,
       // Rollouts sent before the drain request are ahead of it in the mailbox,
       // so by now every one of them has been trained or counted as dropped.
       [=](drain_atom) { return self->state.totals; },
+      [=](checkpoint_atom, const std::string& path,
+          const model::checkpoint_meta& meta) -> caf::result<std::uint64_t> {
+        try {
+          return self->state.learner->save_checkpoint(path, meta);
+        } catch (const std::exception& e) {
+          return caf::make_error(caf::sec::runtime_error, e.what());
+        }
+      },
   };
 }
 
 }  // namespace
 
-learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<model::shared_model> model,
-                            const agents::algo_config& config, metrics_actor metrics) {
-  return sys.spawn<caf::detached>(learner, std::move(model), config, std::move(metrics));
+learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<agents::a3c_learner> trainer,
+                            metrics_actor metrics) {
+  return sys.spawn<caf::detached>(learner, std::move(trainer), std::move(metrics));
 }
 
 }  // namespace troupe::actors

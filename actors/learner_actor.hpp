@@ -10,12 +10,16 @@
 
 namespace troupe::actors {
 
-using learner_actor =
-    caf::typed_actor<caf::replies_to<agents::rollout>::with<train_ack>,
-                     caf::replies_to<drain_atom>::with<learner_final>>;
+// checkpoint_atom: save the model and optimiser to the path, with the given
+// counters; answers the parameter version saved.
+using learner_actor = caf::typed_actor<
+    caf::replies_to<agents::rollout>::with<train_ack>,
+    caf::replies_to<drain_atom>::with<learner_final>,
+    caf::replies_to<checkpoint_atom, std::string, model::checkpoint_meta>::with<std::uint64_t>>;
 
-// Spawned detached. `metrics` may be an invalid handle (no reports).
-learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<model::shared_model> model,
-                            const agents::algo_config& config, metrics_actor metrics);
+// Spawned detached. `metrics` may be an invalid handle (no reports). The
+// caller restores a checkpoint into `learner` before spawning, if resuming.
+learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<agents::a3c_learner> learner,
+                            metrics_actor metrics);
 
 }  // namespace troupe::actors

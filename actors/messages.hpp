@@ -2,6 +2,7 @@
 // Every atom and message struct the actors exchange, in one type-ID block.
 // Each actor's protocol (which of these it accepts and answers) is the
 // typed-actor alias in its own header.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "agents/a3c_learner.hpp"
 #include "agents/rollout.hpp"
+#include "model/checkpoint.hpp"
 
 namespace troupe::actors {
 
@@ -46,6 +48,19 @@ struct batch_stats {
   std::int64_t requests = 0;
   std::int64_t observations = 0;
   std::int32_t largest_batch = 0;
+  // Forward passes by batch size: bucket b counts sizes in (2^(b-1), 2^b],
+  // so bucket 0 is size 1, bucket 1 size 2, bucket 2 sizes 3-4, ...
+  std::vector<std::int64_t> size_histogram;
+
+  void add_batch(int rows) {
+    ++forward_passes;
+    observations += rows;
+    largest_batch = std::max(largest_batch, std::int32_t(rows));
+    size_t bucket = 0;
+    while ((std::int64_t{1} << bucket) < rows) ++bucket;
+    if (size_histogram.size() <= bucket) size_histogram.resize(bucket + 1, 0);
+    ++size_histogram[bucket];
+  }
 };
 
 struct agent_final {
@@ -71,6 +86,7 @@ struct metrics_totals {
   double seconds_to_target = -1.0;  // < 0: not reached
   std::int64_t env_steps_to_target = -1;
   std::int64_t updates = 0;
+  std::int64_t samples_trained = 0;
   double mean_policy_lag = 0.0;
   std::uint64_t max_policy_lag = 0;
 };
@@ -99,7 +115,7 @@ typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, batch_stats& x) {
   return f(caf::meta::type_name("batch_stats"), x.forward_passes, x.requests,
-           x.observations, x.largest_batch);
+           x.observations, x.largest_batch, x.size_histogram);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
@@ -115,7 +131,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
   return f(caf::meta::type_name("metrics_totals"), x.env_steps, x.episodes,
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
-           x.updates, x.mean_policy_lag, x.max_policy_lag);
+           x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
@@ -138,6 +154,14 @@ typename Inspector::result_type inspect(Inspector& f, train_result& x) {
 }
 }  // namespace troupe::agents
 
+namespace troupe::model {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, checkpoint_meta& x) {
+  return f(caf::meta::type_name("checkpoint_meta"), x.version, x.env_steps, x.episodes,
+           x.updates, x.samples_trained, x.wall_seconds, x.segment, x.config_yaml);
+}
+}  // namespace troupe::model
+
 CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::predict_request))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::predict_reply))
@@ -150,11 +174,14 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::stop_request))
   CAF_ADD_TYPE_ID(troupe, (troupe::agents::rollout))
   CAF_ADD_TYPE_ID(troupe, (troupe::agents::train_result))
+  CAF_ADD_TYPE_ID(troupe, (troupe::model::checkpoint_meta))
   CAF_ADD_ATOM(troupe, troupe::actors, start_atom, "start")
   CAF_ADD_ATOM(troupe, troupe::actors, stop_atom, "stop")
   CAF_ADD_ATOM(troupe, troupe::actors, stats_atom, "stats")
   CAF_ADD_ATOM(troupe, troupe::actors, drain_atom, "drain")
   CAF_ADD_ATOM(troupe, troupe::actors, totals_atom, "totals")
+  CAF_ADD_ATOM(troupe, troupe::actors, batch_timeout_atom, "batch_tmo")
+  CAF_ADD_ATOM(troupe, troupe::actors, checkpoint_atom, "checkpoint")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -26,8 +26,9 @@ struct metrics_state {
 
 using metrics_pointer = metrics_actor::stateful_pointer<metrics_state>;
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+double run_seconds(const metrics_config& c) {
+  return c.resumed.wall_seconds +
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
 }
 
 void request_stop(metrics_pointer self, const std::string& reason) {
@@ -43,7 +44,7 @@ void check_stop(metrics_pointer self) {
   if (!st.totals.solved && st.metrics.window_full() &&
       st.metrics.mean_return() >= stop.mean_return) {
     st.totals.solved = true;
-    st.totals.seconds_to_target = seconds_since(st.config.start);
+    st.totals.seconds_to_target = run_seconds(st.config);
     st.totals.env_steps_to_target = st.metrics.env_steps();
     request_stop(self, "solved");
   }
@@ -54,7 +55,7 @@ void check_stop(metrics_pointer self) {
 void on_tick(metrics_pointer self, const batch_stats& batching) {
   auto& st = self->state;
   progress_row row;
-  row.wall_seconds = seconds_since(st.config.start);
+  row.wall_seconds = run_seconds(st.config);
   row.env_steps = st.metrics.env_steps();
   const double dt = row.wall_seconds - st.last_seconds;
   row.env_steps_per_s = dt > 0 ? (row.env_steps - st.last_steps) / dt : 0;
@@ -87,9 +88,15 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
   st.owner = std::move(owner);
   st.coordinator = std::move(coordinator);
   st.metrics = run_metrics(config.stop.window);
+  const auto& r = config.resumed;
+  st.metrics.restore(r.env_steps, r.episodes, r.updates, r.samples_trained);
+  st.last_seconds = r.wall_seconds;
+  st.last_steps = r.env_steps;
   if (!config.csv_path.empty()) {
-    st.csv.open(config.csv_path);
-    st.csv << csv_header() << '\n';
+    std::ifstream existing(config.csv_path);
+    const bool append = existing.good() && existing.peek() != std::ifstream::traits_type::eof();
+    st.csv.open(config.csv_path, append ? std::ios::app : std::ios::trunc);
+    if (!append) st.csv << csv_header() << '\n';
   }
   const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::duration<double>(config.log.progress_seconds));
@@ -114,6 +121,7 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
         st.totals.episodes = st.metrics.episodes();
         st.totals.final_mean_return = st.metrics.mean_return();
         st.totals.updates = st.metrics.updates();
+        st.totals.samples_trained = st.metrics.samples_trained();
         st.totals.mean_policy_lag = st.metrics.mean_policy_lag();
         st.totals.max_policy_lag = st.metrics.max_policy_lag();
         return st.totals;

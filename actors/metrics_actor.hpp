@@ -8,9 +8,12 @@
 #include "actors/messages.hpp"
 #include "actors/model_owner.hpp"
 #include "actors/run_config.hpp"
+#include "model/checkpoint.hpp"
 
 namespace troupe::actors {
 
+// Times (seconds_to_target, wall_seconds in metrics.csv) count from the run's
+// first start, across resumes.
 using metrics_actor =
     caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<agents::train_result>,
                      caf::reacts_to<caf::tick_atom>,
@@ -19,8 +22,9 @@ using metrics_actor =
 struct metrics_config {
   stop_config stop;
   log_config log;
-  std::string csv_path;  // empty: no CSV
+  std::string csv_path;  // empty: no CSV; appended to when it exists
   std::chrono::steady_clock::time_point start;
+  model::checkpoint_meta resumed;  // counters and time of earlier segments
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

@@ -25,6 +25,8 @@ struct model_owner_state {
   int pending_rows = 0;
   model::prediction out;
   batch_stats stats;
+  std::uint64_t batch_number = 0;  // of the batch being collected
+  bool timer_armed = false;
   static inline const char* name = "model_owner";
 };
 
@@ -34,9 +36,9 @@ using owner_pointer = model_owner_actor::stateful_pointer<model_owner_state>;
 void flush(model_owner_state& st) {
   if (st.pending.empty()) return;
   model::predict(*st.model, st.batch.data(), st.pending_rows, st.out);
-  ++st.stats.forward_passes;
-  st.stats.observations += st.pending_rows;
-  st.stats.largest_batch = std::max(st.stats.largest_batch, st.pending_rows);
+  st.stats.add_batch(st.pending_rows);
+  ++st.batch_number;
+  st.timer_armed = false;
   int row = 0;
   for (auto& p : st.pending) {
     predict_reply reply;
@@ -89,8 +91,21 @@ model_owner_actor::behavior_type model_owner(owner_pointer self,
         st.pending_rows += req.rows;
         // Flush when full, or when no further request is waiting: a lone
         // agent is never held back, and concurrent agents share a pass.
-        if (st.pending_rows >= st.config.max_batch || self->mailbox().empty()) flush(st);
+        if (st.pending_rows >= st.config.max_batch) {
+          flush(st);
+        } else if (self->mailbox().empty()) {
+          if (st.config.max_wait_us == 0) {
+            flush(st);
+          } else if (!st.timer_armed) {
+            st.timer_armed = true;
+            self->delayed_send(self, std::chrono::microseconds(st.config.max_wait_us),
+                               batch_timeout_atom_v, st.batch_number);
+          }
+        }
         return promise;
+      },
+      [=](batch_timeout_atom, std::uint64_t number) {
+        if (number == self->state.batch_number) flush(self->state);  // else: flushed already
       },
       [=](stats_atom) {
         flush(self->state);  // never leave a partial batch behind another message

@@ -36,11 +36,18 @@ struct model_section {
 
 struct batching_config {
   int max_batch = 256;
+  int max_wait_us = 0;
+};
+
+struct checkpoint_config {
+  double every_seconds = 30.0;  // 0: only at the end of the run
+  int keep = 3;                 // the newest checkpoints kept on disk
 };
 
 struct log_config {
   bool progress = true;
   double progress_seconds = 1.0;
+  bool plot = false;  // after the run, draw RUN_DIR/curves.png with scripts/plot.py
 };
 
 struct run_config {
@@ -51,6 +58,7 @@ struct run_config {
   model_section model;
   batching_config batching;
   std::vector<std::string> devices = {"cpu"};
+  checkpoint_config checkpoint;
   log_config log;
 };
 

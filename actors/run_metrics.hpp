@@ -14,6 +14,12 @@ class run_metrics {
  public:
   explicit run_metrics(int window = 100) : window_(window) {}
 
+  // Continues the counters of a resumed run.
+  void restore(std::int64_t env_steps, std::int64_t episodes, std::int64_t updates,
+               std::int64_t samples_trained) {
+    env_steps_ = env_steps, episodes_ = episodes, updates_ = updates;
+    samples_trained_ = samples_trained;
+  }
   void add_env_steps(std::int64_t steps) { env_steps_ += steps; }
   void add_episode(float episode_return);
   void add_update(const agents::train_result& r);

@@ -58,6 +58,15 @@ a3c_learner::a3c_learner(std::shared_ptr<model::shared_model> m, const algo_conf
 
 a3c_learner::~a3c_learner() = default;
 
+std::uint64_t a3c_learner::save_checkpoint(const std::string& path,
+                                           const model::checkpoint_meta& meta) {
+  return model::save_checkpoint(path, *impl_->model, impl_->optimizer.get(), meta);
+}
+
+model::checkpoint_meta a3c_learner::restore(const std::string& path) {
+  return model::load_checkpoint(path, *impl_->model, impl_->optimizer.get());
+}
+
 train_result a3c_learner::train(const rollout& r) {
   model::shared_model& m = *impl_->model;
   check_shapes(r, m.spec);

@@ -8,6 +8,7 @@
 
 #include "agents/algo_config.hpp"
 #include "agents/rollout.hpp"
+#include "model/checkpoint.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::agents {
@@ -32,6 +33,10 @@ class a3c_learner {
 
   // Throws std::invalid_argument when the rollout's shapes do not fit the model.
   train_result train(const rollout& r);
+
+  // The model and this learner's optimiser state (see model/checkpoint.hpp).
+  std::uint64_t save_checkpoint(const std::string& path, const model::checkpoint_meta& meta);
+  model::checkpoint_meta restore(const std::string& path);
 
  private:
   struct impl;

@@ -11,6 +11,7 @@ namespace troupe::app {
 constexpr int exit_usage = 2;  // bad config, flag or file
 
 void add_train_command(CLI::App& cli, int& exit_code);
+void add_eval_command(CLI::App& cli, int& exit_code);
 void add_config_command(CLI::App& cli, int& exit_code);
 void add_envs_command(CLI::App& cli, int& exit_code);
 void add_view_command(CLI::App& cli, int& exit_code);

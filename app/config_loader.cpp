@@ -221,9 +221,13 @@ std::vector<field> fields_of(run_config& c) {
       number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
       int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
       integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
+      integer("batching.max_wait_us", c.batching.max_wait_us, 0, 1000000, "a batch that is not full waits this long for more requests (0: flush as soon as none is waiting)"),
       device_list("devices", c.devices, "one model-owner per device"),
+      number("checkpoint.every_seconds", c.checkpoint.every_seconds, 0, inf, false, "seconds between checkpoints (0: only at the end)"),
+      integer("checkpoint.keep", c.checkpoint.keep, 1, 1000, "newest checkpoints kept in the run directory"),
       boolean("log.progress", c.log.progress, "print a progress line"),
       number("log.progress_seconds", c.log.progress_seconds, 0.05, 3600, false, "seconds between progress lines and metrics.csv rows"),
+      boolean("log.plot", c.log.plot, "after the run, draw RUN_DIR/curves.png with scripts/plot.py (needs python3 with matplotlib)"),
   };
 }
 
@@ -281,6 +285,8 @@ void read_mapping(const YAML::Node& map, const std::string& prefix, std::vector<
   }
 }
 
+YAML::Node parse_text(const std::string& content, const std::string& path);
+
 YAML::Node parse_file(const std::string& path) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) throw config_error(path + ": no such config file");
@@ -289,7 +295,10 @@ YAML::Node parse_file(const std::string& path) {
   if (!in) throw config_error(path + ": cannot be read");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string content = buffer.str();
+  return parse_text(buffer.str(), path);
+}
+
+YAML::Node parse_text(const std::string& content, const std::string& path) {
   if (content.find('\0') != std::string::npos)
     throw config_error(path + ": is not a text file (it contains NUL bytes)");
   try {
@@ -340,8 +349,20 @@ void apply_override(YAML::Node& root, const std::string& assignment, origin& fro
 
 }  // namespace
 
+// Reads and validates a parsed config; `path` names it in error messages.
+static actors::run_config load_parsed(YAML::Node root, const std::string& path,
+                                      const std::vector<std::string>& overrides);
+
+actors::run_config load_config_text(const std::string& text, const std::string& origin) {
+  return load_parsed(parse_text(text, origin), origin, {});
+}
+
 actors::run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  YAML::Node root = parse_file(path);
+  return load_parsed(parse_file(path), path, overrides);
+}
+
+static actors::run_config load_parsed(YAML::Node root, const std::string& path,
+                                      const std::vector<std::string>& overrides) {
   origin from{path, {}};
   for (const auto& o : overrides) apply_override(root, o, from);
   run_config config;

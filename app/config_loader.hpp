@@ -18,6 +18,9 @@ struct config_error : std::runtime_error {
 actors::run_config load_config(const std::string& path,
                                const std::vector<std::string>& overrides = {});
 
+// The same, from YAML text; `origin` names it in error messages.
+actors::run_config load_config_text(const std::string& text, const std::string& origin);
+
 // The resolved config, as YAML that load_config reads back to the same values.
 std::string to_yaml(const actors::run_config& config);
 

@@ -16,10 +16,20 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["seconds_to_target"] = t.solved ? nlohmann::json(t.seconds_to_target) : nlohmann::json();
   j["env_steps_to_target"] = t.solved ? nlohmann::json(t.env_steps_to_target) : nlohmann::json();
   j["final_mean_return"] = t.final_mean_return;
-  j["fps"] = o.wall_seconds > 0 ? t.env_steps / o.wall_seconds : 0.0;
+  // This segment's steps over this segment's time (a resumed run's env_steps
+  // include earlier segments).
+  j["fps"] = o.wall_seconds > 0 ? o.samples_collected / o.wall_seconds : 0.0;
   j["mean_predict_batch"] =
       o.batching.forward_passes ? double(o.batching.observations) / o.batching.forward_passes : 0.0;
   j["predict_requests"] = o.batching.requests;
+  nlohmann::json histogram = nlohmann::json::object();
+  for (size_t b = 0; b < o.batching.size_histogram.size(); ++b) {
+    const long hi = 1L << b, lo = b == 0 ? 1 : (hi / 2) + 1;
+    if (o.batching.size_histogram[b])
+      histogram[lo == hi ? std::to_string(hi) : std::to_string(lo) + "-" + std::to_string(hi)] =
+          o.batching.size_histogram[b];
+  }
+  j["predict_batch_sizes"] = histogram;
   j["forward_passes"] = o.batching.forward_passes;
   j["updates"] = o.learner.updates;
   j["updates_skipped"] = o.learner.updates_skipped;

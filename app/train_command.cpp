@@ -15,7 +15,9 @@
 #include "actors/coordinator.hpp"
 #include "app/commands.hpp"
 #include "app/config_loader.hpp"
+#include "app/plot_hook.hpp"
 #include "app/summary.hpp"
+#include "model/checkpoint.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -43,16 +45,47 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
 }
 
 struct train_options {
-  std::string config_path, run_dir;
+  std::string config_path, run_dir, resume_dir;
   std::vector<std::string> overrides;
 };
 
+// The newest checkpoint of a run directory that loads, skipping damaged ones.
+std::string resumable_checkpoint(const std::string& run_dir) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(run_dir)) throw config_error(run_dir + ": no such run directory");
+  for (std::string path = actors::newest_checkpoint(run_dir); !path.empty();
+       path = actors::newest_checkpoint(run_dir)) {
+    try {
+      model::read_checkpoint_meta(path);
+      return path;
+    } catch (const model::checkpoint_error& e) {
+      std::cerr << "troupe: skipping " << e.what() << "\n";
+      fs::rename(path, path + ".damaged");
+    }
+  }
+  throw config_error(run_dir + ": no checkpoint to resume from in " + run_dir + "/checkpoints");
+}
+
 int train(const train_options& opts) {
-  const actors::run_config config = load_config(opts.config_path, opts.overrides);
-  const std::string run_dir =
-      opts.run_dir.empty() ? "runs/" + config.run.name + "-" + timestamp() : opts.run_dir;
+  actors::run_request request;
+  if (!opts.resume_dir.empty()) {
+    if (!opts.config_path.empty())
+      throw config_error("give either a CONFIG or --resume RUN_DIR, not both");
+    request.resume_from = resumable_checkpoint(opts.resume_dir);
+    request.run_dir = opts.resume_dir;
+    request.config = load_config(opts.resume_dir + "/config.yaml", opts.overrides);
+  } else {
+    if (opts.config_path.empty()) throw config_error("give a CONFIG file (or --resume RUN_DIR)");
+    request.config = load_config(opts.config_path, opts.overrides);
+    request.run_dir = opts.run_dir.empty()
+                          ? "runs/" + request.config.run.name + "-" + timestamp()
+                          : opts.run_dir;
+  }
+  const actors::run_config& config = request.config;
+  const std::string& run_dir = request.run_dir;
+  request.config_yaml = to_yaml(config);
   std::filesystem::create_directories(run_dir);
-  write_file(std::filesystem::path(run_dir) / "config.yaml", to_yaml(config));
+  write_file(std::filesystem::path(run_dir) / "config.yaml", request.config_yaml);
 
   // Large temporary tensors otherwise map and unmap memory on every pass.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
@@ -63,24 +96,30 @@ int train(const train_options& opts) {
             << "]\n"
             << "troupe: " << model::describe_compute_runtime() << "\n"
             << "troupe: run directory " << run_dir << std::endl;
+  if (!request.resume_from.empty())
+    std::cout << "troupe: resuming from " << request.resume_from << std::endl;
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
   caf::actor_system system{caf_config};
-  const actors::run_outcome outcome = actors::coordinate(system, config, run_dir, interrupted);
+  const actors::run_outcome outcome = actors::coordinate(system, request, interrupted);
   write_file(std::filesystem::path(run_dir) / "summary.json",
              summary_json(outcome, config.run.stop.mean_return));
 
   const auto& t = outcome.totals;
   std::cout << "troupe: stopped (" << outcome.stop_reason << ") after " << outcome.wall_seconds
-            << " s, " << t.env_steps << " env steps (" << long(t.env_steps / outcome.wall_seconds)
-            << "/s), " << t.episodes << " episodes, mean return " << t.final_mean_return;
+            << " s, " << t.env_steps << " env steps ("
+            << long(outcome.samples_collected / outcome.wall_seconds) << "/s), " << t.episodes << " episodes, mean return " << t.final_mean_return;
   if (t.solved)
     std::cout << "; solved in " << t.seconds_to_target << " s / " << t.env_steps_to_target
               << " env steps";
-  std::cout << "\ntroupe: summary in " << run_dir << "/summary.json" << std::endl;
+  std::cout << "\ntroupe: summary in " << run_dir << "/summary.json";
+  if (!outcome.last_checkpoint.empty())
+    std::cout << "; checkpoint " << outcome.last_checkpoint;
+  std::cout << std::endl;
+  if (config.log.plot) plot_run(run_dir);
   return 0;
 }
 
@@ -89,7 +128,9 @@ int train(const train_options& opts) {
 void add_train_command(CLI::App& cli, int& exit_code) {
   auto opts = std::make_shared<train_options>();
   auto* cmd = cli.add_subcommand("train", "train an agent from a YAML config");
-  cmd->add_option("config", opts->config_path, "YAML run config")->required();
+  cmd->add_option("config", opts->config_path, "YAML run config");
+  cmd->add_option("--resume", opts->resume_dir,
+                  "continue the run in RUN_DIR from its newest checkpoint");
   cmd->add_option("--set", opts->overrides, "override a key: dotted.key=value (value is YAML)");
   cmd->add_option("--run-dir", opts->run_dir, "run directory (default runs/<name>-<timestamp>)");
   cmd->callback([opts, &exit_code] { exit_code = train(*opts); });

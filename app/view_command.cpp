@@ -104,6 +104,10 @@ int view(const view_options& opts) {
   window_options.title = "troupe view - " + spec.id;
   window_options.record_dir = opts.record_dir;
   viewer::viewer_window window(window_options);
+  if (!window.on_screen())
+    std::cerr << "troupe view: no display found (SDL video driver '" << window.video_driver()
+              << "'): drawing offscreen, so only --screenshot and --record show anything. "
+                 "Set DISPLAY, or run under `xvfb-run -a`.\n";
 
   std::vector<float> observation(size_t(spec.observation.flat_size()));
   std::vector<float> action(size_t(spec.action.flat_size()), 0.f);

@@ -57,7 +57,7 @@ std::string probability_text(float p) {
   return buf;
 }
 
-void fill(envs::rgb_frame& f, int x0, int y0, int x1, int y1, color c) {
+void fill(envs::rgb_frame& f, double x0, double y0, double x1, double y1, color c) {
   envs::draw::fill_rect(f, x0, y0, x1, y1, c);
 }
 

@@ -267,6 +267,15 @@ void viewer_window::set_agent_count(int count) {
   impl_->agent_count = std::max(1, count);
   impl_->agent = impl_->agent.load() % impl_->agent_count.load();
 }
+std::string viewer_window::video_driver() const {
+  const char* name = SDL_GetCurrentVideoDriver();
+  return name ? name : "";
+}
+bool viewer_window::on_screen() const {
+  const std::string driver = video_driver();
+  return driver != "offscreen" && driver != "dummy";
+}
+
 std::int64_t viewer_window::frames_shown() const { return impl_->shown; }
 std::int64_t viewer_window::frames_dropped() const { return impl_->dropped; }
 

@@ -76,6 +76,12 @@ class viewer_window {
   int selected_agent() const;
   void set_agent_count(int count);
 
+  // SDL's video driver ("x11", "wayland", ...). Without any display SDL falls
+  // back to "offscreen": nothing is visible, but screenshots and recordings
+  // still work; on_screen() is false then (and for "dummy").
+  std::string video_driver() const;
+  bool on_screen() const;
+
   std::int64_t frames_shown() const;    // frames drawn (each recorded when recording)
   std::int64_t frames_dropped() const;  // frames replaced before they were drawn
 

@@ -78,3 +78,40 @@ TEST_CASE("the model-owner rejects a malformed request with an error, not a cras
   self->send_exit(owner, caf::exit_reason::user_shutdown);
 }
 }
+
+TEST_SUITE("actors") {
+TEST_CASE("with max_wait_us a lone request is still answered, by the batch timer") {
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  auto owner = actors::spawn_model_owner(sys, model, {64, 1, 2000});
+  caf::scoped_actor self{sys};
+  for (int i = 0; i < 20; ++i) {
+    bool answered = false;
+    self->request(owner, std::chrono::seconds(5), actors::predict_request{0, 1, {1, 2, 3, 4}})
+        .receive([&](const actors::predict_reply& r) { answered = r.actions.size() == 1; },
+                 [&](caf::error&) {});
+    REQUIRE(answered);
+  }
+  self->request(owner, caf::infinite, actors::stats_atom_v)
+      .receive(
+          [&](const actors::batch_stats& s) {
+            CHECK(s.forward_passes == 20);
+            REQUIRE(s.size_histogram.size() == 1);  // every batch had size 1
+            CHECK(s.size_histogram[0] == 20);
+          },
+          [&](caf::error&) { FAIL("no stats"); });
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("the batch-size histogram buckets by powers of two") {
+  actors::batch_stats s;
+  for (int rows : {1, 2, 3, 4, 5, 8, 9, 300}) s.add_batch(rows);
+  CHECK(s.forward_passes == 8);
+  CHECK(s.observations == 332);
+  CHECK(s.largest_batch == 300);
+  // buckets: 1 | 2 | 3-4 | 5-8 | 9-16 | ... | 257-512
+  CHECK(s.size_histogram == std::vector<std::int64_t>{1, 1, 2, 2, 1, 0, 0, 0, 0, 1});
+}
+}

@@ -59,7 +59,8 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
     trace log;
     auto metrics = sys.spawn(recorder, &log);
     auto owner = spawn_model_owner(sys, model, {256, std::uint64_t(round)});
-    auto learner = spawn_learner(sys, model, agents::algo_config{}, metrics);
+    auto learner = spawn_learner(
+        sys, std::make_shared<agents::a3c_learner>(model, agents::algo_config{}), metrics);
     std::vector<agent_actor> agents;
     for (int i = 0; i < agent_count; ++i) {
       agent_config a;

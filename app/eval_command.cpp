@@ -1,0 +1,79 @@
+// troupe eval RUN_DIR|CHECKPOINT --episodes N [--greedy] [--seed S] [--json FILE]
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "actors/coordinator.hpp"
+#include "agents/evaluate.hpp"
+#include "app/commands.hpp"
+#include "app/config_loader.hpp"
+#include "model/checkpoint.hpp"
+#include "model/compute_runtime.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+struct eval_options {
+  std::string target, json_path;
+  int episodes = 100;
+  bool greedy = false;
+  std::uint64_t seed = 12345;
+};
+
+void eval(const eval_options& opts) {
+  std::string path = opts.target;
+  if (std::filesystem::is_directory(path)) {
+    path = actors::newest_checkpoint(opts.target);
+    if (path.empty()) throw config_error(opts.target + ": no checkpoint in " + opts.target + "/checkpoints");
+  }
+  model::set_compute_threads(1);
+  model::checkpoint_meta meta;
+  try {
+    meta = model::read_checkpoint_meta(path);
+  } catch (const model::checkpoint_error& e) {
+    throw config_error(e.what());
+  }
+  const actors::run_config config = load_config_text(meta.config_yaml, path + " (its config)");
+  auto model = model::make_shared_model(actors::net_spec_for(config), config.run.seed);
+  try {
+    model::load_checkpoint(path, *model, nullptr);
+  } catch (const model::checkpoint_error& e) {
+    throw config_error(e.what());
+  }
+  const agents::evaluation result =
+      agents::evaluate(*model, config.env, opts.episodes, opts.greedy, opts.seed);
+  nlohmann::json j{{"checkpoint", path},          {"env", config.env.id},
+                   {"version", meta.version},     {"greedy", opts.greedy},
+                   {"seed", opts.seed},           {"episodes", opts.episodes},
+                   {"return_mean", result.return_mean}, {"return_std", result.return_std},
+                   {"length_mean", result.length_mean}};
+  std::cout << j.dump(2) << std::endl;
+  if (!opts.json_path.empty()) {
+    std::ofstream out(opts.json_path);
+    out << j.dump(2) << "\n";
+    if (!out) throw config_error(opts.json_path + ": cannot be written");
+  }
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& cli, int& exit_code) {
+  auto opts = std::make_shared<eval_options>();
+  auto* cmd = cli.add_subcommand("eval", "evaluate a trained policy from a run or checkpoint");
+  cmd->add_option("target", opts->target, "run directory or checkpoint file")->required();
+  cmd->add_option("--episodes", opts->episodes, "episodes to play")->check(CLI::Range(1, 10000000));
+  cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
+  cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");
+  cmd->add_option("--json", opts->json_path, "also write the result to FILE");
+  cmd->callback([opts, &exit_code] {
+    eval(*opts);
+    exit_code = 0;
+  });
+}
+
+}  // namespace troupe::app

@@ -1,0 +1,149 @@
+#include "model/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/shared_model_impl.hpp"
+
+namespace troupe::model {
+
+namespace {
+
+std::string meta_to_json(const checkpoint_meta& m) {
+  return nlohmann::json{{"version", m.version},         {"env_steps", m.env_steps},
+                        {"episodes", m.episodes},       {"updates", m.updates},
+                        {"samples_trained", m.samples_trained},
+                        {"wall_seconds", m.wall_seconds}, {"segment", m.segment},
+                        {"config_yaml", m.config_yaml}}
+      .dump();
+}
+
+checkpoint_meta meta_from_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  checkpoint_meta m;
+  m.version = j.at("version");
+  m.env_steps = j.at("env_steps");
+  m.episodes = j.at("episodes");
+  m.updates = j.at("updates");
+  m.samples_trained = j.at("samples_trained");
+  m.wall_seconds = j.at("wall_seconds");
+  m.segment = j.at("segment");
+  m.config_yaml = j.at("config_yaml");
+  return m;
+}
+
+void fsync_path(const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), flags);
+  if (fd < 0) throw checkpoint_error(path + ": cannot be opened to flush it to disk");
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) throw checkpoint_error(path + ": cannot be flushed to disk");
+}
+
+// Opens a checkpoint archive, turning LibTorch's errors into ours.
+void read_archive(const std::string& path, torch::serialize::InputArchive& archive) {
+  if (!std::filesystem::is_regular_file(path))
+    throw checkpoint_error(path + ": no such checkpoint file");
+  try {
+    archive.load_from(path);
+  } catch (const std::exception&) {
+    throw checkpoint_error(path + ": corrupt or truncated checkpoint (it cannot be read)");
+  }
+}
+
+checkpoint_meta read_meta(const std::string& path, torch::serialize::InputArchive& archive) {
+  c10::IValue value;
+  if (!archive.try_read("meta", value) || !value.isString())
+    throw checkpoint_error(path + ": not a Troupe checkpoint (no metadata)");
+  try {
+    return meta_from_json(value.toStringRef());
+  } catch (const std::exception& e) {
+    throw checkpoint_error(path + ": corrupt checkpoint metadata: " + e.what());
+  }
+}
+
+// Module::save nests each submodule's archive under its name: "trunk.0.weight"
+// is tensor "weight" of archive "0" inside archive "trunk".
+bool read_parameter(torch::serialize::InputArchive& archive, const std::string& key,
+                    torch::Tensor& out) {
+  const size_t dot = key.find('.');
+  if (dot == std::string::npos) return archive.try_read(key, out);
+  torch::serialize::InputArchive child;
+  if (!archive.try_read(key.substr(0, dot), child)) return false;
+  return read_parameter(child, key.substr(dot + 1), out);
+}
+
+}  // namespace
+
+std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
+                     torch::optim::Optimizer* optimizer, checkpoint_meta meta) {
+  const std::string temporary = path + ".tmp";
+  model.params.run([&] {
+    meta.version = model.version;
+    torch::serialize::OutputArchive archive;
+    model.net->save(archive);
+    if (optimizer) {
+      torch::serialize::OutputArchive optimizer_archive;
+      optimizer->save(optimizer_archive);
+      archive.write("optimizer", optimizer_archive);
+    }
+    archive.write("meta", c10::IValue(meta_to_json(meta)));
+    archive.save_to(temporary);
+  });
+  fsync_path(temporary, O_RDONLY);
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw checkpoint_error(path + ": cannot move the new checkpoint into place");
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  fsync_path(dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);  // make the rename durable
+  return meta.version;
+}
+
+checkpoint_meta read_checkpoint_meta(const std::string& path) {
+  torch::serialize::InputArchive archive;
+  read_archive(path, archive);
+  return read_meta(path, archive);
+}
+
+checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
+                                torch::optim::Optimizer* optimizer) {
+  torch::serialize::InputArchive archive;
+  read_archive(path, archive);
+  checkpoint_meta meta = read_meta(path, archive);
+  // LibTorch's Module::load replaces tensors of another shape without a word:
+  // check every parameter's name and shape first.
+  for (const auto& item : model.net->named_parameters()) {
+    torch::Tensor stored;
+    bool found = false;
+    try {
+      found = read_parameter(archive, item.key(), stored);
+    } catch (const std::exception&) {
+    }
+    if (!found || stored.sizes() != item.value().sizes())
+      throw checkpoint_error(path + ": the checkpoint does not fit this model (parameter '" +
+                             item.key() + "' is " +
+                             (found ? "of another shape" : "missing") +
+                             "; another architecture?)");
+  }
+  model.params.run([&] {
+    try {
+      model.net->load(archive);
+      if (optimizer) {
+        torch::serialize::InputArchive optimizer_archive;
+        if (archive.try_read("optimizer", optimizer_archive)) optimizer->load(optimizer_archive);
+      }
+    } catch (const std::exception&) {
+      throw checkpoint_error(path +
+                             ": the checkpoint does not fit this model (another architecture?)");
+    }
+    model.version = meta.version;
+  });
+  return meta;
+}
+
+}  // namespace troupe::model

@@ -1,0 +1,51 @@
+#pragma once
+// Checkpoints: the parameters, the optimiser state, the parameter version and
+// the run's counters in one file, written atomically (temporary file, flush to
+// disk, rename), so the newest checkpoint on disk is always complete.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "model/shared_model.hpp"
+
+namespace torch::optim {
+class Optimizer;
+}
+
+namespace troupe::model {
+
+struct checkpoint_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What a run needs to continue besides the tensors.
+struct checkpoint_meta {
+  std::uint64_t version = 0;
+  std::int64_t env_steps = 0;
+  std::int64_t episodes = 0;
+  std::int64_t updates = 0;
+  std::int64_t samples_trained = 0;
+  double wall_seconds = 0;         // of all earlier segments of the run
+  // Starts and resumes of the run so far. Every random stream (action
+  // sampling, environment resets) is seeded from run.seed and the segment,
+  // so a resumed run draws fresh, reproducible numbers.
+  std::uint64_t segment = 0;
+  std::string config_yaml;         // the resolved config the run trains with
+};
+
+// Saves inside the parameters' critical section, so parameters, optimiser
+// state and version are one consistent snapshot. `optimizer` may be null.
+// Returns the parameter version saved.
+std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
+                     torch::optim::Optimizer* optimizer, checkpoint_meta meta);
+
+// Reads only the metadata (cheap; validates the file).
+checkpoint_meta read_checkpoint_meta(const std::string& path);
+
+// Loads parameters (and the optimiser state, when given) into `model`, whose
+// architecture must match. Throws checkpoint_error naming the file and what
+// is wrong (missing, truncated, corrupt, other architecture).
+checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
+                                torch::optim::Optimizer* optimizer);
+
+}  // namespace troupe::model

@@ -1,0 +1,129 @@
+// Durability, as a user meets it: SIGKILL at random moments, resume, SIGINT,
+// evaluation of a trained run.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string binary = TROUPE_BINARY;
+const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
+
+std::string fresh_dir(const std::string& name) {
+  const auto dir = fs::temp_directory_path() / ("troupe_ckpt_" + name);
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+bool has_checkpoint(const std::string& run_dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(run_dir + "/checkpoints", ec))
+    if (e.path().extension() == ".pt") return true;
+  return false;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+
+// Runs troupe to completion; returns its exit code.
+int run_troupe(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> argv{binary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  troupe::tests::child_process p(argv, log);
+  return p.wait_exit();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_SUITE("e2e") {
+TEST_CASE("SIGKILL at 20 random moments: the newest checkpoint loads and resume solves") {
+  std::mt19937 rng(2026);
+  for (int round = 0; round < 20; ++round) {
+    CAPTURE(round);
+    const std::string dir = fresh_dir("kill");
+    const std::string log = dir + ".log";
+    {
+      troupe::tests::child_process p(
+          {binary, "train", config, "--run-dir", dir, "--set", "checkpoint.every_seconds=0.05",
+           "--set", "log.progress=false", "--set", "run.seed=" + std::to_string(round + 1),
+           "--set", "run.stop.mean_return=100000"},
+          log);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (!has_checkpoint(dir) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      REQUIRE(has_checkpoint(dir));
+      // A random moment after the first checkpoint: mid-write is likely too.
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 1500)(rng)));
+      p.signal(SIGKILL);
+      REQUIRE(p.wait_exit() == 128 + SIGKILL);
+    }
+    // The newest checkpoint on disk is complete: eval loads it.
+    REQUIRE(run_troupe({"eval", dir, "--episodes", "1"}, dir + ".eval.log") == 0);
+    // Resume continues from it to a solved run.
+    const int code = run_troupe({"train", "--resume", dir, "--set", "run.stop.wall_seconds=90",
+                                 "--set", "run.stop.mean_return=475", "--set",
+                                 "log.progress=false"},
+                                dir + ".resume.log");
+    INFO(read_file(dir + ".resume.log"));
+    REQUIRE(code == 0);
+    const auto s = read_json(dir + "/summary.json");
+    CHECK(s["solved"] == true);
+    CHECK(s["samples_collected"].get<long>() ==
+          s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+    CHECK(read_file(dir + ".resume.log").find("resuming from") != std::string::npos);
+  }
+}
+
+TEST_CASE("SIGINT stops gracefully: final checkpoint and summary, exit code 0") {
+  const std::string dir = fresh_dir("sigint");
+  troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
+                                  "run.stop.mean_return=100000", "--set",
+                                  "checkpoint.every_seconds=0", "--set", "log.progress=false"},
+                                 dir + ".log");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  p.signal(SIGINT);
+  REQUIRE(p.wait_exit(std::chrono::seconds(60)) == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "interrupted");
+  CHECK(s["samples_collected"].get<long>() ==
+        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  CHECK(has_checkpoint(dir));  // written at the end although every_seconds is 0
+}
+
+TEST_CASE("troupe eval of a solved CartPole run scores at least 475, and rejects bad files") {
+  const std::string dir = fresh_dir("eval");
+  REQUIRE(run_troupe({"train", config, "--run-dir", dir, "--set", "run.stop.wall_seconds=120",
+                      "--set", "log.progress=false"},
+                     dir + ".log") == 0);
+  REQUIRE(read_json(dir + "/summary.json")["solved"] == true);
+  REQUIRE(run_troupe({"eval", dir, "--episodes", "30", "--json", dir + "/eval.json"},
+                     dir + ".eval.log") == 0);
+  const auto e = read_json(dir + "/eval.json");
+  CHECK(e["episodes"] == 30);
+  CHECK(e["return_mean"].get<double>() >= 475.0);
+
+  std::ofstream(dir + "/broken.pt") << "not a checkpoint";
+  CHECK(run_troupe({"eval", dir + "/broken.pt"}, dir + ".bad.log") == 2);
+  CHECK(read_file(dir + ".bad.log").find("corrupt or truncated") != std::string::npos);
+  CHECK(run_troupe({"train", "--resume", dir + "/nonexistent"}, dir + ".bad2.log") == 2);
+}
+}

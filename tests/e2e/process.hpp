@@ -1,0 +1,60 @@
+#pragma once
+// Runs the troupe binary as a child process that a test can signal.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fcntl.h>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace troupe::tests {
+
+class child_process {
+ public:
+  // Output goes to `log_path`.
+  child_process(const std::vector<std::string>& args, const std::string& log_path) {
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      std::vector<char*> argv;
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+  }
+  ~child_process() {
+    if (pid_ > 0 && !done_) {
+      ::kill(pid_, SIGKILL);
+      wait_exit();
+    }
+  }
+  void signal(int sig) { ::kill(pid_, sig); }
+  // The exit code, or 128 + signal number; -1 if it did not end in time.
+  int wait_exit(std::chrono::seconds timeout = std::chrono::seconds(120)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const pid_t r = waitpid(pid_, &status, WNOHANG);
+      if (r == pid_) {
+        done_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  bool done_ = false;
+};
+
+}  // namespace troupe::tests
