@@ -94,7 +94,22 @@ void send_rollout(agent_pointer self) {
   st.report.agent_id = st.config.id;
 }
 
+void act(agent_pointer self, const predict_reply& reply);
+
+// An environment that throws ends this agent with an error that says why; the
+// coordinator, which monitors agents, replaces it with a fresh one.
 void on_actions(agent_pointer self, const predict_reply& reply) {
+  try {
+    act(self, reply);
+  } catch (const std::exception& e) {
+    auto& st = self->state;
+    self->quit(caf::make_error(caf::sec::runtime_error,
+                               "agent " + std::to_string(st.config.id) + ": environment " +
+                                   st.config.env.id + " failed: " + e.what()));
+  }
+}
+
+void act(agent_pointer self, const predict_reply& reply) {
   auto& st = self->state;
   if (st.stopped) return;
   const int k = st.config.envs;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -103,18 +104,37 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                       on_disk ? request.run_dir + "/metrics.csv" : std::string(), start, resumed};
   auto metrics = spawn_metrics(sys, mcfg, owner, caf::actor_cast<caf::actor>(self));
   auto learner = spawn_learner(sys, trainer, metrics);
-  std::vector<agent_actor> agents;
-  for (int i = 0; i < config.agents.count; ++i) {
+  // Agents are supervised: one that fails (its environment throws, say) is
+  // replaced by a fresh one with fresh environments, up to a budget.
+  std::vector<agent_actor> agents(config.agents.count);
+  auto start_agent = [&](int i, std::uint64_t incarnation) {
     agent_config acfg;
     acfg.id = static_cast<std::uint32_t>(i);
     acfg.env = config.env;
     acfg.envs = config.env.envs_per_agent;
     acfg.n_steps = config.algo.n_steps;
     acfg.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
-    acfg.seed = stream_seed(config.run.seed, 1 + static_cast<std::uint64_t>(i), segment);
-    agents.push_back(spawn_agent(sys, acfg, owner, learner, metrics));
-  }
-  for (auto& a : agents) self->send(a, start_atom_v);
+    acfg.seed = stream_seed(config.run.seed, 1 + static_cast<std::uint64_t>(i),
+                            segment + (incarnation << 32));
+    agents[i] = spawn_agent(sys, acfg, owner, learner, metrics);
+    self->monitor(agents[i]);
+    self->send(agents[i], start_atom_v);
+  };
+  for (int i = 0; i < config.agents.count; ++i) start_agent(i, 0);
+  auto on_down = [&](const caf::down_msg& down) {
+    for (int i = 0; i < config.agents.count; ++i) {
+      if (agents[i].address() != down.source) continue;
+      outcome.last_failure = caf::to_string(down.reason);
+      if (++outcome.agent_restarts > config.agents.max_restarts) {
+        outcome.stop_reason = "agent_failures";
+        agents[i] = nullptr;
+      } else {
+        std::cerr << "troupe: agent " << i << " failed (" << outcome.last_failure
+                  << "); restarting it\n";
+        start_agent(i, outcome.agent_restarts);
+      }
+    }
+  };
 
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -150,6 +170,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   double last_checkpoint = 0;
   while (outcome.stop_reason.empty()) {
     self->receive([&](stop_request& r) { outcome.stop_reason = r.reason; },
+                  [&](caf::down_msg& down) { on_down(down); },
                   caf::after(std::chrono::milliseconds(20)) >> [] {});
     if (outcome.stop_reason.empty() && interrupted.load()) outcome.stop_reason = "interrupted";
     if (outcome.stop_reason.empty() && wall_limit > 0 && elapsed() >= wall_limit)
@@ -165,14 +186,16 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   // Shut down in causal order: agents first (each reports what it collected
   // and stops sending), then the learner trains what is already queued, then
   // the metrics actor has seen every report.
-  for (auto& a : agents)
+  for (auto& a : agents) {
+    if (!a) continue;  // failed beyond the restart budget
+    self->demonitor(a.address());
     self->request(a, shutdown_timeout, stop_atom_v)
-        .receive(
-            [&](const agent_final& f) {
-              outcome.samples_collected += f.samples_collected;
-              outcome.samples_dropped += f.samples_dropped;
-            },
-            [&](caf::error& err) { throw_on(err, "agent did not stop"); });
+        .receive([&](const agent_final& f) { outcome.samples_dropped += f.samples_dropped; },
+                 [&](caf::error& err) {
+                   // It failed just now: its unsent steps were never reported.
+                   outcome.last_failure = caf::to_string(err);
+                 });
+  }
   self->request(learner, shutdown_timeout, drain_atom_v)
       .receive([&](const learner_final& f) { outcome.learner = f; },
                [&](caf::error& err) { throw_on(err, "learner did not drain"); });
@@ -184,8 +207,13 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   self->request(metrics, shutdown_timeout, totals_atom_v)
       .receive([&](const metrics_totals& t) { outcome.totals = t; },
                [&](caf::error& err) { throw_on(err, "metrics did not answer"); });
+  // Every step an agent took was reported to the metrics actor with the
+  // rollout that carried it (or at stop, as dropped), so the reports count
+  // what was collected, also by agents that failed and were replaced.
+  outcome.samples_collected = outcome.totals.env_steps - resumed.env_steps;
 
-  for (auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+  for (auto& a : agents)
+    if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
   self->send_exit(learner, caf::exit_reason::user_shutdown);
   self->send_exit(owner, caf::exit_reason::user_shutdown);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);

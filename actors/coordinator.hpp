@@ -13,7 +13,7 @@
 namespace troupe::actors {
 
 struct run_outcome {
-  std::string stop_reason;  // solved | env_steps | wall_seconds | interrupted
+  std::string stop_reason;  // solved | env_steps | wall_seconds | interrupted | agent_failures
   double wall_seconds = 0;
   metrics_totals totals;
   batch_stats batching;
@@ -22,6 +22,8 @@ struct run_outcome {
   std::int64_t samples_dropped = 0;  // agents' and learner's
   std::int64_t parameter_bytes = 0;
   std::string last_checkpoint;
+  int agent_restarts = 0;
+  std::string last_failure;  // why the last agent failed
 };
 
 struct run_request {

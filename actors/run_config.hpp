@@ -25,6 +25,7 @@ struct run_section {
 
 struct agents_section {
   int count = 4;
+  int max_restarts = 10;  // agents restarted after a failure, per run segment; then the run stops
 };
 
 struct model_section {

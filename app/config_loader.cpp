@@ -202,6 +202,7 @@ std::vector<field> fields_of(run_config& c) {
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
       integer("agents.count", c.agents.count, 1, 1024, "agent actors, each on its own thread"),
+      integer("agents.max_restarts", c.agents.max_restarts, 0, 1000000, "agent failures (an environment that throws, say) survived by restarting the agent; one more stops the run with an error"),
       number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
       integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
       number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),

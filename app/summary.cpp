@@ -39,6 +39,8 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["samples_trained"] = o.learner.samples_trained;
   j["samples_dropped"] = o.samples_dropped;
   j["parameter_bytes"] = o.parameter_bytes;
+  j["agent_restarts"] = o.agent_restarts;
+  if (!o.last_failure.empty()) j["last_agent_failure"] = o.last_failure;
   return j.dump(2) + "\n";
 }
 

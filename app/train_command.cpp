@@ -120,6 +120,12 @@ int train(const train_options& opts) {
     std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
   if (config.log.plot) plot_run(run_dir);
+  if (outcome.stop_reason == "agent_failures") {
+    std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
+              << " times, more than agents.max_restarts allows; the last failure: "
+              << outcome.last_failure << "\n";
+    return 1;
+  }
   return 0;
 }
 

@@ -27,8 +27,8 @@ registry_entry minatar_entry(minatar_env::game which) {
 }
 }  // namespace
 
-const std::vector<registry_entry>& registered_envs() {
-  static const std::vector<registry_entry> table = {
+std::vector<registry_entry>& table() {
+  static std::vector<registry_entry> table = {
       entry<cartpole>("CartPole-v1"),
       minatar_entry(minatar_env::game::asterix),
       minatar_entry(minatar_env::game::breakout),
@@ -42,6 +42,14 @@ const std::vector<registry_entry>& registered_envs() {
       entry<examples::corridor>("Example/Corridor-v0"),
   };
   return table;
+}
+
+const std::vector<registry_entry>& registered_envs() { return table(); }
+
+void register_env(registry_entry entry) {
+  if (is_registered(entry.id))
+    throw std::invalid_argument("environment '" + entry.id + "' is registered already");
+  table().push_back(std::move(entry));
 }
 
 bool is_registered(const std::string& id) {

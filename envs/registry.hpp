@@ -20,6 +20,10 @@ struct registry_entry {
 
 const std::vector<registry_entry>& registered_envs();
 
+// Adds an environment at start-up, before any agent runs (a program that
+// embeds Troupe, or a test); the table in registry.cpp is the usual place.
+void register_env(registry_entry entry);
+
 // Throws std::invalid_argument naming the id and the registered ones.
 std::unique_ptr<env> make_env(const env_config& config);
 std::unique_ptr<env> make_env(const std::string& id);  // with default options

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <stdexcept>
 
 #include "agents/a3c_learner.hpp"
+#include "model/shared_model_impl.hpp"
 
 using namespace troupe;
 
@@ -55,5 +57,22 @@ TEST_CASE("a malformed rollout is refused before it touches the parameters") {
   short_obs.observations.pop_back();
   CHECK_THROWS_AS(learner.train(short_obs), std::invalid_argument);
   CHECK(model::current_version(*model) == 0);
+}
+}
+
+TEST_SUITE("agents") {
+TEST_CASE("a non-finite loss is never applied: the update is skipped and reported") {
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
+  agents::a3c_learner learner(model, agents::algo_config{});
+  std::vector<torch::Tensor> before;
+  for (const auto& p : model->net->parameters()) before.push_back(p.detach().clone());
+  auto poisoned = small_rollout(3, 2, 0);
+  poisoned.rewards[2] = std::numeric_limits<float>::quiet_NaN();
+  const auto result = learner.train(poisoned);
+  CHECK_FALSE(result.applied);
+  CHECK(result.version == 0);
+  const auto after = model->net->parameters();
+  for (size_t i = 0; i < after.size(); ++i) CHECK(torch::equal(after[i], before[i]));
+  CHECK(learner.train(small_rollout(3, 2, 0)).applied);  // and training goes on
 }
 }

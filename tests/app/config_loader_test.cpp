@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/config_loader.hpp"
+#include "tests/app/bad_configs.hpp"
 
 using troupe::app::config_error;
 using troupe::app::load_config;
@@ -74,39 +75,7 @@ TEST_CASE("the resolved config written out loads back to the same values") {
 
 TEST_CASE("bad configs name the file, line, key and what was expected") {
   const std::string file = write_temp("");  // the path every message starts with
-  struct bad_case {
-    std::string content;
-    std::vector<std::string> must_contain;
-  };
-  const std::string head = "run:\n  name: t\nenv:\n  id: CartPole-v1\n";
-  const std::vector<bad_case> cases = {
-      {"", {"is empty"}},
-      {"- just\n- a list\n", {"mapping"}},
-      {"run: [unclosed\n", {"YAML syntax error", ":1:"}},
-      {"run:\n  name: t\n   bad_indent: 1\n", {"YAML syntax error", ":3:"}},
-      {head + "algo:\n  gamma: abc\n", {":6:10", "algo.gamma", "expected a number"}},
-      {head + "algo:\n  gamma: 1.5\n", {"algo.gamma", "[0, 1]", "1.5"}},
-      {head + "algo:\n  gama: 0.9\n", {":6:3", "algo.gama", "unknown key", "did you mean 'algo.gamma'"}},
-      {head + "algo:\n  n_steps: 2.5\n", {"algo.n_steps", "expected an integer", "2.5"}},
-      {head + "algo:\n  n_steps: 0\n", {"algo.n_steps", "[1, 10000]"}},
-      {head + "algo:\n  lr: 0\n", {"algo.lr", "(0, 1]"}},
-      {head + "algo:\n  optimizer: sgd\n", {"algo.optimizer", "rmsprop | adam", "'sgd'"}},
-      {head + "algo: 3\n", {"algo", "expected a mapping"}},
-      {head + "agents:\n  count: -1\n", {"agents.count", "[1, 1024]"}},
-      {head + "agents:\n  count: [1]\n", {"agents.count", "expected an integer, got a list"}},
-      {head + "model:\n  hidden: 64\n", {"model.hidden", "list of integers"}},
-      {head + "model:\n  hidden: [64, x]\n", {"model.hidden", "'x'"}},
-      {head + "devices: cpu\n", {"devices", "list"}},
-      {head + "devices: [gpu]\n", {"devices", "'gpu'"}},
-      {head + "log:\n  progress: maybe\n", {"log.progress", "true or false"}},
-      {head + "colour: red\n", {"colour", "unknown key"}},
-      {head + "run:\n  name: again\n", {"duplicate"}},
-      {"env:\n  id: CartPole-v1\n", {"missing required key 'run.name'"}},
-      {"run:\n  name: t\n", {"missing required key 'env.id'"}},
-      {"run:\n  name: t\nenv:\n  id: Pong\n", {"env.id", "CartPole-v1", "'Pong'"}},
-      {"run:\n  name: t\n  stop:\n    env_steps: -5\nenv:\n  id: CartPole-v1\n", {":4:16", "run.stop.env_steps", "got -5"}},
-      {std::string("run:\n  name: \0\x01\x02", 16), {"not a text file"}},
-  };
+  const auto cases = troupe::tests::bad_configs();
   for (const auto& c : cases) {
     CAPTURE(c.content);
     const std::string message = error_for(c.content);

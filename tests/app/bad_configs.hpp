@@ -1,0 +1,54 @@
+#pragma once
+// Malformed configs and what their error message must mention, shared by the
+// loader's unit test and the command-line test.
+#include <string>
+#include <vector>
+
+namespace troupe::tests {
+
+struct bad_case {
+  std::string content;
+  std::vector<std::string> must_contain;
+};
+
+inline std::vector<bad_case> bad_configs() {
+  const std::string head = "run:\n  name: t\nenv:\n  id: CartPole-v1\n";
+  return {
+      {"", {"is empty"}},
+      {"- just\n- a list\n", {"mapping"}},
+      {"run: [unclosed\n", {"YAML syntax error", ":1:"}},
+      {"run:\n  name: t\n   bad_indent: 1\n", {"YAML syntax error", ":3:"}},
+      {head + "algo:\n  gamma: abc\n", {":6:10", "algo.gamma", "expected a number"}},
+      {head + "algo:\n  gamma: 1.5\n", {"algo.gamma", "[0, 1]", "1.5"}},
+      {head + "algo:\n  gama: 0.9\n", {":6:3", "algo.gama", "unknown key", "did you mean 'algo.gamma'"}},
+      {head + "algo:\n  n_steps: 2.5\n", {"algo.n_steps", "expected an integer", "2.5"}},
+      {head + "algo:\n  n_steps: 0\n", {"algo.n_steps", "[1, 10000]"}},
+      {head + "algo:\n  lr: 0\n", {"algo.lr", "(0, 1]"}},
+      {head + "algo:\n  optimizer: sgd\n", {"algo.optimizer", "rmsprop | adam", "'sgd'"}},
+      {head + "algo: 3\n", {"algo", "expected a mapping"}},
+      {head + "agents:\n  count: -1\n", {"agents.count", "[1, 1024]"}},
+      {head + "agents:\n  count: [1]\n", {"agents.count", "expected an integer, got a list"}},
+      {head + "model:\n  hidden: 64\n", {"model.hidden", "list of integers"}},
+      {head + "model:\n  hidden: [64, x]\n", {"model.hidden", "'x'"}},
+      {head + "devices: cpu\n", {"devices", "list"}},
+      {head + "devices: [gpu]\n", {"devices", "'gpu'"}},
+      {head + "log:\n  progress: maybe\n", {"log.progress", "true or false"}},
+      {head + "colour: red\n", {"colour", "unknown key"}},
+      {head + "run:\n  name: again\n", {"duplicate"}},
+      {"env:\n  id: CartPole-v1\n", {"missing required key 'run.name'"}},
+      {"run:\n  name: t\n", {"missing required key 'env.id'"}},
+      {"run:\n  name: t\nenv:\n  id: Pong\n", {"env.id", "CartPole-v1", "'Pong'"}},
+      {"run:\n  name: t\n  stop:\n    env_steps: -5\nenv:\n  id: CartPole-v1\n", {":4:16", "run.stop.env_steps", "got -5"}},
+      {std::string("run:\n  name: \0\x01\x02", 16), {"not a text file"}},
+      {head + "checkpoint:\n  keep: 0\n", {"checkpoint.keep", "[1, 1000]"}},
+      {head + "batching:\n  max_batch: 0\n", {"batching.max_batch"}},
+      {head + "model:\n  kind: rnn\n", {"model.kind", "mlp | cnn", "'rnn'"}},
+      {head + "algo:\n  correction: retrace\n", {"algo.correction", "none | vtrace"}},
+      {head + "env:\n  minatar:\n    sticky_action_prob: 2\n", {"duplicate"}},
+      {"run:\n  name: t\n  seed: -1\nenv:\n  id: CartPole-v1\n", {":3:9", "run.seed"}},
+      {head + "log:\n  progress_seconds: 0\n", {"log.progress_seconds", "[0.05, 3600]"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  minatar:\n    sticky_action_prob: 2\n", {"env.minatar.sticky_action_prob", "[0, 1]"}},
+  };
+}
+
+}  // namespace troupe::tests

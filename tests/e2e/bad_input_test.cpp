@@ -1,0 +1,49 @@
+// Every malformed config, through the real command line: exit code 2, a
+// message naming the file and the key, within a second.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/app/bad_configs.hpp"
+
+TEST_SUITE("e2e") {
+TEST_CASE("troupe config --check rejects every malformed config with exit code 2") {
+  const auto dir = std::filesystem::temp_directory_path() / "troupe_bad_input";
+  std::filesystem::create_directories(dir);
+  const auto cases = troupe::tests::bad_configs();
+  REQUIRE(cases.size() >= 30);
+  int index = 0;
+  for (const auto& c : cases) {
+    const std::string path = (dir / ("bad" + std::to_string(index++) + ".yaml")).string();
+    std::ofstream(path, std::ios::binary) << c.content;
+    CAPTURE(c.content);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string cmd = std::string(TROUPE_BINARY) + " config --check " + path + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string output;
+    char buf[1024];
+    while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
+    const int status = pclose(pipe);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CAPTURE(output);
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(seconds < 1.0);
+    CHECK(output.find(path) != std::string::npos);
+    for (const auto& part : c.must_contain) CHECK(output.find(part) != std::string::npos);
+  }
+  // A directory, a missing file and an unknown flag.
+  const auto run = [](const std::string& args) {
+    return WEXITSTATUS(std::system((std::string(TROUPE_BINARY) + " " + args + " >/dev/null 2>&1").c_str()));
+  };
+  CHECK(run("config --check " + dir.string()) == 2);
+  CHECK(run("config --check /nonexistent.yaml") == 2);
+  CHECK(run("train --no-such-flag x.yaml") == 2);
+}
+}
