@@ -1,5 +1,6 @@
 #include "actors/learner_actor.hpp"
 
+#include <chrono>
 #include <iostream>
 
 namespace troupe::actors {
@@ -24,6 +25,14 @@ learner_actor::behavior_type learner(learner_pointer self,
       [=](const agents::rollout& r) {
         auto& st = self->state;
         agents::train_result result;
+        const auto start = std::chrono::steady_clock::now();
+        struct busy_timer {  // counts the time however train() ends
+          std::chrono::steady_clock::time_point start;
+          double& total;
+          ~busy_timer() {
+            total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          }
+        } timer{start, st.totals.train_seconds};
         try {
           result = st.learner->train(r);
         } catch (const std::exception& e) {

@@ -51,6 +51,8 @@ struct batch_stats {
   // Forward passes by batch size: bucket b counts sizes in (2^(b-1), 2^b],
   // so bucket 0 is size 1, bucket 1 size 2, bucket 2 sizes 3-4, ...
   std::vector<std::int64_t> size_histogram;
+  double forward_seconds = 0;  // in forward passes
+  double reply_seconds = 0;    // sampling actions and answering requests
 
   void add_batch(int rows) {
     ++forward_passes;
@@ -75,6 +77,7 @@ struct learner_final {
   std::int64_t samples_dropped = 0;  // rollouts rejected as malformed
   std::int64_t updates = 0;
   std::int64_t updates_skipped = 0;  // non-finite loss or gradient
+  double train_seconds = 0;          // busy training
 };
 
 // What the metrics actor knows at the end of a run.
@@ -115,7 +118,8 @@ typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, batch_stats& x) {
   return f(caf::meta::type_name("batch_stats"), x.forward_passes, x.requests,
-           x.observations, x.largest_batch, x.size_histogram);
+           x.observations, x.largest_batch, x.size_histogram, x.forward_seconds,
+           x.reply_seconds);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
@@ -125,7 +129,7 @@ typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
   return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
-           x.updates, x.updates_skipped);
+           x.updates, x.updates_skipped, x.train_seconds);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {

@@ -93,8 +93,11 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
   st.last_seconds = r.wall_seconds;
   st.last_steps = r.env_steps;
   if (!config.csv_path.empty()) {
+    // A resumed run continues its metrics.csv; a fresh one starts it anew.
     std::ifstream existing(config.csv_path);
-    const bool append = existing.good() && existing.peek() != std::ifstream::traits_type::eof();
+    const bool resumed = config.resumed.segment > 0 || config.resumed.env_steps > 0;
+    const bool append =
+        resumed && existing.good() && existing.peek() != std::ifstream::traits_type::eof();
     st.csv.open(config.csv_path, append ? std::ios::app : std::ios::trunc);
     if (!append) st.csv << csv_header() << '\n';
   }

@@ -1,5 +1,6 @@
 #include "actors/model_owner.hpp"
 
+#include <chrono>
 #include <random>
 
 #include "agents/sampling.hpp"
@@ -35,7 +36,11 @@ using owner_pointer = model_owner_actor::stateful_pointer<model_owner_state>;
 // One forward pass for every queued request; each gets its own rows back.
 void flush(model_owner_state& st) {
   if (st.pending.empty()) return;
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   model::predict(*st.model, st.batch.data(), st.pending_rows, st.out);
+  const auto t1 = clock::now();
+  st.stats.forward_seconds += std::chrono::duration<double>(t1 - t0).count();
   st.stats.add_batch(st.pending_rows);
   ++st.batch_number;
   st.timer_armed = false;
@@ -63,6 +68,7 @@ void flush(model_owner_state& st) {
   st.pending.clear();
   st.batch.clear();
   st.pending_rows = 0;
+  st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
 
 model_owner_actor::behavior_type model_owner(owner_pointer self,

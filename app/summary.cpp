@@ -40,6 +40,12 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["samples_dropped"] = o.samples_dropped;
   j["parameter_bytes"] = o.parameter_bytes;
   j["agent_restarts"] = o.agent_restarts;
+  // Where the time went: busy seconds of the two model threads, against the
+  // wall time (agents step environments and message on the remaining core).
+  j["time_breakdown"] = {{"learner_train_seconds", o.learner.train_seconds},
+                         {"owner_forward_seconds", o.batching.forward_seconds},
+                         {"owner_sample_and_reply_seconds", o.batching.reply_seconds},
+                         {"wall_seconds", o.wall_seconds}};
   if (!o.last_failure.empty()) j["last_agent_failure"] = o.last_failure;
   return j.dump(2) + "\n";
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Troupe's benchmark suite, in one go (about 5-8 minutes on 2 cores):
+# Troupe's benchmark suite, in one go (about 4-6 minutes on 2 cores):
 #
 #   1. inference: `troupe bench inference`, mlp and cnn nets, 1/4/16/64 agents,
 #      every mode (the batching model-owner against a mutex and per-thread copies);
@@ -40,7 +40,7 @@ troupe="$(cd "$(dirname "$troupe")" && pwd)/$(basename "$troupe")"
 mkdir -p "$out_dir"
 out_dir="$(cd "$out_dir" && pwd)"
 
-# Sizes of each part (the full suite: about 5-8 minutes on 2 cores).
+# Sizes of each part (the full suite: about 4-6 minutes on 2 shared cores).
 inference_seconds=5     # per net, mode and agent count: 2 nets x 4 modes x 4 counts
 solve_seeds="1 2 3 4 5"
 cartpole_steps=5000000  # fixed-step runs for env steps/s

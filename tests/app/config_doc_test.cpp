@@ -9,22 +9,13 @@
 #include <sstream>
 #include <string>
 
+#include "tests/e2e/process.hpp"
+
 namespace {
 
-struct describe_output {
-  int exit_code;
-  std::string text;
-};
-
-describe_output run_describe() {
-  const std::string cmd = std::string(TROUPE_BINARY) + " config --describe";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+// Only stdout: the describe text itself.
+troupe::tests::command_result run_describe() {
+  return troupe::tests::run_command(std::string(TROUPE_BINARY) + " config --describe", false);
 }
 
 // The describe text inside docs/config.md: everything between the line
@@ -64,15 +55,15 @@ TEST_CASE("docs/config.md is exactly what `troupe config --describe` prints") {
   std::stringstream buffer;
   buffer << in.rdbuf();
 
-  const describe_output described = run_describe();
+  const troupe::tests::command_result described = run_describe();
   REQUIRE(described.exit_code == 0);
-  REQUIRE(!described.text.empty());
+  REQUIRE(!described.output.empty());
 
   const std::string documented = described_part(buffer.str());
-  if (documented != described.text)
+  if (documented != described.output)
     FAIL_CHECK("docs/config.md differs from `troupe config --describe` (a config key was "
                "added or changed): regenerate it with\n  scripts/update_config_doc.sh "
                << TROUPE_BINARY << "\nand commit the result. First difference at "
-               << first_difference(documented, described.text));
+               << first_difference(documented, described.output));
 }
 }

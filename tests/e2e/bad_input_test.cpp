@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "tests/app/bad_configs.hpp"
+#include "tests/e2e/process.hpp"
 
 TEST_SUITE("e2e") {
 TEST_CASE("troupe config --check rejects every malformed config with exit code 2") {
@@ -23,17 +24,12 @@ TEST_CASE("troupe config --check rejects every malformed config with exit code 2
     std::ofstream(path, std::ios::binary) << c.content;
     CAPTURE(c.content);
     const auto start = std::chrono::steady_clock::now();
-    const std::string cmd = std::string(TROUPE_BINARY) + " config --check " + path + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string output;
-    char buf[1024];
-    while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
-    const int status = pclose(pipe);
+    const auto [code, output] =
+        troupe::tests::run_command(std::string(TROUPE_BINARY) + " config --check " + path);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CAPTURE(output);
-    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(code == 2);
     CHECK(seconds < 1.0);
     CHECK(output.find(path) != std::string::npos);
     for (const auto& part : c.must_contain) CHECK(output.find(part) != std::string::npos);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fcntl.h>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,23 @@
 #include <vector>
 
 namespace troupe::tests {
+
+struct command_result {
+  int exit_code;  // -1 when the command did not exit normally
+  std::string output;
+};
+
+// Runs a shell command to completion and captures what it prints (stderr
+// too, when `merge_stderr`).
+inline command_result run_command(const std::string& command, bool merge_stderr = true) {
+  FILE* pipe = popen((command + (merge_stderr ? " 2>&1" : "")).c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot run: " + command);
+  std::string output;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
 
 class child_process {
  public:

@@ -10,23 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/process.hpp"
+
 namespace {
 
-struct command_result {
-  int exit_code;
-  std::string output;
-};
-
-command_result run_troupe(const std::string& args, bool with_stderr = true) {
-  const std::string cmd =
-      std::string(TROUPE_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+troupe::tests::command_result run_troupe(const std::string& args, bool with_stderr = true) {
+  return troupe::tests::run_command(std::string(TROUPE_BINARY) + " " + args +
+                                        (with_stderr ? "" : " 2>/dev/null"),
+                                    with_stderr);
 }
 
 nlohmann::json read_json_file(const std::filesystem::path& p) {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "envs/render.hpp"
+#include "tests/e2e/process.hpp"
 #include "viewer/overlay_panel.hpp"
 #include "viewer/png_writer.hpp"
 #include "viewer/text_overlay.hpp"
@@ -95,20 +96,8 @@ rgb_frame solid(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
   return f;
 }
 
-struct command_result {
-  int exit_code;
-  std::string output;
-};
-
-command_result run(const std::string& cmd) {
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using troupe::tests::command_result;
+command_result run(const std::string& cmd) { return troupe::tests::run_command(cmd); }
 
 // `troupe view ARGS` in a fresh virtual X server, bounded in time.
 command_result view_headless(const std::string& args) {
