@@ -20,10 +20,11 @@ namespace {
 struct bench_inference_options {
   actors::inference_bench_config bench;
   std::string json_path;
+  int threads = 1;
 };
 
 void bench_inference(const bench_inference_options& opts) {
-  model::set_compute_threads(1);
+  model::set_compute_threads(opts.threads);
   std::cout << "troupe bench inference: net " << opts.bench.net << ", " << opts.bench.seconds
             << " s per mode; " << model::describe_compute_runtime() << "\n";
   std::printf("%-10s %7s %16s %10s %10s %10s %12s\n", "mode", "agents", "predictions/s",
@@ -76,6 +77,8 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--max-batch", opts->bench.max_batch, "batched mode: observations per pass")
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--json", opts->json_path, "write the results as JSON");
+  cmd->add_option("--threads", opts->threads, "LibTorch intra-op threads (and OpenBLAS threads)")
+      ->check(CLI::Range(1, 256));
   cmd->callback([opts, &exit_code] {
     bench_inference(*opts);
     exit_code = 0;
