@@ -121,6 +121,11 @@ train_result a3c_learner::train(const rollout& r) {
                                {cfg.gamma, cfg.vtrace_rho_bar, cfg.vtrace_c_bar});
     returns = std::move(vt.vs);
     adv = std::move(vt.pg_advantages);
+  } else if (cfg.gae_lambda < 1.0) {
+    adv = gae_advantages(rewards, r.terminated, r.truncated, values, next_values, n, k,
+                         cfg.gamma, cfg.gae_lambda);
+    returns.resize(adv.size());
+    for (size_t i = 0; i < adv.size(); ++i) returns[i] = adv[i] + values[i];
   } else {
     returns = nstep_returns(rewards, r.terminated, r.truncated, next_values, n, k, cfg.gamma);
     adv = advantages(returns, values);

@@ -19,6 +19,7 @@ struct algo_config {
   double vtrace_rho_bar = 1.0;
   double vtrace_c_bar = 1.0;
   double reward_scale = 1.0;  // rewards are multiplied by this for learning only
+  double gae_lambda = 1.0;    // < 1: generalised advantage estimation (1: n-step returns)
 };
 
 }  // namespace troupe::agents

@@ -32,6 +32,31 @@ std::vector<float> nstep_returns(const std::vector<float>& rewards,
   return returns;
 }
 
+std::vector<float> gae_advantages(const std::vector<float>& rewards,
+                                  const std::vector<std::uint8_t>& terminated,
+                                  const std::vector<std::uint8_t>& truncated,
+                                  const std::vector<float>& values,
+                                  const std::vector<float>& next_values, int n_steps,
+                                  int n_envs, double gamma, double lambda) {
+  const size_t count = static_cast<size_t>(n_steps) * n_envs;
+  if (rewards.size() != count || terminated.size() != count || truncated.size() != count ||
+      values.size() != count || next_values.size() != count)
+    throw std::invalid_argument("gae_advantages: arrays must hold n_steps * n_envs values");
+  std::vector<float> out(count);
+  for (int e = 0; e < n_envs; ++e) {
+    double next_advantage = 0.0;
+    for (int t = n_steps - 1; t >= 0; --t) {
+      const size_t i = static_cast<size_t>(t) * n_envs + e;
+      const double bootstrap = terminated[i] ? 0.0 : gamma * next_values[i];
+      const double delta = rewards[i] + bootstrap - values[i];
+      const bool cut = terminated[i] || truncated[i] || t == n_steps - 1;
+      next_advantage = delta + (cut ? 0.0 : gamma * lambda * next_advantage);
+      out[i] = static_cast<float>(next_advantage);
+    }
+  }
+  return out;
+}
+
 std::vector<float> advantages(const std::vector<float>& returns,
                               const std::vector<float>& values) {
   if (returns.size() != values.size())

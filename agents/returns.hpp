@@ -17,6 +17,17 @@ std::vector<float> nstep_returns(const std::vector<float>& rewards,
                                  const std::vector<float>& next_values, int n_steps,
                                  int n_envs, double gamma);
 
+// Generalised advantage estimates (Schulman et al., 2016): the lambda-weighted
+// sum of TD errors r + gamma V(next) - V, cut at episode ends and at the
+// rollout's end, with `next_values` read as in nstep_returns. lambda = 1
+// gives nstep_returns - values; lambda = 0 the one-step TD error.
+std::vector<float> gae_advantages(const std::vector<float>& rewards,
+                                  const std::vector<std::uint8_t>& terminated,
+                                  const std::vector<std::uint8_t>& truncated,
+                                  const std::vector<float>& values,
+                                  const std::vector<float>& next_values, int n_steps,
+                                  int n_envs, double gamma, double lambda);
+
 // returns - values, element-wise.
 std::vector<float> advantages(const std::vector<float>& returns,
                               const std::vector<float>& values);

@@ -216,6 +216,7 @@ std::vector<field> fields_of(run_config& c) {
       text("algo.correction", c.algo.correction, {"none", "vtrace"}, "off-policy correction for the policy lag"),
       number("algo.vtrace.rho_bar", c.algo.vtrace_rho_bar, 0, inf, true, "V-trace: clip of the importance weight of each TD error"),
       number("algo.vtrace.c_bar", c.algo.vtrace_c_bar, 0, inf, true, "V-trace: clip of the trace coefficients"),
+      number("algo.gae_lambda", c.algo.gae_lambda, 0, 1, false, "generalised advantage estimation's lambda (1: plain n-step returns; ignored with vtrace)"),
       number("algo.reward_scale", c.algo.reward_scale, 0, inf, true, "rewards are multiplied by this for learning (metrics show the true return)"),
       text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: a tanh MLP, or a 3x3 convolution (16 channels) then ReLU layers for H x W x C observations"),
       boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
