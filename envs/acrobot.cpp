@@ -4,19 +4,11 @@
 #include <cmath>
 
 #include "envs/draw.hpp"
+#include "envs/libm_square.hpp"
 
 namespace troupe::envs {
 
 namespace {
-// Gymnasium writes squares as `x ** 2`, which Python and numpy evaluate with
-// libm's pow(); glibc's pow is not always correctly rounded, so x * x can
-// differ from it in the last bit. The volatile exponent keeps the compiler
-// from turning pow(x, 2) back into x * x.
-double pow2(double x) {
-  volatile double two = 2.0;
-  return std::pow(x, two);
-}
-
 // The time derivative of (theta1, theta2, dtheta1, dtheta2) under a constant
 // joint torque, from the "book" equations of motion (Sutton & Barto), which
 // keep the dtheta1^2 * sin(theta2) term in the second joint's acceleration.
@@ -33,12 +25,12 @@ acrobot::state_type derivative(const acrobot::state_type& s, double torque) {
   const double d1 = m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * cos2) + i1 + i2;
   const double d2 = m2 * (lc2 * lc2 + l1 * lc2 * cos2) + i2;
   const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - a::pi / 2.0);
-  const double phi1 = -m2 * l1 * lc2 * pow2(dtheta2) * sin2 -
+  const double phi1 = -m2 * l1 * lc2 * libm_square(dtheta2) * sin2 -
                       2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin2 +
                       (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - a::pi / 2) + phi2;
   const double ddtheta2 =
-      (torque + d2 / d1 * phi1 - m2 * l1 * lc2 * pow2(dtheta1) * sin2 - phi2) /
-      (m2 * lc2 * lc2 + i2 - pow2(d2) / d1);
+      (torque + d2 / d1 * phi1 - m2 * l1 * lc2 * libm_square(dtheta1) * sin2 - phi2) /
+      (m2 * lc2 * lc2 + i2 - libm_square(d2) / d1);
   const double ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
   return {dtheta1, dtheta2, ddtheta1, ddtheta2};
 }

@@ -3,20 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "envs/libm_square.hpp"
 #include "envs/mountain_car.hpp"
 
 namespace troupe::envs {
-
-namespace {
-// Gymnasium writes squares as `x ** 2`, which Python and numpy evaluate with
-// libm's pow(); glibc's pow is not always correctly rounded, so x * x can
-// differ from it in the last bit. The volatile exponent keeps the compiler
-// from turning pow(x, 2) back into x * x.
-double pow2(double x) {
-  volatile double two = 2.0;
-  return std::pow(x, two);
-}
-}  // namespace
 
 mountain_car_continuous::mountain_car_continuous() {
   spec_.id = "MountainCarContinuous-v0";
@@ -48,7 +38,7 @@ mountain_car_continuous::transition_result mountain_car_continuous::transition(
 }
 
 double mountain_car_continuous::reward(double force, bool terminated) {
-  return (terminated ? goal_reward : 0.0) - pow2(force) * action_cost;
+  return (terminated ? goal_reward : 0.0) - libm_square(force) * action_cost;
 }
 
 step_result mountain_car_continuous::step(const float* action, float* observation) {

@@ -4,19 +4,9 @@
 #include <cmath>
 
 #include "envs/draw.hpp"
+#include "envs/libm_square.hpp"
 
 namespace troupe::envs {
-
-namespace {
-// Gymnasium writes squares as `x ** 2`, which Python and numpy evaluate with
-// libm's pow(); glibc's pow is not always correctly rounded, so x * x can
-// differ from it in the last bit. The volatile exponent keeps the compiler
-// from turning pow(x, 2) back into x * x.
-double pow2(double x) {
-  volatile double two = 2.0;
-  return std::pow(x, two);
-}
-}  // namespace
 
 pendulum::pendulum() {
   spec_.id = "Pendulum-v1";
@@ -57,7 +47,7 @@ pendulum::state_type pendulum::transition(const state_type& s, double torque) {
 double pendulum::reward(const state_type& s, double torque) {
   const double u = std::clamp(torque, -max_torque, max_torque);
   const double angle = angle_normalize(s[0]);
-  const double cost = pow2(angle) + 0.1 * pow2(s[1]) + 0.001 * pow2(u);
+  const double cost = libm_square(angle) + 0.1 * libm_square(s[1]) + 0.001 * libm_square(u);
   return -cost;
 }
 
