@@ -16,6 +16,7 @@
 #include "app/commands.hpp"
 #include "app/config_loader.hpp"
 #include "envs/minatar/minatar_env.hpp"
+#include "envs/policy_rollout.hpp"
 #include "envs/registry.hpp"
 #include "envs/render.hpp"
 #include "viewer/viewer_window.hpp"
@@ -55,36 +56,33 @@ std::vector<std::string> action_names(const envs::env& env) {
   return {};
 }
 
-// The fixed policies: `random` draws uniformly (over the actions, or within a
-// box's bounds); `noop` always takes action 0 (a box's zero, within bounds).
-class fixed_policy {
+// Acts with one of envs/policy_rollout's fixed policies and shows what it
+// chose in the overlay: the action probabilities of a discrete policy, or a
+// continuous action's values.
+class overlay_policy {
  public:
-  fixed_policy(const std::string& kind, const envs::space& action, std::uint64_t seed)
-      : random_(kind == "random"), action_(action), rng_(seed ^ 0x9e3779b97f4a7c15ULL) {}
+  overlay_policy(const std::string& kind, const envs::space& action, std::uint64_t seed)
+      : random_(kind == "random"),
+        action_(action),
+        actions_(envs::parse_fixed_policy(kind), action, seed ^ 0x9e3779b97f4a7c15ULL) {}
 
   void act(std::vector<float>& a, viewer::overlay_info& info) {
+    const float* chosen = actions_.next();
+    std::copy(chosen, chosen + a.size(), a.begin());
     if (action_.type == envs::space::kind::discrete) {
       const int n = action_.n;
-      const int chosen = random_ ? std::uniform_int_distribution<int>(0, n - 1)(rng_) : 0;
-      a[0] = static_cast<float>(chosen);
       info.action_probabilities.assign(size_t(n), random_ ? 1.f / n : 0.f);
       if (!random_) info.action_probabilities[0] = 1.f;
-      info.chosen_action = chosen;
+      info.chosen_action = static_cast<int>(a[0]);
       return;
     }
-    info.action_values.resize(a.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-      const double lo = action_.low[i], hi = action_.high[i];
-      a[i] = static_cast<float>(random_ ? std::uniform_real_distribution<double>(lo, hi)(rng_)
-                                        : std::clamp(0.0, lo, hi));
-      info.action_values[i] = a[i];
-    }
+    info.action_values.assign(a.begin(), a.end());
   }
 
  private:
   bool random_;
   envs::space action_;
-  std::mt19937_64 rng_;
+  envs::fixed_policy_actions actions_;
 };
 
 int view(const view_options& opts) {
@@ -111,7 +109,7 @@ int view(const view_options& opts) {
 
   std::vector<float> observation(size_t(spec.observation.flat_size()));
   std::vector<float> action(size_t(spec.action.flat_size()), 0.f);
-  fixed_policy policy(opts.policy, spec.action, opts.seed);
+  overlay_policy policy(opts.policy, spec.action, opts.seed);
   const std::vector<std::string> names = action_names(*env);
 
   viewer::overlay_info info;
