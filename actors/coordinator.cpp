@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
+#include "actors/evaluator.hpp"
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
@@ -102,6 +103,12 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   const bool on_disk = !request.run_dir.empty();
   metrics_config mcfg{config.run.stop, config.log,
                       on_disk ? request.run_dir + "/metrics.csv" : std::string(), start, resumed};
+  evaluator_actor evaluator;
+  if (config.run.stop.confirm_episodes > 0) {
+    evaluator = spawn_evaluator(sys, model, config.env, config.run.stop.mean_return);
+    mcfg.evaluator = evaluator;
+    mcfg.confirm_seed = stream_seed(config.run.seed, 1u << 20, segment);
+  }
   auto metrics = spawn_metrics(sys, mcfg, owner, caf::actor_cast<caf::actor>(self));
   auto learner = spawn_learner(sys, trainer, metrics);
   // Agents are supervised: one that fails (its environment throws, say) is
@@ -217,6 +224,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   self->send_exit(learner, caf::exit_reason::user_shutdown);
   self->send_exit(owner, caf::exit_reason::user_shutdown);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
+  if (evaluator) self->send_exit(evaluator, caf::exit_reason::user_shutdown);
   return outcome;
 }
 

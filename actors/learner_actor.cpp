@@ -44,8 +44,9 @@ learner_actor::behavior_type learner(learner_pointer self,
           ++st.totals.updates;
           st.totals.samples_trained += r.samples();
         } else {
-          // A non-finite loss or gradient never reaches the parameters.
-          ++st.totals.updates_skipped;
+          // A non-finite loss or gradient never reaches the parameters, nor
+          // does any update once a confirmed solve froze them.
+          ++(result.frozen ? st.totals.updates_refused : st.totals.updates_skipped);
           st.totals.samples_dropped += r.samples();
         }
         if (st.metrics) self->send(st.metrics, result);

@@ -77,6 +77,7 @@ struct learner_final {
   std::int64_t samples_dropped = 0;  // rollouts rejected as malformed
   std::int64_t updates = 0;
   std::int64_t updates_skipped = 0;  // non-finite loss or gradient
+  std::int64_t updates_refused = 0;  // after a confirmed solve froze the parameters
   double train_seconds = 0;          // busy training
 };
 
@@ -92,10 +93,22 @@ struct metrics_totals {
   std::int64_t samples_trained = 0;
   double mean_policy_lag = 0.0;
   std::uint64_t max_policy_lag = 0;
+  // run.stop.confirm_episodes: evaluations run, and the last one's mean.
+  std::int32_t confirmations = 0;
+  double confirmed_return = 0.0;
+  std::uint64_t confirmed_version = 0;
 };
 
 struct stop_request {
   std::string reason;
+};
+
+// What one parameter version scored over whole episodes.
+struct evaluation_report {
+  std::uint64_t version = 0;
+  std::int32_t episodes = 0;
+  double return_mean = 0.0;
+  bool passed = false;  // reached the target; the parameters are frozen
 };
 
 template <class Inspector>
@@ -129,17 +142,22 @@ typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
   return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
-           x.updates, x.updates_skipped, x.train_seconds);
+           x.updates, x.updates_skipped, x.updates_refused, x.train_seconds);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
   return f(caf::meta::type_name("metrics_totals"), x.env_steps, x.episodes,
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
-           x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag);
+           x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag, x.confirmations,
+           x.confirmed_return, x.confirmed_version);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
   return f(caf::meta::type_name("stop_request"), x.reason);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, evaluation_report& x) {
+  return f(caf::meta::type_name("evaluation_report"), x.version, x.episodes, x.return_mean, x.passed);
 }
 
 }  // namespace troupe::actors
@@ -154,7 +172,7 @@ typename Inspector::result_type inspect(Inspector& f, rollout& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, train_result& x) {
   return f(caf::meta::type_name("train_result"), x.applied, x.agent_id, x.sequence, x.samples, x.version,
-           x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
+           x.frozen, x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
 }
 }  // namespace troupe::agents
 
@@ -176,6 +194,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::learner_final))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::metrics_totals))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::stop_request))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::evaluation_report))
   CAF_ADD_TYPE_ID(troupe, (troupe::agents::rollout))
   CAF_ADD_TYPE_ID(troupe, (troupe::agents::train_result))
   CAF_ADD_TYPE_ID(troupe, (troupe::model::checkpoint_meta))
@@ -186,6 +205,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, totals_atom, "totals")
   CAF_ADD_ATOM(troupe, troupe::actors, batch_timeout_atom, "batch_tmo")
   CAF_ADD_ATOM(troupe, troupe::actors, checkpoint_atom, "checkpoint")
+  CAF_ADD_ATOM(troupe, troupe::actors, evaluate_atom, "evaluate")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -17,6 +17,8 @@ struct metrics_state {
   run_metrics metrics;
   std::ofstream csv;
   bool stop_sent = false;
+  bool confirming = false;              // an evaluation is under way
+  std::int64_t next_confirm_at = 0;     // episodes: a failed confirmation waits for a new window
   metrics_totals totals;
   // At the previous tick, for rates.
   double last_seconds = 0;
@@ -38,15 +40,54 @@ void request_stop(metrics_pointer self, const std::string& reason) {
   caf::anon_send(st.coordinator, stop_request{reason});
 }
 
+void mark_solved(metrics_pointer self) {
+  auto& st = self->state;
+  st.totals.solved = true;
+  st.totals.seconds_to_target = run_seconds(st.config);
+  st.totals.env_steps_to_target = st.metrics.env_steps();
+  request_stop(self, "solved");
+}
+
+// The window's mean reached the target: asks the evaluator whether the
+// current parameters score it too.
+void confirm(metrics_pointer self) {
+  auto& st = self->state;
+  st.confirming = true;
+  const std::int32_t episodes = st.config.stop.confirm_episodes;
+  const std::uint64_t seed = st.config.confirm_seed + std::uint64_t(st.totals.confirmations);
+  ++st.totals.confirmations;
+  self->request(st.config.evaluator, std::chrono::minutes(10), evaluate_atom_v, episodes, seed)
+      .then(
+          [=](const evaluation_report& r) {
+            auto& st = self->state;
+            st.confirming = false;
+            st.totals.confirmed_return = r.return_mean;
+            st.totals.confirmed_version = r.version;
+            const bool passed = r.passed;
+            if (st.config.log.progress)
+              std::cout << "confirming: version " << r.version << " scored " << r.return_mean
+                        << " over " << r.episodes << " fresh episodes"
+                        << (passed ? " (solved)" : " (below target; training on)") << std::endl;
+            if (passed)
+              mark_solved(self);
+            else
+              st.next_confirm_at = st.metrics.episodes() + st.config.stop.window;
+          },
+          [=](caf::error&) {  // stopped meanwhile: the run is ending anyway
+            self->state.confirming = false;
+          });
+}
+
 void check_stop(metrics_pointer self) {
   auto& st = self->state;
   const auto& stop = st.config.stop;
-  if (!st.totals.solved && st.metrics.window_full() &&
+  if (!st.totals.solved && !st.confirming && st.metrics.window_full() &&
+      st.metrics.episodes() >= st.next_confirm_at &&
       st.metrics.mean_return() >= stop.mean_return) {
-    st.totals.solved = true;
-    st.totals.seconds_to_target = run_seconds(st.config);
-    st.totals.env_steps_to_target = st.metrics.env_steps();
-    request_stop(self, "solved");
+    if (stop.confirm_episodes > 0 && st.config.evaluator)
+      confirm(self);
+    else
+      mark_solved(self);
   }
   if (stop.env_steps > 0 && st.metrics.env_steps() >= stop.env_steps)
     request_stop(self, "env_steps");

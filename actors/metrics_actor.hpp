@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "actors/evaluator.hpp"
 #include "actors/messages.hpp"
 #include "actors/model_owner.hpp"
 #include "actors/run_config.hpp"
@@ -25,6 +26,9 @@ struct metrics_config {
   std::string csv_path;  // empty: no CSV; appended to when it exists
   std::chrono::steady_clock::time_point start;
   model::checkpoint_meta resumed;  // counters and time of earlier segments
+  // With stop.confirm_episodes > 0: plays the confirmation episodes.
+  evaluator_actor evaluator;
+  std::uint64_t confirm_seed = 1;
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

@@ -13,6 +13,9 @@ namespace troupe::actors {
 struct stop_config {
   double mean_return = 475.0;    // over the last `window` episodes
   int window = 100;
+  // > 0: reaching mean_return is confirmed by this many fresh episodes played
+  // by the current parameters; the run stops as solved only if they score it too.
+  int confirm_episodes = 0;
   std::int64_t env_steps = 0;    // 0: no limit
   double wall_seconds = 0.0;     // 0: no limit
 };

@@ -163,8 +163,14 @@ train_result a3c_learner::train(const rollout& r) {
   result.entropy = loss.entropy.item<float>();
   // A non-finite loss or gradient never reaches the parameters.
   result.applied = std::isfinite(result.loss) && std::isfinite(grad_norm);
-  result.version = result.applied ? model::apply_gradients(m, *impl_->optimizer, grads)
-                                  : model::current_version(m);
+  if (result.applied) {
+    const auto version = model::apply_gradients(m, *impl_->optimizer, grads);
+    result.frozen = !version.has_value();
+    result.applied = version.has_value();
+    result.version = version ? *version : model::current_version(m);
+  } else {
+    result.version = model::current_version(m);
+  }
   for (uint64_t acted : r.behaviour_version) {
     const uint64_t lag = computed_with >= acted ? computed_with - acted : 0;
     result.lag_sum += lag;

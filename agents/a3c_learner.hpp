@@ -14,7 +14,8 @@
 namespace troupe::agents {
 
 struct train_result {
-  bool applied = false;          // false: the update was not finite and was skipped
+  bool applied = false;          // false: not finite (skipped), or refused (frozen)
+  bool frozen = false;           // refused: the parameters were frozen (a confirmed solve)
   std::uint32_t agent_id = 0;    // the rollout this update trained
   std::uint64_t sequence = 0;
   std::int64_t samples = 0;

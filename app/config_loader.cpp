@@ -194,6 +194,7 @@ std::vector<field> fields_of(run_config& c) {
       integer("run.seed", c.run.seed, 0, std::numeric_limits<int>::max(), "seeds the network, the environments and action sampling"),
       number("run.stop.mean_return", c.run.stop.mean_return, -inf, inf, false, "stop when the mean return of the last run.stop.window episodes reaches this"),
       integer("run.stop.window", c.run.stop.window, 1, 100000, "episodes in the mean-return window"),
+      integer("run.stop.confirm_episodes", c.run.stop.confirm_episodes, 0, 100000, "0: the window's mean decides; N: once it reaches mean_return, N fresh episodes of the current parameters must score it too (the window mixes older versions)"),
       integer("run.stop.env_steps", c.run.stop.env_steps, 0, std::numeric_limits<long long>::max(), "stop after this many env steps (0: no limit)"),
       number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
       text("env.id", c.env.id, env_ids(), "the environment to train on"),

@@ -16,6 +16,11 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["seconds_to_target"] = t.solved ? nlohmann::json(t.seconds_to_target) : nlohmann::json();
   j["env_steps_to_target"] = t.solved ? nlohmann::json(t.env_steps_to_target) : nlohmann::json();
   j["final_mean_return"] = t.final_mean_return;
+  // run.stop.confirm_episodes: fresh-episode evaluations of the current
+  // parameters, and what the last one scored (null when none ran).
+  j["confirmations"] = t.confirmations;
+  j["confirmed_return"] = t.confirmations ? nlohmann::json(t.confirmed_return) : nlohmann::json();
+  j["confirmed_version"] = t.confirmations ? nlohmann::json(t.confirmed_version) : nlohmann::json();
   // This segment's steps over this segment's time (a resumed run's env_steps
   // include earlier segments).
   j["fps"] = o.wall_seconds > 0 ? o.samples_collected / o.wall_seconds : 0.0;
@@ -33,6 +38,7 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["forward_passes"] = o.batching.forward_passes;
   j["updates"] = o.learner.updates;
   j["updates_skipped"] = o.learner.updates_skipped;
+  j["updates_refused"] = o.learner.updates_refused;
   j["mean_policy_lag"] = t.mean_policy_lag;
   j["max_policy_lag"] = t.max_policy_lag;
   j["samples_collected"] = o.samples_collected;

@@ -35,9 +35,11 @@ void predict(shared_model& model, const float* observations, int batch, predicti
   });
 }
 
-std::uint64_t apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
-                              const std::vector<torch::Tensor>& gradients) {
-  return model.params.run([&] {
+std::optional<std::uint64_t> apply_gradients(shared_model& model,
+                                             torch::optim::Optimizer& optimizer,
+                                             const std::vector<torch::Tensor>& gradients) {
+  return model.params.run([&]() -> std::optional<std::uint64_t> {
+    if (model.frozen.load()) return std::nullopt;
     std::vector<torch::Tensor> parameters = model.net->parameters();
     if (gradients.size() != parameters.size())
       throw std::invalid_argument("apply_gradients: one gradient per parameter expected");
@@ -50,6 +52,29 @@ std::uint64_t apply_gradients(shared_model& model, torch::optim::Optimizer& opti
 
 std::uint64_t current_version(shared_model& model) {
   return model.params.run_shared([&] { return model.version; });
+}
+
+bool judge_parameters(shared_model& model, const std::function<bool(shared_model&)>& judge) {
+  return model.params.run_shared([&] {
+    // A copy, since judge's forward passes enter the copy's own section; the
+    // original's is held by this thread already.
+    shared_model copy(model.spec);
+    {
+      torch::NoGradGuard no_grad;
+      const auto from = model.net->parameters();
+      auto to = copy.net->parameters();
+      for (size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
+      const auto from_buffers = model.net->buffers();
+      auto to_buffers = copy.net->buffers();
+      for (size_t i = 0; i < from_buffers.size(); ++i) to_buffers[i].copy_(from_buffers[i]);
+    }
+    copy.version = model.version;
+    // Written under the shared claim; apply_gradients reads it under the
+    // exclusive one, which begins only after this claim ends.
+    const bool freeze = judge(copy);
+    if (freeze) model.frozen.store(true);
+    return freeze;
+  });
 }
 
 const net_spec& spec_of(const shared_model& model) { return model.spec; }

@@ -3,6 +3,7 @@
 // LibTorch (actors, the command line). The definition lives in
 // shared_model_impl.hpp.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,13 @@ struct prediction {
 void predict(shared_model& model, const float* observations, int batch, prediction& out);
 
 std::uint64_t current_version(shared_model& model);
+
+// Runs `judge` on a private copy of the parameters (same version) while
+// holding the parameters' critical section shared: updates wait until it
+// returns, and with them, behind the waiting update, new forward passes.
+// When judge returns true the parameters freeze: every later update is
+// refused, so they stay exactly the ones judged. Returns judge's verdict.
+bool judge_parameters(shared_model& model, const std::function<bool(shared_model&)>& judge);
 const net_spec& spec_of(const shared_model& model);
 std::int64_t parameter_bytes(const shared_model& model);
 

@@ -1,5 +1,7 @@
 #pragma once
 // The definition of shared_model, for the LibTorch files that train it.
+#include <atomic>
+#include <optional>
 #include <vector>
 
 #include "model/actor_critic.hpp"
@@ -17,14 +19,17 @@ struct shared_model {
   // passes shared.
   critical_section params;
   std::uint64_t version = 0;
+  // Set by judge_parameters: updates are refused from then on.
+  std::atomic<bool> frozen{false};
 };
 
 // One atomic update: inside the parameters' critical section, installs
 // `gradients` (one per parameter, in parameters() order), steps `optimizer`
-// and moves the version forward by exactly one. Returns the new version.
+// and moves the version forward by exactly one. Returns the new version, or
+// nothing when the parameters are frozen and the update was refused.
 // Gradients are passed in rather than left in the parameters' .grad fields,
 // so learners on other threads can compute theirs at the same time.
-std::uint64_t apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
+std::optional<std::uint64_t> apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
                               const std::vector<torch::Tensor>& gradients);
 
 }  // namespace troupe::model

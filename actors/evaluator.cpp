@@ -1,0 +1,35 @@
+#include "actors/evaluator.hpp"
+
+#include "agents/evaluate.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+evaluator_actor::behavior_type evaluator(evaluator_actor::pointer,
+                                         std::shared_ptr<model::shared_model> model,
+                                         envs::env_config env, double target) {
+  return {
+      [=](evaluate_atom, std::int32_t episodes, std::uint64_t seed) {
+        // Training pauses while the episodes play; a passing verdict freezes
+        // the parameters, so the run ends with exactly the ones that passed.
+        evaluation_report report{0, episodes, 0.0, false};
+        report.passed = model::judge_parameters(*model, [&](model::shared_model& copy) {
+          report.version = model::current_version(copy);
+          report.return_mean =
+              agents::evaluate(copy, env, episodes, /*greedy=*/false, seed).return_mean;
+          return report.return_mean >= target;
+        });
+        return report;
+      },
+  };
+}
+
+}  // namespace
+
+evaluator_actor spawn_evaluator(caf::actor_system& sys, std::shared_ptr<model::shared_model> model,
+                                const envs::env_config& env, double target) {
+  return sys.spawn<caf::detached>(evaluator, std::move(model), env, target);
+}
+
+}  // namespace troupe::actors
