@@ -24,6 +24,16 @@ struct run_outcome {
   std::string last_checkpoint;
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed
+  cluster_final cluster;     // troupe serve only
+};
+
+// troupe serve: where the gateway listens for workers, and what they get.
+struct cluster_listen {
+  std::string host;  // empty: no cluster (troupe train)
+  std::uint16_t port = 0;
+  std::string token;
+  tls_files tls;
+  std::string worker_config_yaml;  // the resolved config without the token
 };
 
 struct run_request {
@@ -31,6 +41,7 @@ struct run_request {
   std::string config_yaml;  // the resolved config, stored in checkpoints
   std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
   std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
+  cluster_listen cluster;
 };
 
 // Runs one training run (or one resumed segment of it) to its end: the first

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   add_envs_command(cli, exit_code);
   add_view_command(cli, exit_code);
   add_rollout_command(cli, exit_code);
+  add_serve_command(cli, exit_code);
+  add_join_command(cli, exit_code);
   add_bench_envs_command(cli, exit_code);
   add_bench_inference_command(cli, exit_code);
   try {

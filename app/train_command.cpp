@@ -3,17 +3,24 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <random>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
 #include "actors/coordinator.hpp"
+#include "actors/network_setup.hpp"
 #include "app/commands.hpp"
+#include "app/teardown_watchdog.hpp"
+#include "app/training.hpp"
 #include "app/config_loader.hpp"
 #include "app/plot_hook.hpp"
 #include "app/summary.hpp"
@@ -44,11 +51,6 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-struct train_options {
-  std::string config_path, run_dir, resume_dir;
-  std::vector<std::string> overrides;
-};
-
 // The newest checkpoint of a run directory that loads, skipping damaged ones.
 std::string resumable_checkpoint(const std::string& run_dir) {
   namespace fs = std::filesystem;
@@ -66,7 +68,22 @@ std::string resumable_checkpoint(const std::string& run_dir) {
   throw config_error(run_dir + ": no checkpoint to resume from in " + run_dir + "/checkpoints");
 }
 
-int train(const train_options& opts) {
+// troupe serve: the token workers must present, from the first place that
+// has one; otherwise a fresh random one, printed for the workers.
+std::string cluster_token(const train_options& opts, const actors::run_config& config) {
+  if (!opts.token.empty()) return opts.token;
+  if (!config.cluster.token.empty()) return config.cluster.token;
+  if (const char* env = std::getenv("TROUPE_CLUSTER_TOKEN"); env && *env) return env;
+  std::random_device rd;
+  char hex[33];
+  for (int i = 0; i < 16; ++i) std::snprintf(hex + 2 * i, 3, "%02x", rd() & 0xff);
+  std::cout << "troupe: no cluster token given; workers join with --token " << hex << std::endl;
+  return hex;
+}
+
+}  // namespace
+
+int run_training(const train_options& opts) {
   actors::run_request request;
   if (!opts.resume_dir.empty()) {
     if (!opts.config_path.empty())
@@ -83,6 +100,23 @@ int train(const train_options& opts) {
   }
   const actors::run_config& config = request.config;
   const std::string& run_dir = request.run_dir;
+  const bool serving = !opts.listen.empty();
+  if (!serving && config.agents.count == 0)
+    throw config_error("agents.count is 0: only troupe serve runs without local agents");
+  if (serving) {
+    try {
+      std::tie(request.cluster.host, request.cluster.port) =
+          actors::parse_host_port(opts.listen, "--listen");
+    } catch (const std::invalid_argument& e) {
+      throw config_error(e.what());
+    }
+    request.cluster.token = cluster_token(opts, config);
+    request.cluster.tls = config.cluster.tls;
+    actors::run_config for_workers = config;
+    for_workers.cluster = {};  // the token and key paths stay on the learner
+    request.cluster.worker_config_yaml = to_yaml(for_workers);
+    request.config.cluster.token.clear();  // never written to the run directory
+  }
   request.config_yaml = to_yaml(config);
   std::filesystem::create_directories(run_dir);
   write_file(std::filesystem::path(run_dir) / "config.yaml", request.config_yaml);
@@ -101,8 +135,10 @@ int train(const train_options& opts) {
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
+  if (serving) actors::configure_network(caf_config, config.cluster.tls);
   caf::actor_system system{caf_config};
   const actors::run_outcome outcome = actors::coordinate(system, request, interrupted);
   write_file(std::filesystem::path(run_dir) / "summary.json",
@@ -120,16 +156,16 @@ int train(const train_options& opts) {
     std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
   if (config.log.plot) plot_run(run_dir);
+  int exit_code = 0;
   if (outcome.stop_reason == "agent_failures") {
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "
               << outcome.last_failure << "\n";
-    return 1;
+    exit_code = 1;
   }
-  return 0;
+  watchdog.arm(exit_code);
+  return exit_code;
 }
-
-}  // namespace
 
 void add_train_command(CLI::App& cli, int& exit_code) {
   auto opts = std::make_shared<train_options>();
@@ -139,7 +175,7 @@ void add_train_command(CLI::App& cli, int& exit_code) {
                   "continue the run in RUN_DIR from its newest checkpoint");
   cmd->add_option("--set", opts->overrides, "override a key: dotted.key=value (value is YAML)");
   cmd->add_option("--run-dir", opts->run_dir, "run directory (default runs/<name>-<timestamp>)");
-  cmd->callback([opts, &exit_code] { exit_code = train(*opts); });
+  cmd->callback([opts, &exit_code] { exit_code = run_training(*opts); });
 }
 
 }  // namespace troupe::app
