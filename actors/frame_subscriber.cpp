@@ -75,7 +75,10 @@ caf::behavior subscriber(subscriber_pointer self, frame_hub_actor hub,
   // A hub that quits, or a connection that drops, ends the stream at once.
   self->monitor(hub);
   self->set_down_handler([=](caf::down_msg& down) {
-    end(self, "the frame stream ended (" + caf::to_string(down.reason) + ")");
+    // The hub's owner stops it when the run ends; anything else is a lost link.
+    end(self, down.reason == caf::exit_reason::user_shutdown
+                  ? std::string("the frame stream ended: the run is over")
+                  : "the frame stream ended (" + caf::to_string(down.reason) + ")");
   });
   ask(self);
   return {
