@@ -133,8 +133,12 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   info.episode_return = st.episode_return[0];
   info.step = st.episode_length[0];
   info.parameter_version = static_cast<std::int64_t>(reply.version);
-  show_policy(info, reply.row_policy.data(), st.policy_size, st.continuous,
-              reply.actions.data(), st.action_labels);
+  // The action env 0 is given: clipped to a Box's bounds, as in act().
+  std::vector<float> applied(reply.actions.begin(), reply.actions.begin() + st.action_size);
+  for (size_t j = 0; j < st.low.size(); ++j)
+    applied[j] = static_cast<float>(std::clamp<double>(applied[j], st.low[j], st.high[j]));
+  show_policy(info, reply.row_policy.data(), st.policy_size, st.continuous, applied.data(),
+              st.action_labels);
   st.frame_wanted = false;
   st.frame_promise.deliver(std::move(frame));
 }

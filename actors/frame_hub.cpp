@@ -15,7 +15,7 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 
 // How often the panel's steps/s is refreshed, while someone watches.
-constexpr auto rate_period = std::chrono::milliseconds(500);
+constexpr auto rate_period = std::chrono::milliseconds(250);
 
 struct watched_agent {
   agent_actor handle;  // null until the coordinator names it
@@ -158,6 +158,7 @@ frame_hub_actor::behavior_type frame_hub(hub_pointer self, frame_hub_config conf
       },
       [=](metrics_atom, caf::actor metrics) {
         self->state.metrics = caf::actor_cast<metrics_actor>(std::move(metrics));
+        count_steps(self);  // the count at the start: the first frames get a rate
       },
       [=](caf::tick_atom, std::int32_t i) {
         auto& st = self->state;
