@@ -40,6 +40,13 @@ struct frame_hub_state {
 
 using hub_pointer = frame_hub_actor::stateful_pointer<frame_hub_state>;
 
+// Viewers may be anywhere, but only an actor of this process names agents
+// and the metrics actor: a published hub must not let a peer swap them.
+bool from_this_process(hub_pointer self) {
+  const auto& sender = self->current_sender();
+  return sender != nullptr && sender->node() == self->node();
+}
+
 void refuse_waiting(watched_agent& agent, const caf::error& why) {
   for (auto& p : agent.waiting) p.deliver(why);
   agent.waiting.clear();
@@ -145,6 +152,7 @@ frame_hub_actor::behavior_type frame_hub(hub_pointer self, frame_hub_config conf
       },
       [=](agent_atom, std::int32_t i, std::int32_t count, caf::actor handle) {
         auto& st = self->state;
+        if (!from_this_process(self)) return;
         if (count <= 0 || count > st.config.max_agents || i < 0 || i >= count) return;
         st.agent_count = count;
         for (size_t j = size_t(count); j < st.agents.size(); ++j)
@@ -157,11 +165,13 @@ frame_hub_actor::behavior_type frame_hub(hub_pointer self, frame_hub_config conf
         ask_to_render(self, i);
       },
       [=](metrics_atom, caf::actor metrics) {
+        if (!from_this_process(self)) return;
         self->state.metrics = caf::actor_cast<metrics_actor>(std::move(metrics));
         count_steps(self);  // the count at the start: the first frames get a rate
       },
       [=](caf::tick_atom, std::int32_t i) {
         auto& st = self->state;
+        if (self->current_sender() != self->ctrl()) return;  // its own timer only
         if (i < 0 || size_t(i) >= st.agents.size()) return;
         st.agents[size_t(i)].tick_scheduled = false;
         ask_to_render(self, i);

@@ -15,7 +15,9 @@
 //     render requests, at the same bounded rate.
 //
 // The coordinator tells the hub which actor is agent i (again after a
-// restart) and where env steps are counted, for the panel's steps/s.
+// restart) and where env steps are counted, for the panel's steps/s. Those
+// messages count only when sent by an actor of this process (not anonymously,
+// not from a peer of a published hub).
 #include <cstdint>
 
 #include "actors/messages.hpp"

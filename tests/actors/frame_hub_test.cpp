@@ -128,7 +128,13 @@ TEST_CASE("the hub renders only while a viewer waits, at most max_fps, one frame
   config.max_fps = 20;
   auto hub = actors::spawn_frame_hub(*fx.sys, config);
   auto agent = fx.sys->spawn(counting_agent, renders);
-  caf::anon_send(hub, actors::agent_atom_v, std::int32_t{0}, std::int32_t{1}, agent);
+  caf::scoped_actor coordinator{*fx.sys};
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{0}, std::int32_t{1}, agent);
+  // Only an actor of this process names agents; an anonymous claim is ignored.
+  caf::anon_send(hub, actors::agent_atom_v, std::int32_t{1}, std::int32_t{2}, agent);
+  auto unnamed = next_frame(*fx.sys, hub, 1);
+  REQUIRE_FALSE(unnamed);
+  CHECK(fx.sys->render(unnamed.error()).find("there are 1") != std::string::npos);
   std::this_thread::sleep_for(200ms);
   CHECK(*renders == 0);  // nobody watches: nothing is drawn
 
