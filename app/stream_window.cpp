@@ -64,7 +64,7 @@ stream_view_result watch_frame_stream(caf::actor_system& sys, actors::frame_hub_
 
   while (window->poll_events()) {
     if (shown_enough(*window, opts.window) || opts.stop() || news->ended) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // as view and play poll
   }
   stop_and_wait(sys, subscriber);
 
