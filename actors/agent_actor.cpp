@@ -1,6 +1,7 @@
 #include "actors/agent_actor.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <vector>
@@ -15,9 +16,9 @@ namespace {
 
 struct agent_state {
   agent_config config;
-  model_owner_actor owner;
-  learner_actor learner;
-  metrics_actor metrics;
+  predict_service owner;
+  rollout_sink learner;
+  report_sink metrics;
   std::vector<std::unique_ptr<envs::env>> envs;
   std::mt19937_64 seeds;  // draws a fresh seed for every episode's reset
   int obs_size = 0;
@@ -201,8 +202,15 @@ void request_actions(agent_pointer self) {
   req.rows = st.config.envs;
   req.observations.assign(obs, obs + size_t(st.config.envs) * st.obs_size);
   if (st.frame_wanted) req.policy_row = 0;
+  const auto sent = std::chrono::steady_clock::now();
   self->request(st.owner, caf::infinite, std::move(req))
-      .then([=](const predict_reply& reply) { on_actions(self, reply); },
+      .then([=](const predict_reply& reply) {
+              auto& report = self->state.report;
+              report.predict_seconds +=
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+              ++report.predicts;
+              on_actions(self, reply);
+            },
             [=](caf::error& err) {
               if (!self->state.stopped)
                 self->quit(err);  // no model-owner: nothing left to do
@@ -210,8 +218,8 @@ void request_actions(agent_pointer self) {
 }
 
 agent_actor::behavior_type agent(agent_pointer self, agent_config config,
-                                 model_owner_actor owner, learner_actor learner,
-                                 metrics_actor metrics) {
+                                 predict_service owner, rollout_sink learner,
+                                 report_sink metrics) {
   auto& st = self->state;
   st.config = config;
   st.owner = std::move(owner);
@@ -267,7 +275,7 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
 }  // namespace
 
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
-                        model_owner_actor owner, learner_actor learner, metrics_actor metrics) {
+                        predict_service owner, rollout_sink learner, report_sink metrics) {
   return sys.spawn<caf::detached>(agent, config, std::move(owner), std::move(learner),
                                   std::move(metrics));
 }

@@ -12,9 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "actors/learner_actor.hpp"
 #include "actors/messages.hpp"
-#include "actors/model_owner.hpp"
 #include "envs/env_config.hpp"
 
 namespace troupe::actors {
@@ -22,6 +20,13 @@ namespace troupe::actors {
 using agent_actor = caf::typed_actor<caf::reacts_to<start_atom>,
                                      caf::replies_to<stop_atom>::with<agent_final>,
                                      caf::replies_to<render_atom>::with<env_frame>>;
+
+// What an agent needs from the actors it talks to. On the learner's node they
+// are the model-owner, the learner and the metrics actor; on a cluster worker
+// all three are the learner's gateway.
+using predict_service = caf::typed_actor<caf::replies_to<predict_request>::with<predict_reply>>;
+using rollout_sink = caf::typed_actor<caf::replies_to<agents::rollout>::with<train_ack>>;
+using report_sink = caf::typed_actor<caf::reacts_to<episode_report>>;
 
 struct agent_config {
   std::uint32_t id = 0;
@@ -35,6 +40,6 @@ struct agent_config {
 // Spawned detached. Starts acting on start_atom; on stop_atom it answers with
 // its final counts and quits.
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
-                        model_owner_actor owner, learner_actor learner, metrics_actor metrics);
+                        predict_service owner, rollout_sink learner, report_sink metrics);
 
 }  // namespace troupe::actors

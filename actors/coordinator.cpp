@@ -9,7 +9,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include <caf/io/all.hpp>
+#include <caf/openssl/all.hpp>
+
 #include "actors/agent_actor.hpp"
+#include "actors/cluster_gateway.hpp"
 #include "actors/evaluator.hpp"
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
@@ -76,6 +80,39 @@ std::uint64_t stream_seed(std::uint64_t run_seed, std::uint64_t stream, std::uin
 
 }  // namespace
 
+namespace {
+
+// Spawns the gateway and publishes it (over TLS when configured).
+cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
+                                    const model_owner_actor& owner, const learner_actor& learner,
+                                    const metrics_actor& metrics) {
+  const run_config& config = request.config;
+  const auto env = envs::make_env(config.env);
+  gateway_config g;
+  g.token = request.cluster.token;
+  g.config_yaml = request.cluster.worker_config_yaml;
+  g.seed = stream_seed(config.run.seed, 1u << 21, 0);
+  g.envs_per_agent = config.env.envs_per_agent;
+  g.obs_size = static_cast<int>(env->spec().observation.flat_size());
+  g.action_width = static_cast<int>(env->spec().action.flat_size());
+  g.n_steps = config.algo.n_steps;
+  auto gateway = spawn_gateway(sys, g, owner, learner, metrics);
+  const auto& c = request.cluster;
+  auto port = c.tls.enabled()
+                  ? caf::openssl::publish(gateway, c.port, c.host.c_str(), true)
+                  : sys.middleman().publish(gateway, c.port, c.host.c_str(), true);
+  if (!port) {
+    caf::anon_send_exit(gateway, caf::exit_reason::user_shutdown);
+    throw std::runtime_error("cannot listen on " + c.host + ":" + std::to_string(c.port) + ": " +
+                             sys.render(port.error()));
+  }
+  std::cout << "troupe: listening for workers on " << c.host << ":" << *port
+            << (c.tls.enabled() ? " (TLS)" : "") << std::endl;
+  return gateway;
+}
+
+}  // namespace
+
 std::string newest_checkpoint(const std::string& run_dir) {
   const auto all = checkpoints_in(run_dir);
   return all.empty() ? std::string() : all.back().string();
@@ -113,6 +150,8 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   if (request.frame_hub)
     self->send(request.frame_hub, metrics_atom_v, caf::actor_cast<caf::actor>(metrics));
   auto learner = spawn_learner(sys, trainer, metrics);
+  cluster_gateway_actor gateway;
+  if (!request.cluster.host.empty()) gateway = serve_cluster(sys, request, owner, learner, metrics);
   // Agents are supervised: one that fails (its environment throws, say) is
   // replaced by a fresh one with fresh environments, up to a budget.
   std::vector<agent_actor> agents(config.agents.count);
@@ -199,6 +238,10 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   // Shut down in causal order: agents first (each reports what it collected
   // and stops sending), then the learner trains what is already queued, then
   // the metrics actor has seen every report.
+  if (gateway)  // workers first: nothing more is collected from them
+    self->request(gateway, shutdown_timeout, stop_atom_v)
+        .receive([&](const cluster_final& f) { outcome.cluster = f; },
+                 [&](caf::error& err) { throw_on(err, "cluster gateway did not stop"); });
   for (auto& a : agents) {
     if (!a) continue;  // failed beyond the restart budget
     self->demonitor(a.address());
@@ -230,6 +273,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   self->send_exit(learner, caf::exit_reason::user_shutdown);
   self->send_exit(owner, caf::exit_reason::user_shutdown);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
+  if (gateway) self->send_exit(gateway, caf::exit_reason::user_shutdown);
   if (evaluator) self->send_exit(evaluator, caf::exit_reason::user_shutdown);
   return outcome;
 }

@@ -25,6 +25,16 @@ struct run_outcome {
   std::string last_checkpoint;
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed
+  cluster_final cluster;     // troupe serve only
+};
+
+// troupe serve: where the gateway listens for workers, and what they get.
+struct cluster_listen {
+  std::string host;  // empty: no cluster (troupe train)
+  std::uint16_t port = 0;
+  std::string token;
+  tls_files tls;
+  std::string worker_config_yaml;  // the resolved config without the token
 };
 
 struct run_request {
@@ -32,6 +42,7 @@ struct run_request {
   std::string config_yaml;  // the resolved config, stored in checkpoints
   std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
   std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
+  cluster_listen cluster;
   // When set, told about every agent (and its replacements) and the metrics
   // actor, so viewers can watch the run through it. Its owner stops it.
   frame_hub_actor frame_hub;

@@ -4,8 +4,6 @@
 
 namespace troupe::actors {
 
-void load_network_layer(caf::actor_system_config& cfg) { cfg.load<caf::io::middleman>(); }
-
 caf::expected<std::uint16_t> publish_frame_stream(caf::actor_system& sys, frame_hub_actor hub,
                                                   std::uint16_t port,
                                                   const std::string& bind_address) {

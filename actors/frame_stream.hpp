@@ -8,17 +8,15 @@
 // the cluster's learner) publishes it the same way.
 //
 // Both sides' actor systems must load the network layer before they start
-// (load_network_layer). Whoever may reach the port may talk to the hub, so it
-// binds to the loopback address unless told otherwise.
+// (actors/network_setup.hpp: configure_network). Whoever may reach the port
+// may ask the hub for frames, so it binds to the loopback address unless told
+// otherwise; only actors of its own process may name agents to it.
 #include <cstdint>
 #include <string>
 
 #include "actors/frame_hub.hpp"
 
 namespace troupe::actors {
-
-// Adds CAF's network layer (caf::io::middleman) to a config.
-void load_network_layer(caf::actor_system_config& cfg);
 
 // Publishes `hub` on bind_address:port (port 0: a free port the system
 // picks). Returns the port, or why it could not (taken, not permitted).

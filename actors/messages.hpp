@@ -49,6 +49,41 @@ struct episode_report {
   std::int64_t env_steps = 0;
   std::vector<float> returns;       // one per finished episode
   std::vector<std::int32_t> lengths;
+  double predict_seconds = 0;       // round trips of this report's predict requests
+  std::int32_t predicts = 0;
+  std::string node;                 // set by the cluster gateway; empty: the learner's node
+};
+
+// One node's share of a run, for the per-node metrics.
+struct node_stats {
+  std::string node;
+  std::int32_t agents = 0;
+  std::int64_t env_steps = 0;
+  double env_steps_per_s = 0;          // over the last progress period
+  double predict_round_trip_ms = 0;    // mean over the run
+};
+
+// Cluster mode: a worker asks to join the learner's run.
+struct join_request {
+  std::int32_t protocol = 0;  // cluster_protocol_version
+  std::string token;
+  std::string name;           // the worker's name, for logs and metrics
+  std::int32_t agents = 0;
+};
+
+// The learner's answer: the run's config (the one place it lives) and the
+// worker's agent ids, first_agent_id .. first_agent_id + agents - 1.
+struct join_reply {
+  std::string config_yaml;
+  std::uint32_t first_agent_id = 0;
+  std::uint64_t seed = 0;
+};
+
+// What the gateway saw over a run.
+struct cluster_final {
+  std::int32_t workers_joined = 0;
+  std::int32_t workers_refused = 0;
+  std::int64_t messages_rejected = 0;  // malformed or from unknown senders
 };
 
 struct batch_stats {
@@ -105,6 +140,7 @@ struct metrics_totals {
   std::int32_t confirmations = 0;
   double confirmed_return = 0.0;
   std::uint64_t confirmed_version = 0;
+  std::vector<node_stats> nodes;  // the learner's node first
 };
 
 struct stop_request {
@@ -147,7 +183,25 @@ typename Inspector::result_type inspect(Inspector& f, train_ack& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
   return f(caf::meta::type_name("episode_report"), x.agent_id, x.env_steps, x.returns,
-           x.lengths);
+           x.lengths, x.predict_seconds, x.predicts, x.node);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, node_stats& x) {
+  return f(caf::meta::type_name("node_stats"), x.node, x.agents, x.env_steps,
+           x.env_steps_per_s, x.predict_round_trip_ms);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_request& x) {
+  return f(caf::meta::type_name("join_request"), x.protocol, x.token, x.name, x.agents);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_reply& x) {
+  return f(caf::meta::type_name("join_reply"), x.config_yaml, x.first_agent_id, x.seed);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, cluster_final& x) {
+  return f(caf::meta::type_name("cluster_final"), x.workers_joined, x.workers_refused,
+           x.messages_rejected);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, batch_stats& x) {
@@ -170,7 +224,7 @@ typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
   return f(caf::meta::type_name("metrics_totals"), x.env_steps, x.episodes,
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
            x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag, x.confirmations,
-           x.confirmed_return, x.confirmed_version);
+           x.confirmed_return, x.confirmed_version, x.nodes);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
@@ -228,6 +282,10 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::metrics_totals))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::stop_request))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::evaluation_report))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::node_stats))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::join_request))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::join_reply))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::cluster_final))
   CAF_ADD_TYPE_ID(troupe, (troupe::agents::rollout))
   CAF_ADD_TYPE_ID(troupe, (troupe::agents::train_result))
   CAF_ADD_TYPE_ID(troupe, (troupe::model::checkpoint_meta))

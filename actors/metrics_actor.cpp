@@ -1,6 +1,9 @@
 #include "actors/metrics_actor.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -9,6 +12,18 @@
 namespace troupe::actors {
 
 namespace {
+
+// One node's counters: the learner's own agents, or one cluster worker's.
+struct node_tally {
+  std::set<std::uint32_t> agents;
+  std::int64_t env_steps = 0;
+  std::int64_t steps_at_last_tick = 0;
+  double env_steps_per_s = 0;
+  double predict_seconds = 0;
+  std::int64_t predicts = 0;
+};
+
+constexpr const char* learner_node = "learner";
 
 struct metrics_state {
   metrics_config config;
@@ -20,6 +35,7 @@ struct metrics_state {
   bool confirming = false;              // an evaluation is under way
   std::int64_t next_confirm_at = 0;     // episodes: a failed confirmation waits for a new window
   metrics_totals totals;
+  std::map<std::string, node_tally> nodes;
   // At the previous tick, for rates.
   double last_seconds = 0;
   std::int64_t last_steps = 0;
@@ -93,6 +109,21 @@ void check_stop(metrics_pointer self) {
     request_stop(self, "env_steps");
 }
 
+std::vector<node_stats> node_table(const metrics_state& st) {
+  std::vector<node_stats> table;
+  for (const auto& [name, n] : st.nodes) {
+    node_stats s;
+    s.node = name;
+    s.agents = static_cast<std::int32_t>(n.agents.size());
+    s.env_steps = n.env_steps;
+    s.env_steps_per_s = n.env_steps_per_s;
+    s.predict_round_trip_ms = n.predicts ? 1000.0 * n.predict_seconds / n.predicts : 0.0;
+    // The learner's node first, then workers by name.
+    table.insert(name == learner_node ? table.begin() : table.end(), s);
+  }
+  return table;
+}
+
 void on_tick(metrics_pointer self, const batch_stats& batching) {
   auto& st = self->state;
   progress_row row;
@@ -119,6 +150,17 @@ void on_tick(metrics_pointer self, const batch_stats& batching) {
   }
   row.remaining_seconds = left;
   if (st.config.log.progress) std::cout << format_progress_line(row) << std::endl;
+  for (auto& [name, n] : st.nodes) {
+    n.env_steps_per_s = dt > 0 ? (n.env_steps - n.steps_at_last_tick) / dt : 0;
+    n.steps_at_last_tick = n.env_steps;
+  }
+  const bool cluster = st.nodes.size() > 1 || (st.nodes.size() == 1 && !st.nodes.count(learner_node));
+  if (cluster && st.config.log.progress)
+    for (const auto& s : node_table(st)) {
+      std::printf("  node %-16s %3d agents %10.0f env steps/s  predict round trip %.2f ms\n",
+                  s.node.c_str(), s.agents, s.env_steps_per_s, s.predict_round_trip_ms);
+      std::fflush(stdout);
+    }
   if (st.csv.is_open()) st.csv << csv_row(row) << '\n' << std::flush;
 }
 
@@ -148,6 +190,11 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
   return {
       [=](const episode_report& report) {
         auto& st = self->state;
+        auto& node = st.nodes[report.node.empty() ? learner_node : report.node];
+        node.agents.insert(report.agent_id);
+        node.env_steps += report.env_steps;
+        node.predict_seconds += report.predict_seconds;
+        node.predicts += report.predicts;
         st.metrics.add_env_steps(report.env_steps);
         for (float r : report.returns) st.metrics.add_episode(r);
         check_stop(self);
@@ -168,6 +215,7 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
         st.totals.samples_trained = st.metrics.samples_trained();
         st.totals.mean_policy_lag = st.metrics.mean_policy_lag();
         st.totals.max_policy_lag = st.metrics.max_policy_lag();
+        st.totals.nodes = node_table(st);
         return st.totals;
       },
   };

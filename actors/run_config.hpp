@@ -54,6 +54,17 @@ struct log_config {
   bool plot = false;  // after the run, draw RUN_DIR/curves.png with scripts/plot.py
 };
 
+// TLS for cluster mode: all three PEM files, or none.
+struct tls_files {
+  std::string certificate, key, ca;
+  bool enabled() const { return !certificate.empty(); }
+};
+
+struct cluster_config {
+  std::string token;  // empty: from the command line, the environment, or generated
+  tls_files tls;
+};
+
 struct run_config {
   run_section run;
   envs::env_config env;
@@ -64,6 +75,7 @@ struct run_config {
   std::vector<std::string> devices = {"cpu"};
   checkpoint_config checkpoint;
   log_config log;
+  cluster_config cluster;
 };
 
 }  // namespace troupe::actors

@@ -17,6 +17,8 @@ void add_envs_command(CLI::App& cli, int& exit_code);
 void add_view_command(CLI::App& cli, int& exit_code);
 void add_play_command(CLI::App& cli, int& exit_code);
 void add_rollout_command(CLI::App& cli, int& exit_code);
+void add_serve_command(CLI::App& cli, int& exit_code);
+void add_join_command(CLI::App& cli, int& exit_code);
 
 // The `bench` subcommand, created on first use: each `bench X` adds itself to
 // it from its own file (bench envs: app/bench_envs_command.cpp).

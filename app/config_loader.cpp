@@ -132,6 +132,20 @@ field text(const std::string& key, std::string& target, std::vector<std::string>
           [&target] { return YAML::Node(target); }};
 }
 
+// A string that may be empty (meaning: not set).
+field optional_text(const std::string& key, std::string& target, const std::string& help) {
+  return {key, "string", "any (empty: not set)", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (n.IsNull()) {
+              target.clear();
+              return;
+            }
+            if (!n.IsScalar()) fail(where, key, "expected a string, got " + scalar_text(n));
+            target = n.Scalar();
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
 field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
                const std::string& help) {
   const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
@@ -202,7 +216,7 @@ std::vector<field> fields_of(run_config& c) {
       number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
-      integer("agents.count", c.agents.count, 1, 1024, "agent actors, each on its own thread"),
+      integer("agents.count", c.agents.count, 0, 1024, "agent actors on the learner's node, each on its own thread (0 only with troupe serve: workers do all the acting)"),
       integer("agents.max_restarts", c.agents.max_restarts, 0, 1000000, "agent failures (an environment that throws, say) survived by restarting the agent; one more stops the run with an error"),
       number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
       integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
@@ -230,6 +244,10 @@ std::vector<field> fields_of(run_config& c) {
       integer("checkpoint.keep", c.checkpoint.keep, 1, 1000, "newest checkpoints kept in the run directory"),
       boolean("log.progress", c.log.progress, "print a progress line"),
       number("log.progress_seconds", c.log.progress_seconds, 0.05, 3600, false, "seconds between progress lines and metrics.csv rows"),
+      optional_text("cluster.token", c.cluster.token, "troupe serve: the shared secret workers must present (else --token, or TROUPE_CLUSTER_TOKEN; else a random one is printed); never sent to workers"),
+      optional_text("cluster.tls.certificate", c.cluster.tls.certificate, "troupe serve: PEM certificate of the learner; with key and ca, workers connect over TLS"),
+      optional_text("cluster.tls.key", c.cluster.tls.key, "troupe serve: PEM private key of cluster.tls.certificate"),
+      optional_text("cluster.tls.ca", c.cluster.tls.ca, "troupe serve: PEM CA certificate that workers' certificates must be signed by"),
       boolean("log.plot", c.log.plot, "after the run, draw RUN_DIR/curves.png with scripts/plot.py (needs python3 with matplotlib)"),
   };
 }
@@ -374,6 +392,10 @@ static actors::run_config load_parsed(YAML::Node root, const std::string& path,
   read_mapping(root, "", fields, from, seen);
   for (const auto& key : required_keys)
     if (!seen.count(key)) throw config_error(path + ": missing required key '" + key + "'");
+  const auto& tls = config.cluster.tls;
+  const int tls_set = !tls.certificate.empty() + !tls.key.empty() + !tls.ca.empty();
+  if (tls_set != 0 && tls_set != 3)
+    throw config_error(path + ": cluster.tls needs all of certificate, key and ca (or none)");
   return config;
 }
 

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   add_view_command(cli, exit_code);
   add_play_command(cli, exit_code);
   add_rollout_command(cli, exit_code);
+  add_serve_command(cli, exit_code);
+  add_join_command(cli, exit_code);
   add_bench_envs_command(cli, exit_code);
   add_bench_inference_command(cli, exit_code);
   try {

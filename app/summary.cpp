@@ -53,6 +53,18 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                          {"owner_sample_and_reply_seconds", o.batching.reply_seconds},
                          {"wall_seconds", o.wall_seconds}};
   if (!o.last_failure.empty()) j["last_agent_failure"] = o.last_failure;
+  // Each node's agents, env steps, rate in the last period and mean predict
+  // round trip (the learner's own agents are node "learner").
+  j["nodes"] = nlohmann::json::array();
+  for (const auto& n : t.nodes)
+    j["nodes"].push_back({{"node", n.node},
+                          {"agents", n.agents},
+                          {"env_steps", n.env_steps},
+                          {"env_steps_per_s_last", n.env_steps_per_s},
+                          {"predict_round_trip_ms", n.predict_round_trip_ms}});
+  j["cluster"] = {{"workers_joined", o.cluster.workers_joined},
+                  {"workers_refused", o.cluster.workers_refused},
+                  {"messages_rejected", o.cluster.messages_rejected}};
   return j.dump(2) + "\n";
 }
 

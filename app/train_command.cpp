@@ -3,20 +3,27 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <csignal>
-#include <exception>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <thread>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
 #include "actors/coordinator.hpp"
 #include "actors/frame_stream.hpp"
+#include "actors/network_setup.hpp"
 #include "app/commands.hpp"
+#include "app/teardown_watchdog.hpp"
+#include "app/training.hpp"
 #include "app/config_loader.hpp"
 #include "app/plot_hook.hpp"
 #include "app/stream_window.hpp"
@@ -48,15 +55,35 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-struct train_options {
-  std::string config_path, run_dir, resume_dir;
-  std::vector<std::string> overrides;
-  bool view = false;          // a window onto one agent's environment
-  double view_fps = 30.0;     // frames the window asks for per second, at speed x1
-  window_flags window;
-  int view_port = -1;         // >= 0: publish the frames on this port (0: any free one)
-  std::string view_bind = "127.0.0.1";
-};
+// The newest checkpoint of a run directory that loads, skipping damaged ones.
+std::string resumable_checkpoint(const std::string& run_dir) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(run_dir)) throw config_error(run_dir + ": no such run directory");
+  for (std::string path = actors::newest_checkpoint(run_dir); !path.empty();
+       path = actors::newest_checkpoint(run_dir)) {
+    try {
+      model::read_checkpoint_meta(path);
+      return path;
+    } catch (const model::checkpoint_error& e) {
+      std::cerr << "troupe: skipping " << e.what() << "\n";
+      fs::rename(path, path + ".damaged");
+    }
+  }
+  throw config_error(run_dir + ": no checkpoint to resume from in " + run_dir + "/checkpoints");
+}
+
+// troupe serve: the token workers must present, from the first place that
+// has one; otherwise a fresh random one, printed for the workers.
+std::string cluster_token(const train_options& opts, const actors::run_config& config) {
+  if (!opts.token.empty()) return opts.token;
+  if (!config.cluster.token.empty()) return config.cluster.token;
+  if (const char* env = std::getenv("TROUPE_CLUSTER_TOKEN"); env && *env) return env;
+  std::random_device rd;
+  char hex[33];
+  for (int i = 0; i < 16; ++i) std::snprintf(hex + 2 * i, 3, "%02x", rd() & 0xff);
+  std::cout << "troupe: no cluster token given; workers join with --token " << hex << std::endl;
+  return hex;
+}
 
 // Trains on a second thread while this one shows the agents' frames: SDL
 // wants its window on the main thread. Closing the window (or q, or --frames
@@ -95,24 +122,9 @@ actors::run_outcome train_in_view(caf::actor_system& system, const actors::run_r
   return outcome;
 }
 
-// The newest checkpoint of a run directory that loads, skipping damaged ones.
-std::string resumable_checkpoint(const std::string& run_dir) {
-  namespace fs = std::filesystem;
-  if (!fs::is_directory(run_dir)) throw config_error(run_dir + ": no such run directory");
-  for (std::string path = actors::newest_checkpoint(run_dir); !path.empty();
-       path = actors::newest_checkpoint(run_dir)) {
-    try {
-      model::read_checkpoint_meta(path);
-      return path;
-    } catch (const model::checkpoint_error& e) {
-      std::cerr << "troupe: skipping " << e.what() << "\n";
-      fs::rename(path, path + ".damaged");
-    }
-  }
-  throw config_error(run_dir + ": no checkpoint to resume from in " + run_dir + "/checkpoints");
-}
+}  // namespace
 
-int train(const train_options& opts) {
+int run_training(const train_options& opts) {
   const window_flags& w = opts.window;
   if (!opts.view && (w.frames > 0 || !w.screenshot.empty() || !w.record_dir.empty()))
     throw config_error("--frames, --screenshot and --record are for the window: add --view");
@@ -132,6 +144,23 @@ int train(const train_options& opts) {
   }
   const actors::run_config& config = request.config;
   const std::string& run_dir = request.run_dir;
+  const bool serving = !opts.listen.empty();
+  if (!serving && config.agents.count == 0)
+    throw config_error("agents.count is 0: only troupe serve runs without local agents");
+  if (serving) {
+    try {
+      std::tie(request.cluster.host, request.cluster.port) =
+          actors::parse_host_port(opts.listen, "--listen");
+    } catch (const std::invalid_argument& e) {
+      throw config_error(e.what());
+    }
+    request.cluster.token = cluster_token(opts, config);
+    request.cluster.tls = config.cluster.tls;
+    actors::run_config for_workers = config;
+    for_workers.cluster = {};  // the token and key paths stay on the learner
+    request.cluster.worker_config_yaml = to_yaml(for_workers);
+    request.config.cluster.token.clear();  // never written to the run directory
+  }
   request.config_yaml = to_yaml(config);
   std::filesystem::create_directories(run_dir);
   write_file(std::filesystem::path(run_dir) / "config.yaml", request.config_yaml);
@@ -150,12 +179,15 @@ int train(const train_options& opts) {
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
-  if (opts.view_port >= 0) actors::load_network_layer(caf_config);
+  const bool publishing = opts.view_port >= 0;
+  if (serving || publishing)
+    actors::configure_network(caf_config, serving ? config.cluster.tls : actors::tls_files{});
   caf::actor_system system{caf_config};
-  if (opts.view || opts.view_port >= 0) request.frame_hub = actors::spawn_frame_hub(system);
-  if (opts.view_port >= 0) {
+  if (opts.view || publishing) request.frame_hub = actors::spawn_frame_hub(system);
+  if (publishing) {
     const auto port = actors::publish_frame_stream(
         system, request.frame_hub, static_cast<std::uint16_t>(opts.view_port), opts.view_bind);
     if (!port)
@@ -184,16 +216,16 @@ int train(const train_options& opts) {
     std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
   if (config.log.plot) plot_run(run_dir);
+  int exit_code = 0;
   if (outcome.stop_reason == "agent_failures") {
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "
               << outcome.last_failure << "\n";
-    return 1;
+    exit_code = 1;
   }
-  return 0;
+  watchdog.arm(exit_code);
+  return exit_code;
 }
-
-}  // namespace
 
 void add_train_command(CLI::App& cli, int& exit_code) {
   auto opts = std::make_shared<train_options>();
@@ -217,7 +249,7 @@ void add_train_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--view-bind", opts->view_bind,
                   "address the frame stream listens on (0.0.0.0: every interface)")
       ->capture_default_str();
-  cmd->callback([opts, &exit_code] { exit_code = train(*opts); });
+  cmd->callback([opts, &exit_code] { exit_code = run_training(*opts); });
 }
 
 }  // namespace troupe::app

@@ -8,14 +8,17 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
 #include "actors/frame_stream.hpp"
+#include "actors/network_setup.hpp"
 #include "app/commands.hpp"
 #include "app/config_loader.hpp"
 #include "app/local_playback.hpp"
 #include "app/stream_window.hpp"
+#include "app/teardown_watchdog.hpp"
 #include "envs/action_labels.hpp"
 #include "envs/policy_rollout.hpp"
 #include "envs/registry.hpp"
@@ -86,30 +89,19 @@ void view_env(const view_options& opts) {
   play_in_window(*env, policy, playback);
 }
 
-// "HOST:PORT" (the last colon splits, so "::1:4242" works too).
-std::pair<std::string, std::uint16_t> parse_host_port(const std::string& text) {
-  const size_t colon = text.rfind(':');
-  const auto bad = [&] {
-    return config_error("view: --connect wants HOST:PORT with a port 1-65535, not '" + text + "'");
-  };
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) throw bad();
-  long port = 0;
-  try {
-    size_t used = 0;
-    port = std::stol(text.substr(colon + 1), &used);
-    if (used != text.size() - colon - 1) throw bad();
-  } catch (const std::logic_error&) {
-    throw bad();
-  }
-  if (port < 1 || port > 65535) throw bad();
-  return {text.substr(0, colon), static_cast<std::uint16_t>(port)};
-}
-
 int view_stream(const view_options& opts) {
-  const auto [host, port] = parse_host_port(opts.connect);
+  std::string host;
+  std::uint16_t port = 0;
+  try {
+    std::tie(host, port) = actors::parse_host_port(opts.connect, "view: --connect");
+  } catch (const std::invalid_argument& e) {
+    throw config_error(e.what());
+  }
+  if (port == 0) throw config_error("view: --connect needs the port the run printed, not 0");
+  teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
-  actors::load_network_layer(caf_config);
+  actors::configure_network(caf_config, {});
   caf::actor_system system{caf_config};
   auto hub = actors::connect_frame_stream(system, host, port);
   if (!hub)
@@ -124,6 +116,7 @@ int view_stream(const view_options& opts) {
   view.fps = opts.fps > 0 ? opts.fps : 1000.0;
   view.window = opts.window;
   watch_frame_stream(system, *hub, view);
+  watchdog.arm(0);  // CAF 0.17 may hang tearing down a connection (see the watchdog)
   return 0;
 }
 

@@ -11,6 +11,7 @@ packages=(
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
   python3 python3-matplotlib    # scripts/plot.py
   xvfb xauth                    # the viewer's headless tests
+  openssl                       # the cluster TLS test makes its certificates
 )
 
 missing=()

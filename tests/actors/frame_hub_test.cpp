@@ -15,6 +15,7 @@
 #include "actors/frame_hub.hpp"
 #include "actors/frame_stream.hpp"
 #include "actors/frame_subscriber.hpp"
+#include "actors/network_setup.hpp"
 
 using namespace troupe;
 using namespace std::chrono_literals;
@@ -51,7 +52,7 @@ struct system_fixture {
   std::unique_ptr<caf::actor_system> sys;
   explicit system_fixture(bool network = false) {
     actors::configure_actor_system(cfg);
-    if (network) actors::load_network_layer(cfg);
+    if (network) actors::configure_network(cfg, {});
     sys = std::make_unique<caf::actor_system>(cfg);
   }
 };

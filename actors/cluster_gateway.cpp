@@ -1,0 +1,211 @@
+#include "actors/cluster_gateway.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <map>
+
+namespace troupe::actors {
+
+namespace {
+
+struct worker_entry {
+  std::string name;
+  caf::actor_addr control;  // the worker's own actor: told when the run ends
+  std::uint32_t first_agent = 0;
+  std::int32_t agents = 0;
+  bool owns(std::uint32_t id) const {
+    return id >= first_agent && id < first_agent + std::uint32_t(agents);
+  }
+};
+
+struct gateway_state {
+  gateway_config config;
+  model_owner_actor owner;
+  learner_actor learner;
+  metrics_actor metrics;
+  std::map<caf::node_id, worker_entry> workers;
+  std::map<std::string, int> names_used;
+  std::uint32_t next_agent_id = 1u << 20;  // above any local agent's id
+  bool stopped = false;
+  cluster_final totals;
+  static inline const char* name = "cluster_gateway";
+};
+
+using gateway_pointer = cluster_gateway_actor::stateful_pointer<gateway_state>;
+
+// Logs the first rejections, then one in a thousand: a flood must not
+// become a flood of log lines.
+caf::error reject(gateway_pointer self, const std::string& why) {
+  const auto n = ++self->state.totals.messages_rejected;
+  if (n <= 10 || n % 1000 == 0)
+    std::cerr << "troupe serve: rejected a message from "
+              << caf::to_string(self->current_sender() ? self->current_sender()->node()
+                                                       : caf::node_id())
+              << ": " << why << " (" << n << " rejected so far)" << std::endl;
+  return caf::make_error(caf::sec::invalid_argument, why);
+}
+
+// The joined worker that sent the current message, or null.
+worker_entry* sender_worker(gateway_pointer self) {
+  const auto& sender = self->current_sender();
+  if (!sender) return nullptr;
+  auto it = self->state.workers.find(sender->node());
+  return it == self->state.workers.end() ? nullptr : &it->second;
+}
+
+bool all_finite(const std::vector<float>& v) {
+  for (float x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+std::string check_rollout(const gateway_config& c, const agents::rollout& r) {
+  const size_t steps = size_t(c.n_steps) * c.envs_per_agent;
+  if (r.n_steps != c.n_steps || r.n_envs != c.envs_per_agent || r.obs_size != c.obs_size ||
+      r.action_size != c.action_width)
+    return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
+           std::to_string(r.n_envs) + " envs) is not the run's";
+  if (r.observations.size() != (size_t(c.n_steps) + 1) * c.envs_per_agent * c.obs_size ||
+      r.actions.size() != steps * c.action_width || r.rewards.size() != steps ||
+      r.terminated.size() != steps || r.truncated.size() != steps ||
+      r.behaviour_logp.size() != steps || r.behaviour_version.size() != steps ||
+      r.truncation_observations.size() % size_t(c.obs_size) != 0)
+    return "rollout arrays do not match its shape";
+  if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions))
+    return "rollout holds non-finite numbers";
+  return "";
+}
+
+cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_config config,
+                                             model_owner_actor owner, learner_actor learner,
+                                             metrics_actor metrics) {
+  auto& st = self->state;
+  st.config = std::move(config);
+  st.owner = std::move(owner);
+  st.learner = std::move(learner);
+  st.metrics = std::move(metrics);
+  self->set_down_handler([=](caf::down_msg& down) {
+    auto& st = self->state;
+    for (auto it = st.workers.begin(); it != st.workers.end(); ++it) {
+      if (it->second.control != down.source) continue;
+      std::cerr << "troupe serve: worker '" << it->second.name << "' left ("
+                << caf::to_string(down.reason) << ")" << std::endl;
+      st.workers.erase(it);
+      return;
+    }
+  });
+  return {
+      [=](join_request& req) -> caf::result<join_reply> {
+        auto& st = self->state;
+        const auto& sender = self->current_sender();
+        if (!sender) return reject(self, "join without a sender");
+        if (st.stopped) return caf::make_error(caf::sec::runtime_error, "the run has ended");
+        if (req.protocol != cluster_protocol_version)
+          return caf::make_error(caf::sec::runtime_error,
+                                 "cluster protocol " + std::to_string(req.protocol) +
+                                     " but the learner speaks " +
+                                     std::to_string(cluster_protocol_version));
+        if (!tokens_match(req.token, st.config.token)) {
+          ++st.totals.workers_refused;
+          std::cerr << "troupe serve: refused worker '" << req.name << "' from "
+                    << caf::to_string(sender->node()) << ": wrong or missing token" << std::endl;
+          return caf::make_error(caf::sec::runtime_error,
+                                 "refused: wrong or missing cluster token");
+        }
+        if (req.agents < 1 || req.agents > st.config.max_agents_per_worker)
+          return reject(self, "a worker must bring 1.." +
+                                  std::to_string(st.config.max_agents_per_worker) + " agents");
+        if (st.workers.count(sender->node()))
+          return reject(self, "this node has joined already");
+        worker_entry w;
+        const int seen = st.names_used[req.name]++;
+        w.name = req.name.empty() ? "worker" : req.name.substr(0, 64);
+        if (seen) w.name += "#" + std::to_string(seen + 1);
+        w.control = caf::actor_cast<caf::actor_addr>(sender);
+        w.first_agent = st.next_agent_id;
+        w.agents = req.agents;
+        st.next_agent_id += std::uint32_t(req.agents);
+        self->monitor(caf::actor_cast<caf::actor>(sender));
+        std::cerr << "troupe serve: worker '" << w.name << "' joined with " << w.agents
+                  << " agents" << std::endl;
+        ++st.totals.workers_joined;
+        st.workers[sender->node()] = w;
+        return join_reply{st.config.config_yaml, w.first_agent,
+                          st.config.seed + w.first_agent};
+      },
+      [=](predict_request& req) -> caf::result<predict_reply> {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) return reject(self, "predict request from a node that has not joined");
+        if (!w->owns(req.agent_id)) return reject(self, "predict request for a foreign agent id");
+        if (req.rows != st.config.envs_per_agent ||
+            req.observations.size() != size_t(req.rows) * size_t(st.config.obs_size) ||
+            !all_finite(req.observations))
+          return reject(self, "predict request with malformed observations");
+        return self->delegate(st.owner, std::move(req));
+      },
+      [=](agents::rollout& r) -> caf::result<train_ack> {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) return reject(self, "rollout from a node that has not joined");
+        if (!w->owns(r.agent_id)) return reject(self, "rollout for a foreign agent id");
+        if (const std::string why = check_rollout(st.config, r); !why.empty())
+          return reject(self, why);
+        // After the stop, nothing more is collected: the worker drops it.
+        if (st.stopped) return caf::make_error(caf::sec::runtime_error, "the run has ended");
+        // Its steps count as collected here, where they reach the learner's
+        // node, so that collected = trained + dropped holds however workers die.
+        episode_report steps;
+        steps.agent_id = r.agent_id;
+        steps.env_steps = r.samples();
+        steps.node = w->name;
+        self->send(st.metrics, std::move(steps));
+        return self->delegate(st.learner, std::move(r));
+      },
+      [=](episode_report& report) {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) {
+          reject(self, "episode report from a node that has not joined");
+          return;
+        }
+        if (st.stopped) return;
+        if (!w->owns(report.agent_id) || report.returns.size() != report.lengths.size() ||
+            !all_finite(report.returns) || !std::isfinite(report.predict_seconds) ||
+            report.predict_seconds < 0 || report.predicts < 0) {
+          reject(self, "malformed episode report");
+          return;
+        }
+        report.env_steps = 0;  // counted from the rollouts that arrived
+        report.node = w->name;
+        self->send(st.metrics, std::move(report));
+      },
+      [=](stop_atom) -> caf::result<cluster_final> {
+        auto& st = self->state;
+        const auto& sender = self->current_sender();
+        if (!sender || sender->node() != self->node())
+          return reject(self, "stop from another node");
+        st.stopped = true;
+        for (auto& [node, w] : st.workers)
+          caf::anon_send(caf::actor_cast<caf::actor>(w.control), stop_atom_v);
+        return st.totals;
+      },
+  };
+}
+
+}  // namespace
+
+bool tokens_match(const std::string& given, const std::string& expected) {
+  unsigned char diff = given.size() == expected.size() ? 0 : 1;
+  for (size_t i = 0; i < given.size(); ++i)
+    diff |= static_cast<unsigned char>(given[i] ^ expected[i % std::max<size_t>(1, expected.size())]);
+  return diff == 0 && !expected.empty();
+}
+
+cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
+                                    model_owner_actor owner, learner_actor learner,
+                                    metrics_actor metrics) {
+  return sys.spawn(gateway, config, std::move(owner), std::move(learner), std::move(metrics));
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,51 @@
+#pragma once
+// The cluster gateway: the one actor a learner node publishes over TCP.
+// Workers join through it with the shared token and then send everything
+// through it: predict requests (delegated to the model-owner, which answers
+// the worker's agent directly), rollouts (delegated to the learner) and
+// episode reports (to the metrics actor). Nothing from the network reaches
+// those actors unchecked: the sender must be a joined worker and the message
+// must have the run's shapes.
+#include <cstdint>
+#include <string>
+
+#include "actors/learner_actor.hpp"
+#include "actors/messages.hpp"
+#include "actors/metrics_actor.hpp"
+#include "actors/model_owner.hpp"
+
+namespace troupe::actors {
+
+// A worker speaking another version is refused with a message saying so.
+constexpr std::int32_t cluster_protocol_version = 1;
+
+// stop_atom comes from the coordinator only (the learner's own node): the
+// gateway stops forwarding, tells every worker the run has ended, and answers
+// what it saw.
+using cluster_gateway_actor =
+    caf::typed_actor<caf::replies_to<join_request>::with<join_reply>,
+                     caf::replies_to<predict_request>::with<predict_reply>,
+                     caf::replies_to<agents::rollout>::with<train_ack>,
+                     caf::reacts_to<episode_report>,
+                     caf::replies_to<stop_atom>::with<cluster_final>>;
+
+struct gateway_config {
+  std::string token;
+  std::string config_yaml;  // what workers receive; holds no token
+  std::uint64_t seed = 1;   // workers' agents draw theirs from it
+  // The run's shapes, to check what arrives.
+  int envs_per_agent = 1;
+  int obs_size = 1;
+  int action_width = 1;  // floats per action
+  int n_steps = 1;
+  int max_agents_per_worker = 1024;
+};
+
+cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
+                                    model_owner_actor owner, learner_actor learner,
+                                    metrics_actor metrics);
+
+// Compares without leaking, through timing, how much of the token matched.
+bool tokens_match(const std::string& given, const std::string& expected);
+
+}  // namespace troupe::actors
