@@ -6,6 +6,8 @@
 #include <random>
 #include <vector>
 
+#include "actors/policy_overlay.hpp"
+#include "envs/action_labels.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::actors {
@@ -34,6 +36,14 @@ struct agent_state {
   std::int64_t collected = 0;
   std::int64_t dropped = 0;
   std::uint64_t next_sequence = 0;
+  // Watching: env 0 is drawn for a viewer's pending render request.
+  const envs::renderable* drawable = nullptr;  // env 0, when it can draw itself
+  std::vector<std::string> action_labels;
+  bool continuous = false;
+  int policy_size = 0;  // the policy head's outputs: logits, or a Gaussian's means
+  bool frame_wanted = false;
+  caf::typed_response_promise<env_frame> frame_promise;
+  std::int64_t env0_episodes = 0;  // finished by env 0
   static inline const char* name = "agent";
 };
 
@@ -110,9 +120,34 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
   }
 }
 
+// Env 0 as the policy sees it now, with what the policy made of it: answers
+// the pending render request. Before the step, so the frame and the action
+// probabilities belong together.
+void deliver_frame(agent_state& st, const predict_reply& reply) {
+  env_frame frame;
+  frame.agent_id = st.config.id;
+  st.drawable->render(frame.image);
+  frame.pixel_art = st.drawable->pixel_art();
+  viewer::overlay_info& info = frame.info;
+  info.title = st.config.env.id;
+  info.episode = st.env0_episodes + 1;
+  info.episode_return = st.episode_return[0];
+  info.step = st.episode_length[0];
+  info.parameter_version = static_cast<std::int64_t>(reply.version);
+  // The action env 0 is given: clipped to a Box's bounds, as in act().
+  std::vector<float> applied(reply.actions.begin(), reply.actions.begin() + st.action_size);
+  for (size_t j = 0; j < st.low.size(); ++j)
+    applied[j] = static_cast<float>(std::clamp<double>(applied[j], st.low[j], st.high[j]));
+  show_policy(info, reply.row_policy.data(), st.policy_size, st.continuous, applied.data(),
+              st.action_labels);
+  st.frame_wanted = false;
+  st.frame_promise.deliver(std::move(frame));
+}
+
 void act(agent_pointer self, const predict_reply& reply) {
   auto& st = self->state;
   if (st.stopped) return;
+  if (st.frame_wanted && reply.row_policy.size() >= size_t(st.policy_size)) deliver_frame(st, reply);
   const int k = st.config.envs;
   auto& r = st.current;
   float* next = obs_row(st, st.step + 1);
@@ -138,6 +173,7 @@ void act(agent_pointer self, const predict_reply& reply) {
     st.episode_return[e] += static_cast<float>(res.reward);
     ++st.episode_length[e];
     if (res.terminated || res.truncated) {
+      if (e == 0) ++st.env0_episodes;
       if (res.truncated)
         r.truncation_observations.insert(r.truncation_observations.end(), next_obs,
                                          next_obs + st.obs_size);
@@ -165,6 +201,7 @@ void request_actions(agent_pointer self) {
   req.agent_id = st.config.id;
   req.rows = st.config.envs;
   req.observations.assign(obs, obs + size_t(st.config.envs) * st.obs_size);
+  if (st.frame_wanted) req.policy_row = 0;
   const auto sent = std::chrono::steady_clock::now();
   self->request(st.owner, caf::infinite, std::move(req))
       .then([=](const predict_reply& reply) {
@@ -193,6 +230,10 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
   const envs::env_spec& spec = st.envs.front()->spec();
   st.obs_size = spec.observation.flat_size();
   st.action_size = spec.action.flat_size();
+  st.drawable = dynamic_cast<const envs::renderable*>(st.envs.front().get());
+  st.action_labels = envs::action_labels(*st.envs.front());
+  st.continuous = spec.action.type == envs::space::kind::box;
+  st.policy_size = st.continuous ? spec.action.flat_size() : spec.action.n;
   if (spec.action.type == envs::space::kind::box) {
     st.low = spec.action.low;
     st.high = spec.action.high;
@@ -216,6 +257,17 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
         agent_final final{st.config.id, st.collected, st.dropped, st.next_sequence - 1};
         self->quit();
         return final;
+      },
+      [=](render_atom) -> caf::typed_response_promise<env_frame> {
+        auto& st = self->state;
+        // A newer request replaces an unanswered one (whose asker gave up).
+        st.frame_promise = self->make_response_promise<env_frame>();
+        if (st.drawable == nullptr)
+          st.frame_promise.deliver(caf::make_error(
+              caf::sec::runtime_error, st.config.env.id + " cannot render itself"));
+        else
+          st.frame_wanted = true;
+        return st.frame_promise;
       },
   };
 }

@@ -3,6 +3,12 @@
 // model-owner for actions with one request for all of them, and sends each
 // finished rollout to the learner without waiting for it to be trained
 // (unless max_rollouts_in_flight of its rollouts are still untrained).
+//
+// A viewer watches an agent by asking it for a frame (render_atom): the agent
+// then draws its first environment once, at its next step, with the policy's
+// action probabilities for that step, and answers with that one frame. It
+// draws nothing unless asked, and at most one frame per request, so watching
+// costs training one render per frame shown (see actors/frame_hub.hpp).
 #include <cstdint>
 #include <string>
 
@@ -12,7 +18,8 @@
 namespace troupe::actors {
 
 using agent_actor = caf::typed_actor<caf::reacts_to<start_atom>,
-                                     caf::replies_to<stop_atom>::with<agent_final>>;
+                                     caf::replies_to<stop_atom>::with<agent_final>,
+                                     caf::replies_to<render_atom>::with<env_frame>>;
 
 // What an agent needs from the actors it talks to. On the learner's node they
 // are the model-owner, the learner and the metrics actor; on a cluster worker

@@ -147,6 +147,8 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     mcfg.confirm_seed = stream_seed(config.run.seed, 1u << 20, segment);
   }
   auto metrics = spawn_metrics(sys, mcfg, owner, caf::actor_cast<caf::actor>(self));
+  if (request.frame_hub)
+    self->send(request.frame_hub, metrics_atom_v, caf::actor_cast<caf::actor>(metrics));
   auto learner = spawn_learner(sys, trainer, metrics);
   cluster_gateway_actor gateway;
   if (!request.cluster.host.empty()) gateway = serve_cluster(sys, request, owner, learner, metrics);
@@ -164,6 +166,10 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                             segment + (incarnation << 32));
     agents[i] = spawn_agent(sys, acfg, owner, learner, metrics);
     self->monitor(agents[i]);
+    if (request.frame_hub)
+      self->send(request.frame_hub, agent_atom_v, static_cast<std::int32_t>(i),
+                 static_cast<std::int32_t>(config.agents.count),
+                 caf::actor_cast<caf::actor>(agents[i]));
     self->send(agents[i], start_atom_v);
   };
   for (int i = 0; i < config.agents.count; ++i) start_agent(i, 0);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "actors/frame_hub.hpp"
 #include "actors/messages.hpp"
 #include "actors/run_config.hpp"
 #include "model/net_spec.hpp"
@@ -42,6 +43,9 @@ struct run_request {
   std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
   std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
   cluster_listen cluster;
+  // When set, told about every agent (and its replacements) and the metrics
+  // actor, so viewers can watch the run through it. Its owner stops it.
+  frame_hub_actor frame_hub;
 };
 
 // Runs one training run (or one resumed segment of it) to its end: the first

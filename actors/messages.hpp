@@ -11,7 +11,9 @@
 
 #include "agents/a3c_learner.hpp"
 #include "agents/rollout.hpp"
+#include "envs/render.hpp"
 #include "model/checkpoint.hpp"
+#include "viewer/overlay_info.hpp"  // a plain struct: no SDL, nothing to link
 
 namespace troupe::actors {
 
@@ -20,6 +22,9 @@ struct predict_request {
   std::uint32_t agent_id = 0;
   std::int32_t rows = 0;
   std::vector<float> observations;
+  // A row whose policy outputs the reply should carry (a viewer is watching
+  // it); -1: none, the usual case.
+  std::int32_t policy_row = -1;
 };
 
 struct predict_reply {
@@ -27,6 +32,9 @@ struct predict_reply {
   std::vector<float> logp;     // log-probability of each action
   std::vector<float> values;   // V of each row's observation
   std::uint64_t version = 0;   // the parameter version every row was computed with
+  // The request's policy_row: its logits, or its Gaussian mean then log-std;
+  // empty when none was asked for.
+  std::vector<float> row_policy;
 };
 
 // The learner's answer to a rollout: it has been trained (or dropped).
@@ -147,13 +155,26 @@ struct evaluation_report {
   bool passed = false;  // reached the target; the parameters are frozen
 };
 
+// One frame of an agent's environment, rendered because a viewer asked for
+// it (see actors/frame_hub.hpp), with what the viewer's panel shows beside it.
+struct env_frame {
+  std::uint32_t agent_id = 0;
+  std::int32_t agent_count = 1;  // agents there are to watch (the hub fills it in)
+  std::uint64_t sequence = 0;    // the hub's numbering: later frames, larger numbers
+  envs::rgb_frame image;
+  bool pixel_art = false;        // a grid game: scale by nearest neighbour
+  viewer::overlay_info info;
+};
+
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, predict_request& x) {
-  return f(caf::meta::type_name("predict_request"), x.agent_id, x.rows, x.observations);
+  return f(caf::meta::type_name("predict_request"), x.agent_id, x.rows, x.observations,
+           x.policy_row);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, predict_reply& x) {
-  return f(caf::meta::type_name("predict_reply"), x.actions, x.logp, x.values, x.version);
+  return f(caf::meta::type_name("predict_reply"), x.actions, x.logp, x.values, x.version,
+           x.row_policy);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, train_ack& x) {
@@ -213,6 +234,11 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, evaluation_report& x) {
   return f(caf::meta::type_name("evaluation_report"), x.version, x.episodes, x.return_mean, x.passed);
 }
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, env_frame& x) {
+  return f(caf::meta::type_name("env_frame"), x.agent_id, x.agent_count, x.sequence, x.image,
+           x.pixel_art, x.info);
+}
 
 }  // namespace troupe::actors
 
@@ -229,6 +255,13 @@ typename Inspector::result_type inspect(Inspector& f, train_result& x) {
            x.frozen, x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
 }
 }  // namespace troupe::agents
+
+namespace troupe::envs {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, rgb_frame& x) {
+  return f(caf::meta::type_name("rgb_frame"), x.width, x.height, x.pixels);
+}
+}  // namespace troupe::envs
 
 namespace troupe::model {
 template <class Inspector>
@@ -264,6 +297,11 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, batch_timeout_atom, "batch_tmo")
   CAF_ADD_ATOM(troupe, troupe::actors, checkpoint_atom, "checkpoint")
   CAF_ADD_ATOM(troupe, troupe::actors, evaluate_atom, "evaluate")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::env_frame))
+  CAF_ADD_ATOM(troupe, troupe::actors, render_atom, "render")
+  CAF_ADD_ATOM(troupe, troupe::actors, next_frame_atom, "next_frame")
+  CAF_ADD_ATOM(troupe, troupe::actors, agent_atom, "agent")
+  CAF_ADD_ATOM(troupe, troupe::actors, metrics_atom, "metrics")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -12,6 +12,7 @@ namespace {
 struct pending_request {
   caf::typed_response_promise<predict_reply> promise;
   int rows;
+  int policy_row;  // its row a viewer watches, or -1
 };
 
 struct model_owner_state {
@@ -63,6 +64,11 @@ void flush(model_owner_state& st) {
         reply.logp[i] = a.logp;
       }
     }
+    if (p.policy_row >= 0) {
+      const auto first = st.out.policy.begin() + (row - p.rows + p.policy_row) * st.action_size;
+      reply.row_policy.assign(first, first + st.action_size);
+      reply.row_policy.insert(reply.row_policy.end(), st.out.log_std.begin(), st.out.log_std.end());
+    }
     p.promise.deliver(std::move(reply));
   }
   st.pending.clear();
@@ -86,14 +92,15 @@ model_owner_actor::behavior_type model_owner(owner_pointer self,
         auto& st = self->state;
         auto promise = self->make_response_promise<predict_reply>();
         if (req.rows <= 0 ||
-            req.observations.size() != size_t(req.rows) * size_t(st.obs_size)) {
+            req.observations.size() != size_t(req.rows) * size_t(st.obs_size) ||
+            req.policy_row < -1 || req.policy_row >= req.rows) {
           promise.deliver(caf::make_error(caf::sec::invalid_argument,
-                                          "predict request with malformed observations"));
+                                          "predict request with malformed observations or policy_row"));
           return promise;
         }
         ++st.stats.requests;
         st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
-        st.pending.push_back({promise, req.rows});
+        st.pending.push_back({promise, req.rows, req.policy_row});
         st.pending_rows += req.rows;
         // Flush when full, or when no further request is waiting: a lone
         // agent is never held back, and concurrent agents share a pass.

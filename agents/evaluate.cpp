@@ -10,8 +10,6 @@
 
 namespace troupe::agents {
 
-namespace {
-
 // Episode i's randomness (its reset and its sampled actions) comes from
 // (seed, i) alone, so results do not depend on how many episodes run at once.
 std::mt19937_64 episode_rng(std::uint64_t seed, int episode) {
@@ -19,6 +17,26 @@ std::mt19937_64 episode_rng(std::uint64_t seed, int episode) {
                     static_cast<std::uint32_t>(episode)};
   return std::mt19937_64(seq);
 }
+
+void choose_action(const model::net_spec& net, const envs::space& action_space,
+                   const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
+                   float* action) {
+  if (!net.continuous) {
+    action[0] = static_cast<float>(greedy ? greedy_action(policy, net.action_size).action
+                                          : sample_categorical(policy, net.action_size, rng).action);
+    return;
+  }
+  if (greedy)
+    std::copy(policy, policy + net.action_size, action);
+  else
+    sample_gaussian(policy, log_std, net.action_size, rng, action);
+  if (action_space.type == envs::space::kind::box)
+    for (size_t j = 0; j < size_t(net.action_size); ++j)
+      action[j] = static_cast<float>(
+          std::clamp<double>(action[j], action_space.low[j], action_space.high[j]));
+}
+
+namespace {
 
 // One environment slot playing one episode at a time.
 struct slot {
@@ -41,7 +59,6 @@ evaluation evaluate(model::shared_model& model, const envs::env_config& config, 
   std::vector<slot> slots(slots_n);
   for (auto& s : slots) s.env = envs::make_env(config);
   const envs::env_spec& spec = slots[0].env->spec();
-  const bool box = spec.action.type == envs::space::kind::box;
   const size_t obs_size = spec.observation.flat_size();
   const size_t action_size = spec.action.flat_size();
   std::vector<float> obs(obs_size * slots_n), action(action_size);
@@ -68,21 +85,8 @@ evaluation evaluate(model::shared_model& model, const envs::env_config& config, 
     for (int i = 0; i < slots_n; ++i) {
       slot& s = slots[i];
       if (s.episode < 0) continue;
-      const float* policy = &out.policy[size_t(i) * net.action_size];
-      if (net.continuous) {
-        if (greedy)
-          std::copy(policy, policy + net.action_size, action.begin());
-        else
-          sample_gaussian(policy, out.log_std.data(), net.action_size, s.rng, action.data());
-        if (box)
-          for (size_t j = 0; j < action.size(); ++j)
-            action[j] = static_cast<float>(
-                std::clamp<double>(action[j], spec.action.low[j], spec.action.high[j]));
-      } else {
-        action[0] = static_cast<float>(
-            greedy ? greedy_action(policy, net.action_size).action
-                   : sample_categorical(policy, net.action_size, s.rng).action);
-      }
+      choose_action(net, spec.action, &out.policy[size_t(i) * net.action_size],
+                    out.log_std.data(), greedy, s.rng, action.data());
       const envs::step_result step = s.env->step(action.data(), &obs[i * obs_size]);
       s.total += step.reward;
       ++s.length;

@@ -4,9 +4,11 @@
 // Up to `parallel` episodes run side by side, one batched forward pass per
 // step; episode i's result depends only on (seed, i).
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "envs/env_config.hpp"
+#include "envs/env.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::agents {
@@ -16,6 +18,18 @@ struct evaluation {
   std::vector<std::int64_t> lengths;
   double return_mean = 0, return_std = 0, length_mean = 0;
 };
+
+// Episode i's random stream: its reset seed is the first draw, then its
+// sampled actions. It depends only on (seed, i), so `troupe play --seed S`
+// plays the episodes that `troupe eval --seed S` scores.
+std::mt19937_64 episode_rng(std::uint64_t seed, int episode);
+
+// The action the policy takes given its outputs for one observation (logits,
+// or a Gaussian's means with `log_std`): sampled, or the most likely one when
+// `greedy`; a Box action is clipped to its bounds.
+void choose_action(const model::net_spec& net, const envs::space& action_space,
+                   const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
+                   float* action);
 
 // Episodes of environments without a limit end after max_steps_per_episode.
 evaluation evaluate(model::shared_model& model, const envs::env_config& env, int episodes,

@@ -19,6 +19,11 @@ float categorical_logp(const float* logits, int n, int action) {
   return static_cast<float>(logits[action] - log_sum_exp(logits, n));
 }
 
+void categorical_probabilities(const float* logits, int n, float* probabilities) {
+  const double lse = log_sum_exp(logits, n);
+  for (int i = 0; i < n; ++i) probabilities[i] = static_cast<float>(std::exp(logits[i] - lse));
+}
+
 sampled_action sample_categorical(const float* logits, int n, std::mt19937_64& rng) {
   const double lse = log_sum_exp(logits, n);
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);

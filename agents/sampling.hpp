@@ -15,6 +15,8 @@ sampled_action sample_categorical(const float* logits, int n, std::mt19937_64& r
 sampled_action greedy_action(const float* logits, int n);
 // log softmax(logits)[action], computed stably.
 float categorical_logp(const float* logits, int n, int action);
+// softmax(logits[0..n)) into probabilities[0..n), computed stably.
+void categorical_probabilities(const float* logits, int n, float* probabilities);
 
 // Draws `d` values from N(mean, exp(log_std)^2) into `action`; returns their
 // joint log-density.

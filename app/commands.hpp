@@ -15,6 +15,7 @@ void add_eval_command(CLI::App& cli, int& exit_code);
 void add_config_command(CLI::App& cli, int& exit_code);
 void add_envs_command(CLI::App& cli, int& exit_code);
 void add_view_command(CLI::App& cli, int& exit_code);
+void add_play_command(CLI::App& cli, int& exit_code);
 void add_rollout_command(CLI::App& cli, int& exit_code);
 void add_serve_command(CLI::App& cli, int& exit_code);
 void add_join_command(CLI::App& cli, int& exit_code);

@@ -1,5 +1,4 @@
 // troupe eval RUN_DIR|CHECKPOINT --episodes N [--greedy] [--seed S] [--json FILE]
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -7,11 +6,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "actors/coordinator.hpp"
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
 #include "app/config_loader.hpp"
-#include "model/checkpoint.hpp"
+#include "app/trained_model.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -26,25 +24,12 @@ struct eval_options {
 };
 
 void eval(const eval_options& opts) {
-  std::string path = opts.target;
-  if (std::filesystem::is_directory(path)) {
-    path = actors::newest_checkpoint(opts.target);
-    if (path.empty()) throw config_error(opts.target + ": no checkpoint in " + opts.target + "/checkpoints");
-  }
   model::set_compute_threads(1);
-  model::checkpoint_meta meta;
-  try {
-    meta = model::read_checkpoint_meta(path);
-  } catch (const model::checkpoint_error& e) {
-    throw config_error(e.what());
-  }
-  const actors::run_config config = load_config_text(meta.config_yaml, path + " (its config)");
-  auto model = model::make_shared_model(actors::net_spec_for(config), config.run.seed);
-  try {
-    model::load_checkpoint(path, *model, nullptr);
-  } catch (const model::checkpoint_error& e) {
-    throw config_error(e.what());
-  }
+  const trained_model trained = load_trained_model(opts.target);
+  const std::string& path = trained.checkpoint;
+  const model::checkpoint_meta& meta = trained.meta;
+  const actors::run_config& config = trained.config;
+  auto& model = trained.model;
   const agents::evaluation result =
       agents::evaluate(*model, config.env, opts.episodes, opts.greedy, opts.seed);
   nlohmann::json j{{"checkpoint", path},          {"env", config.env.id},

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   add_config_command(cli, exit_code);
   add_envs_command(cli, exit_code);
   add_view_command(cli, exit_code);
+  add_play_command(cli, exit_code);
   add_rollout_command(cli, exit_code);
   add_serve_command(cli, exit_code);
   add_join_command(cli, exit_code);

@@ -1,4 +1,4 @@
-// troupe train CONFIG [--set key=value]... [--run-dir DIR]
+// troupe train CONFIG [--set key=value]... [--run-dir DIR] [--view] [--view-port PORT]
 #include <malloc.h>
 #include <unistd.h>
 
@@ -7,22 +7,26 @@
 #include <cstdlib>
 #include <csignal>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
+#include <thread>
 #include <tuple>
 
 #include <CLI/CLI.hpp>
 
 #include "actors/coordinator.hpp"
+#include "actors/frame_stream.hpp"
 #include "actors/network_setup.hpp"
 #include "app/commands.hpp"
 #include "app/teardown_watchdog.hpp"
 #include "app/training.hpp"
 #include "app/config_loader.hpp"
 #include "app/plot_hook.hpp"
+#include "app/stream_window.hpp"
 #include "app/summary.hpp"
 #include "model/checkpoint.hpp"
 #include "model/compute_runtime.hpp"
@@ -81,9 +85,49 @@ std::string cluster_token(const train_options& opts, const actors::run_config& c
   return hex;
 }
 
+// Trains on a second thread while this one shows the agents' frames: SDL
+// wants its window on the main thread. Closing the window (or q, or --frames
+// being reached) only closes the view; the run goes on to its own end, and
+// SIGINT still stops it gracefully.
+actors::run_outcome train_in_view(caf::actor_system& system, const actors::run_request& request,
+                                  const train_options& opts) {
+  std::atomic<bool> finished{false};
+  actors::run_outcome outcome;
+  std::exception_ptr failure;
+  std::thread trainer([&] {
+    try {
+      outcome = actors::coordinate(system, request, interrupted);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    finished = true;
+  });
+  try {
+    stream_view_options view;
+    view.who = "troupe train";
+    view.title = "troupe train - " + request.config.env.id;
+    view.fps = opts.view_fps;
+    view.window = opts.window;
+    view.stop = [&] { return finished.load(); };
+    watch_frame_stream(system, request.frame_hub, view);
+    if (!finished)
+      std::cout << "troupe train: the viewer is closed; training goes on (Ctrl-C stops it)"
+                << std::endl;
+  } catch (const std::exception& e) {
+    std::cerr << "troupe train: the viewer failed (" << e.what()
+              << "); training goes on without it" << std::endl;
+  }
+  trainer.join();
+  if (failure) std::rethrow_exception(failure);
+  return outcome;
+}
+
 }  // namespace
 
 int run_training(const train_options& opts) {
+  const window_flags& w = opts.window;
+  if (!opts.view && (w.frames > 0 || !w.screenshot.empty() || !w.record_dir.empty()))
+    throw config_error("--frames, --screenshot and --record are for the window: add --view");
   actors::run_request request;
   if (!opts.resume_dir.empty()) {
     if (!opts.config_path.empty())
@@ -138,9 +182,25 @@ int run_training(const train_options& opts) {
   teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
-  if (serving) actors::configure_network(caf_config, config.cluster.tls);
+  const bool publishing = opts.view_port >= 0;
+  if (serving || publishing)
+    actors::configure_network(caf_config, serving ? config.cluster.tls : actors::tls_files{});
   caf::actor_system system{caf_config};
-  const actors::run_outcome outcome = actors::coordinate(system, request, interrupted);
+  if (opts.view || publishing) request.frame_hub = actors::spawn_frame_hub(system);
+  if (publishing) {
+    const auto port = actors::publish_frame_stream(
+        system, request.frame_hub, static_cast<std::uint16_t>(opts.view_port), opts.view_bind);
+    if (!port)
+      throw config_error("--view-port " + std::to_string(opts.view_port) + ": cannot publish on " +
+                         opts.view_bind + ": " + system.render(port.error()));
+    std::cout << "troupe: frame stream on " << opts.view_bind << ":" << *port
+              << " (watch it with: troupe view --connect " << opts.view_bind << ":" << *port
+              << ")" << std::endl;
+  }
+  const actors::run_outcome outcome = opts.view
+                                          ? train_in_view(system, request, opts)
+                                          : actors::coordinate(system, request, interrupted);
+  if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
   write_file(std::filesystem::path(run_dir) / "summary.json",
              summary_json(outcome, config.run.stop.mean_return));
 
@@ -175,6 +235,20 @@ void add_train_command(CLI::App& cli, int& exit_code) {
                   "continue the run in RUN_DIR from its newest checkpoint");
   cmd->add_option("--set", opts->overrides, "override a key: dotted.key=value (value is YAML)");
   cmd->add_option("--run-dir", opts->run_dir, "run directory (default runs/<name>-<timestamp>)");
+  cmd->add_flag("--view", opts->view,
+                "watch agent 0's first environment live in a window (n: next agent); closing "
+                "the window leaves training running");
+  cmd->add_option("--view-fps", opts->view_fps, "frames per second the window asks for at speed x1")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  add_window_flags(*cmd, opts->window);
+  cmd->add_option("--view-port", opts->view_port,
+                  "publish the frames on this TCP port for `troupe view --connect` (0: any free "
+                  "port, printed)")
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--view-bind", opts->view_bind,
+                  "address the frame stream listens on (0.0.0.0: every interface)")
+      ->capture_default_str();
   cmd->callback([opts, &exit_code] { exit_code = run_training(*opts); });
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "app/window_flags.hpp"
+
 namespace troupe::app {
 
 struct train_options {
@@ -11,6 +13,13 @@ struct train_options {
   std::vector<std::string> overrides;
   std::string listen;  // troupe serve: HOST:PORT for workers; empty: troupe train
   std::string token;   // troupe serve: --token
+  // Watching (troupe train): a window, and/or the frames published for
+  // `troupe view --connect`.
+  bool view = false;          // a window onto one agent's environment
+  double view_fps = 30.0;     // frames the window asks for per second, at speed x1
+  window_flags window;
+  int view_port = -1;         // >= 0: publish the frames on this port (0: any free one)
+  std::string view_bind = "127.0.0.1";
 };
 
 // Returns the process exit code; throws config_error for bad input.

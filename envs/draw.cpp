@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace troupe::envs::draw {
 
@@ -19,11 +20,16 @@ int first_covered(double coordinate) { return static_cast<int>(std::ceil(coordin
 }  // namespace
 
 void clear(rgb_frame& frame, color c) {
-  for (size_t i = 0; i + 2 < frame.pixels.size(); i += 3) {
-    frame.pixels[i] = c.r;
-    frame.pixels[i + 1] = c.g;
-    frame.pixels[i + 2] = c.b;
+  // One row pixel by pixel, then copies of it: a viewer's agent clears a
+  // whole picture for every frame it renders during training.
+  auto& px = frame.pixels;
+  const size_t row = size_t(std::max(frame.width, 0)) * 3;
+  if (row == 0 || px.size() != row * size_t(std::max(frame.height, 0))) {
+    for (size_t i = 0; i + 2 < px.size(); i += 3) px[i] = c.r, px[i + 1] = c.g, px[i + 2] = c.b;
+    return;
   }
+  for (size_t i = 0; i < row; i += 3) px[i] = c.r, px[i + 1] = c.g, px[i + 2] = c.b;
+  for (size_t at = row; at < px.size(); at += row) std::memcpy(&px[at], px.data(), row);
 }
 
 void fill_rect(rgb_frame& frame, double x0, double y0, double x1, double y1, color c) {

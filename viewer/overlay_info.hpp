@@ -34,11 +34,49 @@ struct overlay_info {
   static bool present(std::int64_t v) { return v >= 0; }
 };
 
+// CAF 0.17 packs reals by hand (caf/detail/ieee_754.hpp): a NaN arrives as
+// garbage, and packing an infinity never ends. So an overlay's reals travel
+// finite: which doubles are present goes in a bit mask, and non-finite values
+// are clamped (NaN to 0) on the way out.
+namespace overlay_wire {
+inline double finite(double v) {
+  if (std::isnan(v)) return 0.0;
+  return std::fmax(-std::numeric_limits<double>::max(),
+                   std::fmin(v, std::numeric_limits<double>::max()));
+}
+inline std::vector<float> finite(const std::vector<float>& values) {
+  std::vector<float> out(values);
+  for (float& v : out)
+    v = std::isnan(v) ? 0.f
+                      : std::fmax(-std::numeric_limits<float>::max(),
+                                  std::fmin(v, std::numeric_limits<float>::max()));
+  return out;
+}
+constexpr std::uint8_t has_return = 1, has_rate = 2;
+}  // namespace overlay_wire
+
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, overlay_info& x) {
-  return f(x.title, x.episode, x.episode_return, x.step, x.steps_per_second,
-           x.parameter_version, x.action_probabilities, x.action_values, x.action_names,
-           x.chosen_action);
+  namespace w = overlay_wire;
+  if constexpr (Inspector::reads_state) {  // saving or printing: a finite copy
+    const std::uint8_t present =
+        (overlay_info::present(x.episode_return) ? w::has_return : 0) |
+        (overlay_info::present(x.steps_per_second) ? w::has_rate : 0);
+    double episode_return = w::finite(x.episode_return);
+    double steps_per_second = w::finite(x.steps_per_second);
+    std::vector<float> probabilities = w::finite(x.action_probabilities);
+    std::vector<float> values = w::finite(x.action_values);
+    return f(x.title, x.episode, present, episode_return, x.step, steps_per_second,
+             x.parameter_version, probabilities, values, x.action_names, x.chosen_action);
+  } else {  // loading
+    std::uint8_t present = 0;
+    auto result = f(x.title, x.episode, present, x.episode_return, x.step, x.steps_per_second,
+                    x.parameter_version, x.action_probabilities, x.action_values,
+                    x.action_names, x.chosen_action);
+    if ((present & w::has_return) == 0) x.episode_return = overlay_info::absent;
+    if ((present & w::has_rate) == 0) x.steps_per_second = overlay_info::absent;
+    return result;
+  }
 }
 
 }  // namespace troupe::viewer

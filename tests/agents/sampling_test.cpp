@@ -26,4 +26,17 @@ TEST_CASE("log-probabilities are stable for large logits") {
   CHECK(std::isfinite(categorical_logp(logits, 3, 2)));
   CHECK(greedy_action(logits, 3).action == 0);
 }
+
+TEST_CASE("categorical probabilities are the softmax of the logits, also for large logits") {
+  const float logits[3] = {0.0f, std::log(3.0f), std::log(4.0f)};  // 1 : 3 : 4
+  float p[3];
+  categorical_probabilities(logits, 3, p);
+  CHECK(p[0] == doctest::Approx(0.125));
+  CHECK(p[1] == doctest::Approx(0.375));
+  CHECK(p[2] == doctest::Approx(0.5));
+  const float huge[2] = {1000.f, -1000.f};
+  categorical_probabilities(huge, 2, p);
+  CHECK(p[0] == doctest::Approx(1.0));
+  CHECK(p[1] == 0.0f);
+}
 }

@@ -18,6 +18,7 @@
 
 #include "envs/render.hpp"
 #include "tests/e2e/process.hpp"
+#include "tests/viewer/headless.hpp"
 #include "viewer/overlay_panel.hpp"
 #include "viewer/png_writer.hpp"
 #include "viewer/text_overlay.hpp"
@@ -28,52 +29,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using rgb = std::array<std::uint8_t, 3>;
-
-// Read back with libpng's simplified API: a second, independent code path.
-rgb_frame read_png(const std::string& path) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  INFO(path);
-  REQUIRE(png_image_begin_read_from_file(&image, path.c_str()) != 0);
-  image.format = PNG_FORMAT_RGB;
-  rgb_frame frame;
-  frame.resize(int(image.width), int(image.height));
-  REQUIRE(png_image_finish_read(&image, nullptr, frame.pixels.data(), 0, nullptr) != 0);
-  return frame;
-}
-
-std::map<rgb, long> colour_counts(const rgb_frame& f) {
-  std::map<rgb, long> counts;
-  for (size_t i = 0; i + 2 < f.pixels.size(); i += 3)
-    ++counts[{f.pixels[i], f.pixels[i + 1], f.pixels[i + 2]}];
-  return counts;
-}
-
-long count_of(const std::map<rgb, long>& counts, rgb c) {
-  const auto it = counts.find(c);
-  return it == counts.end() ? 0 : it->second;
-}
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("troupe_viewer_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  std::string dirs = path;
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    if (end > start && fs::exists(fs::path(dirs.substr(start, end - start)) / program)) return true;
-    start = end + 1;
-  }
-  return false;
-}
+using troupe::tests::colour_counts;
+using troupe::tests::count_of;
+using troupe::tests::fresh_dir;
+using troupe::tests::read_png;
+using troupe::tests::rgb;
 
 // SDL's dummy video driver: a real viewer_window, no display at all.
 struct dummy_video {
@@ -101,13 +61,7 @@ command_result run(const std::string& cmd) { return troupe::tests::run_command(c
 
 // `troupe view ARGS` in a fresh virtual X server, bounded in time.
 command_result view_headless(const std::string& args) {
-  REQUIRE_MESSAGE(on_path("xvfb-run"),
-                  "xvfb-run is not installed: the viewer's headless tests need it "
-                  "(apt-get install xvfb xauth, or run scripts/setup.sh)");
-  REQUIRE_MESSAGE(on_path("xauth"), "xauth is not installed: xvfb-run needs it "
-                                    "(apt-get install xauth, or run scripts/setup.sh)");
-  return run("timeout 60 xvfb-run -a -s '-screen 0 1280x1024x24' " + std::string(TROUPE_BINARY) +
-             " view " + args);
+  return troupe::tests::troupe_headless("view " + args);
 }
 
 }  // namespace
@@ -349,11 +303,7 @@ TEST_CASE("troupe view shows CartPole headless and saves a screenshot of it") {
   const rgb_frame shot = read_png(png);
   CHECK(shot.width == 600 + troupe::viewer::panel_layout::width);
   CHECK(shot.height == 400);
-  const auto counts = colour_counts(shot);
-  CHECK(counts.size() > 5);                                // not blank
-  CHECK(count_of(counts, {255, 255, 255}) > 100000);      // the white sky
-  CHECK(count_of(counts, {202, 152, 101}) > 300);         // the pole
-  CHECK(count_of(counts, {0, 0, 0}) > 1000);              // the cart (and track)
+  troupe::tests::check_shows_cartpole(shot);
   CHECK(r.output.find("30 frames") != std::string::npos);
 }
 

@@ -1,0 +1,94 @@
+#include "app/local_playback.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "app/config_loader.hpp"
+#include "envs/render.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+std::atomic<bool> playback_interrupted{false};
+extern "C" void on_playback_signal(int) { playback_interrupted = true; }
+
+}  // namespace
+
+void play_in_window(envs::env& env, playback_policy& policy, const playback_options& opts) {
+  const auto* drawable = dynamic_cast<const envs::renderable*>(&env);
+  if (drawable == nullptr)
+    throw config_error(opts.who + ": " + env.spec().id + " cannot render itself");
+  const envs::env_spec& spec = env.spec();
+  auto window = open_window(opts.title, opts.window, opts.who);
+
+  std::vector<float> observation(size_t(spec.observation.flat_size()));
+  std::vector<float> action(size_t(spec.action.flat_size()), 0.f);
+  viewer::overlay_info info;
+  info.title = spec.id;
+  long episodes_done = 0, env_steps = 0, steps_at_rate = 0;
+  const auto start_episode = [&] {
+    env.reset(policy.start_episode(episodes_done), observation.data());
+    info.episode = episodes_done + 1;
+    info.episode_return = 0.0;
+    info.step = 0;
+  };
+
+  playback_interrupted = false;
+  std::signal(SIGINT, on_playback_signal);
+  std::signal(SIGTERM, on_playback_signal);
+  start_episode();
+  auto next_due = clock_type::now();
+  auto rate_since = next_due;
+  while (window->poll_events() && !playback_interrupted) {
+    if (shown_enough(*window, opts.window)) break;
+    if (opts.episodes > 0 && episodes_done >= opts.episodes) break;
+    const auto now = clock_type::now();
+    if (!window->wants_frame() || now < next_due) {
+      const auto wait = window->wants_frame() ? next_due - now : clock_type::duration::max();
+      std::this_thread::sleep_for(std::min<clock_type::duration>(wait, std::chrono::milliseconds(10)));
+      continue;
+    }
+    // This state, with what the policy makes of it; then its action.
+    policy.act(observation.data(), action.data(), info);
+    const double since = std::chrono::duration<double>(now - rate_since).count();
+    if (since >= 0.25) {
+      info.steps_per_second = (env_steps - steps_at_rate) / since;
+      steps_at_rate = env_steps;
+      rate_since = now;
+    }
+    envs::rgb_frame frame;
+    drawable->render(frame);
+    window->show(std::move(frame), info, drawable->pixel_art());
+    const envs::step_result r = env.step(action.data(), observation.data());
+    ++env_steps;
+    info.episode_return += r.reward;
+    ++info.step;
+    if (r.terminated || r.truncated) {
+      ++episodes_done;
+      std::cout << opts.who << ": episode " << episodes_done << " return " << info.episode_return
+                << " in " << info.step << " steps" << (r.truncated ? " (time limit)" : "")
+                << std::endl;
+      if (opts.episodes == 0 || episodes_done < opts.episodes) start_episode();
+    }
+    if (opts.fps > 0) {
+      next_due += std::chrono::duration_cast<clock_type::duration>(
+          std::chrono::duration<double>(1.0 / (opts.fps * window->speed())));
+      if (next_due < now) next_due = now;  // after a pause or a slow frame: no burst
+    }
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  report_window(*window, opts.window, opts.who,
+                ", " + std::to_string(env_steps) + " env steps, " + std::to_string(episodes_done) +
+                    " episodes finished");
+}
+
+}  // namespace troupe::app

@@ -1,0 +1,113 @@
+// troupe play RUN_DIR|CHECKPOINT [--episodes N] [--greedy] [--seed S]: watch a
+// trained policy play in a live window, its action probabilities (or a
+// Gaussian's means and the actions taken) beside the environment.
+#include <iostream>
+#include <memory>
+#include <random>
+
+#include <CLI/CLI.hpp>
+
+#include "actors/policy_overlay.hpp"
+#include "agents/evaluate.hpp"
+#include "app/commands.hpp"
+#include "app/config_loader.hpp"
+#include "app/local_playback.hpp"
+#include "app/trained_model.hpp"
+#include "envs/action_labels.hpp"
+#include "envs/registry.hpp"
+#include "model/compute_runtime.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+struct play_options {
+  std::string target;
+  long episodes = 0;  // 0: until quit
+  bool greedy = false;
+  std::uint64_t seed = 12345;  // eval's default: the same episodes
+  double fps = 30.0;
+  window_flags window;
+};
+
+// The trained policy, one observation at a time, seeded per episode exactly
+// as agents::evaluate seeds its episodes.
+class model_playback_policy final : public playback_policy {
+ public:
+  model_playback_policy(const trained_model& trained, const envs::env& env, bool greedy,
+                        std::uint64_t seed)
+      : trained_(trained),
+        action_space_(env.spec().action),
+        labels_(envs::action_labels(env)),
+        greedy_(greedy),
+        seed_(seed) {}
+
+  std::uint64_t start_episode(long episode) override {
+    rng_ = agents::episode_rng(seed_, static_cast<int>(episode));
+    return rng_();
+  }
+
+  void act(const float* observation, float* action, viewer::overlay_info& info) override {
+    model::predict(*trained_.model, observation, 1, out_);
+    const model::net_spec& net = model::spec_of(*trained_.model);
+    agents::choose_action(net, action_space_, out_.policy.data(), out_.log_std.data(), greedy_,
+                          rng_, action);
+    actors::show_policy(info, out_.policy.data(), net.action_size, net.continuous, action,
+                        labels_);
+    info.parameter_version = static_cast<std::int64_t>(out_.version);
+  }
+
+ private:
+  const trained_model& trained_;
+  envs::space action_space_;
+  std::vector<std::string> labels_;
+  bool greedy_;
+  std::uint64_t seed_;
+  std::mt19937_64 rng_;
+  model::prediction out_;
+};
+
+void play(const play_options& opts) {
+  if (opts.episodes < 0 || opts.fps < 0)
+    throw config_error("play: --episodes and --fps must not be negative");
+  model::set_compute_threads(1);
+  const trained_model trained = load_trained_model(opts.target);
+  const auto env = envs::make_env(trained.config.env);
+  std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
+            << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id
+            << (opts.greedy ? ", greedy" : ", sampling") << ", seed " << opts.seed << std::endl;
+  model_playback_policy policy(trained, *env, opts.greedy, opts.seed);
+  playback_options playback;
+  playback.who = "troupe play";
+  playback.title = "troupe play - " + trained.config.env.id;
+  playback.episodes = opts.episodes;
+  playback.fps = opts.fps;
+  playback.window = opts.window;
+  play_in_window(*env, policy, playback);
+}
+
+}  // namespace
+
+void add_play_command(CLI::App& cli, int& exit_code) {
+  auto opts = std::make_shared<play_options>();
+  auto* cmd = cli.add_subcommand("play", "watch a trained policy play in a live window");
+  cmd->add_option("target", opts->target, "run directory (its newest checkpoint) or checkpoint file")
+      ->required();
+  cmd->add_option("--episodes", opts->episodes, "stop after N episodes (0: until quit)");
+  cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
+  cmd->add_option("--seed", opts->seed,
+                  "seeds the episodes as `troupe eval --seed` does (the same episodes)")
+      ->capture_default_str();
+  cmd->add_option("--fps", opts->fps, "frames per second at speed x1 (0: as fast as possible)")
+      ->capture_default_str();
+  add_window_flags(*cmd, opts->window);
+  cmd->footer(
+      "Keys: space pause/resume, . or right arrow single step, +/- faster/slower, q or Esc quit.\n"
+      "Headless: xvfb-run -a troupe play RUN_DIR --frames 30 --screenshot play.png");
+  cmd->callback([opts, &exit_code] {
+    play(*opts);
+    exit_code = 0;
+  });
+}
+
+}  // namespace troupe::app

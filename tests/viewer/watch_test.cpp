@@ -1,0 +1,185 @@
+// Watching training and trained policies through the real binary, headless:
+// `train --view`, `play`, and `view --connect` to `train --view-port`.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/process.hpp"
+#include "tests/viewer/headless.hpp"
+#include "viewer/overlay_panel.hpp"
+
+namespace fs = std::filesystem;
+using namespace troupe::tests;
+
+namespace {
+
+const std::string cartpole = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
+// A fixed number of steps, the target out of reach, no progress lines.
+const std::string fixed_steps =
+    " --set run.stop.mean_return=100000 --set run.stop.confirm_episodes=0 --set log.progress=false";
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  REQUIRE_MESSAGE(in.good(), p.string());
+  return nlohmann::json::parse(in);
+}
+
+void check_accounts(const nlohmann::json& s) {
+  CHECK(s["samples_collected"].get<long>() ==
+        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  CHECK(s["samples_collected"] == s["env_steps"]);
+  CHECK(s["updates"].get<long>() > 0);
+}
+
+// The window's panel: the title and the highlighted chosen action are drawn.
+void check_panel(const troupe::envs::rgb_frame& shot) {
+  const auto counts = colour_counts(shot);
+  CHECK(count_of(counts, {126, 198, 250}) > 50);  // title text
+  CHECK(count_of(counts, {238, 188, 72}) > 20);   // the chosen action's label
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Sum and count of the "episode k return R" lines `play` prints.
+std::vector<double> played_returns(const std::string& output) {
+  std::vector<double> out;
+  const std::regex line(R"(troupe play: episode \d+ return ([-0-9.e]+))");
+  for (std::sregex_iterator it(output.begin(), output.end(), line), end; it != end; ++it)
+    out.push_back(std::stod((*it)[1]));
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("viewer") {
+TEST_CASE("train --view shows CartPole live and the run still ends with a correct summary") {
+  const fs::path dir = fresh_dir("train_view");
+  const std::string png = (dir / "train.png").string();
+  const auto r = troupe_headless("train " + cartpole + " --run-dir " + (dir / "run").string() +
+                                 fixed_steps + " --set run.stop.env_steps=600000" +
+                                 " --view --frames 10 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("10 frames shown") != std::string::npos);
+  CHECK(r.output.find("training goes on") != std::string::npos);  // --frames closed the view only
+  const auto shot = read_png(png);
+  CHECK(shot.width == 600 + troupe::viewer::panel_layout::width);
+  CHECK(shot.height == 400);
+  check_shows_cartpole(shot);
+  check_panel(shot);
+  const auto s = read_json(dir / "run" / "summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  CHECK(s["env_steps"].get<long>() >= 600000);
+  check_accounts(s);
+}
+
+TEST_CASE("the window flags need --view") {
+  const auto r = run_command(std::string(TROUPE_BINARY) + " train " + cartpole + " --frames 5");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("add --view") != std::string::npos);
+}
+
+TEST_CASE("play shows a trained policy, and plays the episodes eval scores") {
+  const fs::path dir = fresh_dir("play");
+  const std::string run_dir = (dir / "run").string();
+  const auto trained = run_command(std::string(TROUPE_BINARY) + " train " + cartpole +
+                                   " --run-dir " + run_dir + fixed_steps +
+                                   " --set run.stop.env_steps=60000");
+  INFO(trained.output);
+  REQUIRE(trained.exit_code == 0);
+
+  const std::string png = (dir / "play.png").string();
+  const auto shown = troupe_headless("play " + run_dir + " --frames 20 --fps 0 --screenshot " + png);
+  INFO(shown.output);
+  REQUIRE(shown.exit_code == 0);
+  CHECK(shown.output.find("20 frames shown") != std::string::npos);
+  const auto shot = read_png(png);
+  CHECK(shot.width == 600 + troupe::viewer::panel_layout::width);
+  check_shows_cartpole(shot);
+  check_panel(shot);
+
+  // Same seed, same episodes: play's returns average to eval's return_mean.
+  const auto played = troupe_headless("play " + run_dir + " --episodes 3 --greedy --fps 0 --seed 7");
+  INFO(played.output);
+  REQUIRE(played.exit_code == 0);
+  const auto returns = played_returns(played.output);
+  REQUIRE(returns.size() == 3);
+  const std::string json = (dir / "eval.json").string();
+  const auto scored = run_command(std::string(TROUPE_BINARY) + " eval " + run_dir +
+                                  " --episodes 3 --greedy --seed 7 --json " + json);
+  REQUIRE(scored.exit_code == 0);
+  CHECK((returns[0] + returns[1] + returns[2]) / 3 ==
+        doctest::Approx(read_json(json)["return_mean"].get<double>()));
+
+  const auto missing = troupe_headless("play " + (dir / "nothing").string());
+  CHECK(missing.exit_code == 2);
+}
+
+TEST_CASE("view --connect watches a run that publishes its frames; viewers come and go") {
+  const fs::path dir = fresh_dir("connect");
+  const std::string log = (dir / "train.log").string();
+  child_process trainer({TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
+                         "--set", "run.stop.mean_return=100000", "--set",
+                         "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0", "--set",
+                         "run.stop.wall_seconds=60", "--set", "log.progress=false",
+                         "--view-port", "0"},
+                        log);
+  // The port the system picked, from the run's log.
+  std::string port;
+  const std::regex published(R"(frame stream on 127\.0\.0\.1:(\d+))");
+  for (int i = 0; i < 300 && port.empty(); ++i) {
+    std::smatch m;
+    const std::string text = read_file(log);
+    if (std::regex_search(text, m, published)) port = m[1];
+    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  INFO(read_file(log));
+  REQUIRE_FALSE(port.empty());
+
+  for (int viewer = 0; viewer < 2; ++viewer) {
+    CAPTURE(viewer);
+    const std::string png = (dir / ("connect" + std::to_string(viewer) + ".png")).string();
+    const auto r = troupe_headless("view --connect 127.0.0.1:" + port +
+                                   " --frames 5 --screenshot " + png, 30);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("5 frames shown") != std::string::npos);
+    const auto shot = read_png(png);
+    CHECK(shot.width == 600 + troupe::viewer::panel_layout::width);
+    check_shows_cartpole(shot);
+    check_panel(shot);
+  }
+
+  trainer.signal(SIGINT);
+  CHECK(trainer.wait_exit(std::chrono::seconds(60)) == 0);
+  const auto s = read_json(dir / "run" / "summary.json");
+  CHECK(s["stop_reason"] == "interrupted");
+  check_accounts(s);
+}
+
+TEST_CASE("view --connect says why it cannot connect") {
+  const auto nobody = run_command(std::string(TROUPE_BINARY) + " view --connect 127.0.0.1:1");
+  CHECK(nobody.exit_code == 1);
+  CHECK(nobody.output.find("cannot connect to a frame stream at 127.0.0.1:1") != std::string::npos);
+  const auto bad = run_command(std::string(TROUPE_BINARY) + " view --connect localhost");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("HOST:PORT") != std::string::npos);
+  const auto neither = run_command(std::string(TROUPE_BINARY) + " view");
+  CHECK(neither.exit_code == 2);
+}
+}
