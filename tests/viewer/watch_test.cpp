@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -85,6 +86,29 @@ TEST_CASE("train --view shows CartPole live and the run still ends with a correc
   const auto s = read_json(dir / "run" / "summary.json");
   CHECK(s["stop_reason"] == "env_steps");
   CHECK(s["env_steps"].get<long>() >= 600000);
+  check_accounts(s);
+}
+
+TEST_CASE("Ctrl-C stops a run being watched gracefully, window and all") {
+  const fs::path dir = fresh_dir("train_view_sigint");
+  const std::string png = (dir / "shot.png").string(), log = (dir / "train.log").string();
+  // SDL's offscreen driver: the same window code, no X server to signal around.
+  setenv("SDL_VIDEODRIVER", "offscreen", 1);
+  child_process trainer({TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
+                         "--set", "run.stop.mean_return=100000", "--set",
+                         "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0", "--set",
+                         "run.stop.wall_seconds=60", "--set", "log.progress=false", "--view",
+                         "--screenshot", png},
+                        log);
+  unsetenv("SDL_VIDEODRIVER");
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  trainer.signal(SIGINT);
+  CHECK(trainer.wait_exit(std::chrono::seconds(60)) == 0);
+  INFO(read_file(log));
+  CHECK(read_file(log).find("frames shown") != std::string::npos);
+  check_shows_cartpole(read_png(png));
+  const auto s = read_json(dir / "run" / "summary.json");
+  CHECK(s["stop_reason"] == "interrupted");
   check_accounts(s);
 }
 
