@@ -60,17 +60,12 @@ bool all_finite(const std::vector<float>& v) {
 }
 
 std::string check_rollout(const gateway_config& c, const agents::rollout& r) {
-  const size_t steps = size_t(c.n_steps) * c.envs_per_agent;
   if (r.n_steps != c.n_steps || r.n_envs != c.envs_per_agent || r.obs_size != c.obs_size ||
       r.action_size != c.action_width)
     return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
            std::to_string(r.n_envs) + " envs) is not the run's";
-  if (r.observations.size() != (size_t(c.n_steps) + 1) * c.envs_per_agent * c.obs_size ||
-      r.actions.size() != steps * c.action_width || r.rewards.size() != steps ||
-      r.terminated.size() != steps || r.truncated.size() != steps ||
-      r.behaviour_logp.size() != steps || r.behaviour_version.size() != steps ||
-      r.truncation_observations.size() % size_t(c.obs_size) != 0)
-    return "rollout arrays do not match its shape";
+  if (const std::string error = agents::rollout_shape_error(r); !error.empty())
+    return "rollout: " + error;
   if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions))
     return "rollout holds non-finite numbers";
   return "";

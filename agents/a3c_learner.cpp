@@ -16,24 +16,14 @@ namespace troupe::agents {
 namespace {
 
 void check_shapes(const rollout& r, const model::net_spec& spec) {
-  const size_t n = static_cast<size_t>(r.samples());
   auto fail = [&](const std::string& what) {
     throw std::invalid_argument("rollout " + std::to_string(r.sequence) + " of agent " +
                                 std::to_string(r.agent_id) + ": " + what);
   };
-  if (r.n_steps <= 0 || r.n_envs <= 0) fail("empty");
   if (r.obs_size != spec.obs_size) fail("observation size does not match the model");
   if (r.action_size != (spec.continuous ? spec.action_size : 1))
     fail("action size does not match the model");
-  if (r.observations.size() != (n + r.n_envs) * r.obs_size) fail("observations have the wrong size");
-  if (r.actions.size() != n * r.action_size || r.rewards.size() != n ||
-      r.terminated.size() != n || r.truncated.size() != n || r.behaviour_logp.size() != n ||
-      r.behaviour_version.size() != n)
-    fail("per-sample arrays have the wrong size");
-  size_t truncations = 0;
-  for (auto t : r.truncated) truncations += t ? 1 : 0;
-  if (r.truncation_observations.size() != truncations * r.obs_size)
-    fail("truncation observations do not match the truncation flags");
+  if (const std::string error = rollout_shape_error(r); !error.empty()) fail(error);
   for (float a : r.actions)
     if (spec.continuous ? !std::isfinite(a) : !(a >= 0 && a < spec.action_size && a == int(a)))
       fail("action out of range");

@@ -2,6 +2,7 @@
 // A rollout: n_steps consecutive steps of each of an agent's n_envs
 // environments, time-major (sample i = t * n_envs + e).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace troupe::agents {
@@ -28,5 +29,10 @@ struct rollout {
 
   std::int64_t samples() const { return std::int64_t{n_steps} * n_envs; }
 };
+
+// What is wrong with a rollout's arrays against its own shape (sizes, and the
+// truncation observations against the truncation flags); empty when nothing.
+// Whoever receives rollouts checks this before trusting them.
+std::string rollout_shape_error(const rollout& r);
 
 }  // namespace troupe::agents

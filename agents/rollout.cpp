@@ -1,0 +1,21 @@
+#include "agents/rollout.hpp"
+
+namespace troupe::agents {
+
+std::string rollout_shape_error(const rollout& r) {
+  if (r.n_steps <= 0 || r.n_envs <= 0 || r.obs_size <= 0 || r.action_size <= 0) return "empty";
+  const size_t n = static_cast<size_t>(r.samples());
+  if (r.observations.size() != (n + r.n_envs) * r.obs_size)
+    return "observations have the wrong size";
+  if (r.actions.size() != n * r.action_size || r.rewards.size() != n ||
+      r.terminated.size() != n || r.truncated.size() != n || r.behaviour_logp.size() != n ||
+      r.behaviour_version.size() != n)
+    return "per-sample arrays have the wrong size";
+  size_t truncations = 0;
+  for (auto t : r.truncated) truncations += t ? 1 : 0;
+  if (r.truncation_observations.size() != truncations * r.obs_size)
+    return "truncation observations do not match the truncation flags";
+  return "";
+}
+
+}  // namespace troupe::agents
