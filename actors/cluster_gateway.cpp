@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <vector>
 
 namespace troupe::actors {
 
@@ -13,6 +14,7 @@ struct worker_entry {
   caf::actor_addr control;  // the worker's own actor: told when the run ends
   std::uint32_t first_agent = 0;
   std::int32_t agents = 0;
+  std::vector<std::int32_t> view_slots;  // per agent: its frame hub slot, -1 until named
   bool owns(std::uint32_t id) const {
     return id >= first_agent && id < first_agent + std::uint32_t(agents);
   }
@@ -26,6 +28,7 @@ struct gateway_state {
   std::map<caf::node_id, worker_entry> workers;
   std::map<std::string, int> names_used;
   std::uint32_t next_agent_id = 1u << 20;  // above any local agent's id
+  std::vector<bool> view_slot_taken;       // from config.first_view_slot on
   bool stopped = false;
   cluster_final totals;
   static inline const char* name = "cluster_gateway";
@@ -43,6 +46,25 @@ caf::error reject(gateway_pointer self, const std::string& why) {
                                                        : caf::node_id())
               << ": " << why << " (" << n << " rejected so far)" << std::endl;
   return caf::make_error(caf::sec::invalid_argument, why);
+}
+
+// The lowest frame hub slot no worker's agent holds.
+std::int32_t take_view_slot(gateway_state& st) {
+  size_t k = 0;
+  while (k < st.view_slot_taken.size() && st.view_slot_taken[k]) ++k;
+  if (k == st.view_slot_taken.size()) st.view_slot_taken.push_back(false);
+  st.view_slot_taken[k] = true;
+  return st.config.first_view_slot + std::int32_t(k);
+}
+
+// A worker left: viewers of its agents are moved on, its slots reused.
+void release_view_slots(gateway_pointer self, const worker_entry& w) {
+  auto& st = self->state;
+  for (std::int32_t slot : w.view_slots) {
+    if (slot < 0) continue;
+    st.view_slot_taken[size_t(slot - st.config.first_view_slot)] = false;
+    self->send(st.config.frame_hub, agent_atom_v, slot, caf::actor{});
+  }
 }
 
 // The joined worker that sent the current message, or null.
@@ -85,6 +107,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
       if (it->second.control != down.source) continue;
       std::cerr << "troupe serve: worker '" << it->second.name << "' left ("
                 << caf::to_string(down.reason) << ")" << std::endl;
+      release_view_slots(self, it->second);
       st.workers.erase(it);
       return;
     }
@@ -119,6 +142,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         w.control = caf::actor_cast<caf::actor_addr>(sender);
         w.first_agent = st.next_agent_id;
         w.agents = req.agents;
+        w.view_slots.assign(size_t(req.agents), -1);
         st.next_agent_id += std::uint32_t(req.agents);
         self->monitor(caf::actor_cast<caf::actor>(sender));
         std::cerr << "troupe serve: worker '" << w.name << "' joined with " << w.agents
@@ -174,6 +198,22 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         report.env_steps = 0;  // counted from the rollouts that arrived
         report.node = w->name;
         self->send(st.metrics, std::move(report));
+      },
+      [=](agent_atom, std::uint32_t id, caf::actor agent) {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) {
+          reject(self, "agent named by a node that has not joined");
+          return;
+        }
+        if (!w->owns(id) || !agent || agent->node() != self->current_sender()->node()) {
+          reject(self, "a worker named an agent that is not its own");
+          return;
+        }
+        if (!st.config.frame_hub || st.stopped) return;
+        std::int32_t& slot = w->view_slots[id - w->first_agent];
+        if (slot < 0) slot = take_view_slot(st);
+        self->send(st.config.frame_hub, agent_atom_v, slot, std::move(agent));
       },
       [=](stop_atom) -> caf::result<cluster_final> {
         auto& st = self->state;

@@ -3,12 +3,15 @@
 // Workers join through it with the shared token and then send everything
 // through it: predict requests (delegated to the model-owner, which answers
 // the worker's agent directly), rollouts (delegated to the learner) and
-// episode reports (to the metrics actor). Nothing from the network reaches
+// episode reports (to the metrics actor). Workers also name their agents, so
+// that the learner's frame hub (when someone may watch) can ask them for
+// frames like its own. Nothing from the network reaches
 // those actors unchecked: the sender must be a joined worker and the message
 // must have the run's shapes.
 #include <cstdint>
 #include <string>
 
+#include "actors/frame_hub.hpp"
 #include "actors/learner_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/metrics_actor.hpp"
@@ -17,7 +20,7 @@
 namespace troupe::actors {
 
 // A worker speaking another version is refused with a message saying so.
-constexpr std::int32_t cluster_protocol_version = 1;
+constexpr std::int32_t cluster_protocol_version = 2;
 
 // stop_atom comes from the coordinator only (the learner's own node): the
 // gateway stops forwarding, tells every worker the run has ended, and answers
@@ -27,6 +30,9 @@ using cluster_gateway_actor =
                      caf::replies_to<predict_request>::with<predict_reply>,
                      caf::replies_to<agents::rollout>::with<train_ack>,
                      caf::reacts_to<episode_report>,
+                     // A worker: its agent with this id is this actor (again
+                     // after a restart), for viewers.
+                     caf::reacts_to<agent_atom, std::uint32_t, caf::actor>,
                      caf::replies_to<stop_atom>::with<cluster_final>>;
 
 struct gateway_config {
@@ -39,6 +45,10 @@ struct gateway_config {
   int action_width = 1;  // floats per action
   int n_steps = 1;
   int max_agents_per_worker = 1024;
+  // Where viewers see the workers' agents: the hub's slots from
+  // first_view_slot on. No hub: nobody can watch, agents are not named.
+  frame_hub_actor frame_hub;
+  std::int32_t first_view_slot = 0;
 };
 
 cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,

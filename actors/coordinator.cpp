@@ -96,6 +96,8 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.obs_size = static_cast<int>(env->spec().observation.flat_size());
   g.action_width = static_cast<int>(env->spec().action.flat_size());
   g.n_steps = config.algo.n_steps;
+  g.frame_hub = request.frame_hub;
+  g.first_view_slot = config.agents.count;  // after the learner's own agents
   auto gateway = spawn_gateway(sys, g, owner, learner, metrics);
   const auto& c = request.cluster;
   auto port = c.tls.enabled()
@@ -168,7 +170,6 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     self->monitor(agents[i]);
     if (request.frame_hub)
       self->send(request.frame_hub, agent_atom_v, static_cast<std::int32_t>(i),
-                 static_cast<std::int32_t>(config.agents.count),
                  caf::actor_cast<caf::actor>(agents[i]));
     self->send(agents[i], start_atom_v);
   };

@@ -22,13 +22,14 @@ struct watched_agent {
   std::vector<caf::typed_response_promise<env_frame>> waiting;
   bool rendering = false;       // a render request is out
   bool tick_scheduled = false;  // it will be asked when the rate allows
+  bool left = false;            // its agent left the run (a worker's that went away)
   clock_type::time_point last_asked{};
 };
 
 struct frame_hub_state {
   frame_hub_config config;
   std::vector<watched_agent> agents;  // grows with the indices asked for
-  std::int32_t agent_count = 0;       // 0 until the coordinator names an agent
+  std::int32_t agent_count = 0;       // slots named so far: 0 until an agent is named
   metrics_actor metrics;
   bool counting = false;  // a request for the env-step count is out
   clock_type::time_point counted_at{};
@@ -125,6 +126,24 @@ void ask_to_render(hub_pointer self, std::int32_t i) {
           });
 }
 
+// Viewers waiting on a slot whose agent left are handed to the next slot
+// with an agent, so a worker that goes away does not end their stream.
+void rehome_waiting(hub_pointer self) {
+  auto& agents = self->state.agents;
+  const size_t n = agents.size();
+  for (size_t j = 0; j < n; ++j) {
+    if (!agents[j].left || agents[j].waiting.empty()) continue;
+    for (size_t step = 1; step < n; ++step) {
+      watched_agent& next = agents[(j + step) % n];
+      if (next.left || !next.handle) continue;
+      for (auto& p : agents[j].waiting) next.waiting.push_back(std::move(p));
+      agents[j].waiting.clear();
+      ask_to_render(self, std::int32_t((j + step) % n));
+      break;
+    }
+  }
+}
+
 frame_hub_actor::behavior_type frame_hub(hub_pointer self, frame_hub_config config) {
   self->state.config = config;
   return {
@@ -147,22 +166,23 @@ frame_hub_actor::behavior_type frame_hub(hub_pointer self, frame_hub_config conf
           return promise;
         }
         agent.waiting.push_back(promise);
-        ask_to_render(self, i);
+        if (agent.left)
+          rehome_waiting(self);
+        else
+          ask_to_render(self, i);
         return promise;
       },
-      [=](agent_atom, std::int32_t i, std::int32_t count, caf::actor handle) {
+      [=](agent_atom, std::int32_t i, caf::actor handle) {
         auto& st = self->state;
         if (!from_this_process(self)) return;
-        if (count <= 0 || count > st.config.max_agents || i < 0 || i >= count) return;
-        st.agent_count = count;
-        for (size_t j = size_t(count); j < st.agents.size(); ++j)
-          refuse_waiting(st.agents[j], caf::make_error(caf::sec::invalid_argument,
-                                                       "no agent " + std::to_string(j) +
-                                                           " to watch; there are " +
-                                                           std::to_string(count)));
-        st.agents.resize(size_t(count));
-        st.agents[size_t(i)].handle = caf::actor_cast<agent_actor>(std::move(handle));
+        if (i < 0 || i >= st.config.max_agents) return;
+        st.agent_count = std::max(st.agent_count, i + 1);
+        if (st.agents.size() < size_t(st.agent_count)) st.agents.resize(size_t(st.agent_count));
+        watched_agent& agent = st.agents[size_t(i)];
+        agent.left = !handle;
+        agent.handle = caf::actor_cast<agent_actor>(std::move(handle));
         ask_to_render(self, i);
+        rehome_waiting(self);
       },
       [=](metrics_atom, caf::actor metrics) {
         if (!from_this_process(self)) return;

@@ -15,9 +15,12 @@
 //     render requests, at the same bounded rate.
 //
 // The coordinator tells the hub which actor is agent i (again after a
-// restart) and where env steps are counted, for the panel's steps/s. Those
-// messages count only when sent by an actor of this process (not anonymously,
-// not from a peer of a published hub).
+// restart) and where env steps are counted, for the panel's steps/s; in a
+// cluster run the gateway names the workers' agents too, in the slots after
+// the learner's own, and empties a slot when its worker leaves. A viewer
+// waiting on an empty slot is served by the next agent that is there (the
+// frame says which). Those messages count only when sent by an actor of this
+// process (not anonymously, not from a peer of a published hub).
 #include <cstdint>
 
 #include "actors/messages.hpp"
@@ -27,8 +30,9 @@ namespace troupe::actors {
 using frame_hub_actor = caf::typed_actor<
     // Viewers: the next frame of agent i (0-based), rendered after the request.
     caf::replies_to<next_frame_atom, std::int32_t>::with<env_frame>,
-    // Coordinator: agent i of n is this actor (an agent_actor).
-    caf::reacts_to<agent_atom, std::int32_t, std::int32_t, caf::actor>,
+    // Coordinator or cluster gateway: agent i is this actor (an agent_actor,
+    // perhaps on a worker node); a null handle: agent i has left the run.
+    caf::reacts_to<agent_atom, std::int32_t, caf::actor>,
     // Coordinator: the metrics actor, asked for the training's env steps.
     caf::reacts_to<metrics_atom, caf::actor>,
     // Its own timer: agent i may be asked to render again.

@@ -171,6 +171,8 @@ int join_run(const join_options& o, caf::actor_system& sys) {
       a.seed += std::uint64_t(c.restarts) << 32;  // a replacement draws fresh numbers
       c.agents[i] = actors::spawn_agent(sys, a, gateway, gateway, gateway);
       self->monitor(c.agents[i]);
+      // So that the learner's viewers can ask it for frames.
+      self->send(gateway, actors::agent_atom_v, a.id, caf::actor_cast<caf::actor>(c.agents[i]));
       self->send(c.agents[i], actors::start_atom_v);
     };
     c.agents.resize(o.agents);

@@ -1,4 +1,5 @@
 // troupe serve CONFIG --listen HOST:PORT [--token T] [--set k=v]... [--run-dir DIR]
+//              [--view] [--view-port PORT]
 // The learner node of cluster mode: a training run whose gateway workers join.
 #include <memory>
 
@@ -25,6 +26,7 @@ void add_serve_command(CLI::App& cli, int& exit_code) {
                   "continue the run in RUN_DIR from its newest checkpoint");
   cmd->add_option("--set", opts->overrides, "override a key: dotted.key=value (value is YAML)");
   cmd->add_option("--run-dir", opts->run_dir, "run directory (default runs/<name>-<timestamp>)");
+  add_watch_options(*cmd, *opts);  // a cluster run's viewers see the workers' agents too
   cmd->callback([opts, &exit_code] { exit_code = run_training(*opts); });
 }
 

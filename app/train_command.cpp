@@ -102,19 +102,20 @@ actors::run_outcome train_in_view(caf::actor_system& system, const actors::run_r
     }
     finished = true;
   });
+  const std::string who = opts.listen.empty() ? "troupe train" : "troupe serve";
   try {
     stream_view_options view;
-    view.who = "troupe train";
-    view.title = "troupe train - " + request.config.env.id;
+    view.who = who;
+    view.title = who + " - " + request.config.env.id;
     view.fps = opts.view_fps;
     view.window = opts.window;
     view.stop = [&] { return finished.load(); };
     watch_frame_stream(system, request.frame_hub, view);
     if (!finished)
-      std::cout << "troupe train: the viewer is closed; training goes on (Ctrl-C stops it)"
+      std::cout << who << ": the viewer is closed; training goes on (Ctrl-C stops it)"
                 << std::endl;
   } catch (const std::exception& e) {
-    std::cerr << "troupe train: the viewer failed (" << e.what()
+    std::cerr << who << ": the viewer failed (" << e.what()
               << "); training goes on without it" << std::endl;
   }
   trainer.join();
@@ -227,6 +228,23 @@ int run_training(const train_options& opts) {
   return exit_code;
 }
 
+void add_watch_options(CLI::App& cmd, train_options& opts) {
+  cmd.add_flag("--view", opts.view,
+               "watch agent 0's first environment live in a window (n: next agent); closing "
+               "the window leaves training running");
+  cmd.add_option("--view-fps", opts.view_fps, "frames per second the window asks for at speed x1")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  add_window_flags(cmd, opts.window);
+  cmd.add_option("--view-port", opts.view_port,
+                 "publish the frames on this TCP port for `troupe view --connect` (0: any free "
+                 "port, printed)")
+      ->check(CLI::Range(0, 65535));
+  cmd.add_option("--view-bind", opts.view_bind,
+                 "address the frame stream listens on (0.0.0.0: every interface)")
+      ->capture_default_str();
+}
+
 void add_train_command(CLI::App& cli, int& exit_code) {
   auto opts = std::make_shared<train_options>();
   auto* cmd = cli.add_subcommand("train", "train an agent from a YAML config");
@@ -235,20 +253,7 @@ void add_train_command(CLI::App& cli, int& exit_code) {
                   "continue the run in RUN_DIR from its newest checkpoint");
   cmd->add_option("--set", opts->overrides, "override a key: dotted.key=value (value is YAML)");
   cmd->add_option("--run-dir", opts->run_dir, "run directory (default runs/<name>-<timestamp>)");
-  cmd->add_flag("--view", opts->view,
-                "watch agent 0's first environment live in a window (n: next agent); closing "
-                "the window leaves training running");
-  cmd->add_option("--view-fps", opts->view_fps, "frames per second the window asks for at speed x1")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  add_window_flags(*cmd, opts->window);
-  cmd->add_option("--view-port", opts->view_port,
-                  "publish the frames on this TCP port for `troupe view --connect` (0: any free "
-                  "port, printed)")
-      ->check(CLI::Range(0, 65535));
-  cmd->add_option("--view-bind", opts->view_bind,
-                  "address the frame stream listens on (0.0.0.0: every interface)")
-      ->capture_default_str();
+  add_watch_options(*cmd, *opts);
   cmd->callback([opts, &exit_code] { exit_code = run_training(*opts); });
 }
 

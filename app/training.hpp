@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/window_flags.hpp"
 
 namespace troupe::app {
@@ -24,5 +26,8 @@ struct train_options {
 
 // Returns the process exit code; throws config_error for bad input.
 int run_training(const train_options& opts);
+
+// --view, --view-port and the window's flags, for train and serve alike.
+void add_watch_options(CLI::App& cmd, train_options& opts);
 
 }  // namespace troupe::app

@@ -130,9 +130,9 @@ TEST_CASE("the hub renders only while a viewer waits, at most max_fps, one frame
   auto hub = actors::spawn_frame_hub(*fx.sys, config);
   auto agent = fx.sys->spawn(counting_agent, renders);
   caf::scoped_actor coordinator{*fx.sys};
-  coordinator->send(hub, actors::agent_atom_v, std::int32_t{0}, std::int32_t{1}, agent);
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{0}, agent);
   // Only an actor of this process names agents; an anonymous claim is ignored.
-  caf::anon_send(hub, actors::agent_atom_v, std::int32_t{1}, std::int32_t{2}, agent);
+  caf::anon_send(hub, actors::agent_atom_v, std::int32_t{1}, agent);
   auto unnamed = next_frame(*fx.sys, hub, 1);
   REQUIRE_FALSE(unnamed);
   CHECK(fx.sys->render(unnamed.error()).find("there are 1") != std::string::npos);
@@ -183,6 +183,43 @@ TEST_CASE("the hub renders only while a viewer waits, at most max_fps, one frame
   CHECK(fx.sys->render(none.error()).find("no agent 5") != std::string::npos);
   caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a viewer of an agent that left is served by the next agent there, and waits for one") {
+  system_fixture fx;
+  auto hub = actors::spawn_frame_hub(*fx.sys);
+  auto renders = std::make_shared<std::atomic<int>>(0);
+  auto a = fx.sys->spawn(counting_agent, renders);
+  auto b = fx.sys->spawn(counting_agent, renders);
+  caf::scoped_actor coordinator{*fx.sys};
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{0}, a);
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{1}, b);
+  auto from_b = next_frame(*fx.sys, hub, 1);
+  REQUIRE(from_b);
+  CHECK(from_b->agent_id == 1);
+  CHECK(from_b->agent_count == 2);
+
+  // Slot 1's agent leaves (its worker went away): its viewer sees slot 0's.
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{1}, caf::actor{});
+  auto moved = next_frame(*fx.sys, hub, 1);
+  REQUIRE(moved);
+  CHECK(moved->agent_id == 0);
+
+  // With nobody there, the viewer waits, and the next agent named serves it.
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{0}, caf::actor{});
+  caf::scoped_actor viewer{*fx.sys};
+  auto pending = viewer->request(hub, 5s, actors::next_frame_atom_v, std::int32_t{1});
+  std::this_thread::sleep_for(100ms);
+  const int before = *renders;
+  auto c = fx.sys->spawn(counting_agent, renders);
+  coordinator->send(hub, actors::agent_atom_v, std::int32_t{1}, c);
+  std::uint32_t served_by = 99;
+  pending.receive([&](const actors::env_frame& f) { served_by = f.agent_id; },
+                  [&](const caf::error& err) { FAIL(caf::to_string(err)); });
+  CHECK(served_by == 1);
+  CHECK(*renders == before + 1);  // drawn by c, once
+  for (auto& actor : {caf::actor_cast<caf::actor>(hub), a, b, c})
+    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("a training run's agents answer the hub with env 0 and their action probabilities") {
@@ -246,7 +283,7 @@ TEST_CASE("frames cross the network to a subscriber; bad ones are rejected, not 
               if (*served % 2 == 0) f.image.pixels.resize(7);  // malformed
               return f;
             },
-            [](actors::agent_atom, std::int32_t, std::int32_t, caf::actor) {},
+            [](actors::agent_atom, std::int32_t, caf::actor) {},
             [](actors::metrics_atom, caf::actor) {},
             [](caf::tick_atom, std::int32_t) {},
         };

@@ -3,8 +3,13 @@
 // what got through; a scoped actor plays the worker.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "actors/cluster_gateway.hpp"
 
@@ -165,6 +170,71 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   CHECK(s.rollouts == 1);
   // Counted where it arrived: the one rollout that got through.
   CHECK(s.reported_steps == 6);
+}
+
+TEST_CASE("gateway: a worker names only its own agents to the frame hub; leaving empties them") {
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  // The hub records what it was told: slot -> named (true) or emptied.
+  auto told = std::make_shared<std::vector<std::pair<std::int32_t, bool>>>();
+  auto mutex = std::make_shared<std::mutex>();
+  frame_hub_actor hub = sys.spawn([=](frame_hub_actor::pointer) -> frame_hub_actor::behavior_type {
+    return {
+        [](next_frame_atom, std::int32_t) { return env_frame{}; },
+        [=](agent_atom, std::int32_t slot, caf::actor a) {
+          std::lock_guard<std::mutex> lock(*mutex);
+          told->emplace_back(slot, bool(a));
+        },
+        [](metrics_atom, caf::actor) {},
+        [](caf::tick_atom, std::int32_t) {},
+    };
+  });
+  auto snapshot = [&] {
+    std::lock_guard<std::mutex> lock(*mutex);
+    return *told;
+  };
+  seen s;
+  gateway_config c;
+  c.token = "right";
+  c.frame_hub = hub;
+  c.first_view_slot = 3;  // the learner's own agents are 0..2
+  auto gw = spawn_gateway(sys, c, sys.spawn(fake_owner, &s), sys.spawn(fake_learner, &s),
+                          sys.spawn(fake_metrics, &s));
+  caf::scoped_actor stranger{sys};
+  auto some_agent = sys.spawn(fake_metrics, &s);  // any actor will do as a handle
+  stranger->send(gw, agent_atom_v, std::uint32_t{1u << 20}, caf::actor_cast<caf::actor>(some_agent));
+  {
+    caf::scoped_actor worker{sys};
+    join_reply reply;
+    worker->request(gw, std::chrono::seconds(10), join_request{cluster_protocol_version, "right", "w", 2})
+        .receive([&](join_reply& r) { reply = r; }, [&](caf::error& e) { FAIL(sys.render(e)); });
+    const auto handle = caf::actor_cast<caf::actor>(some_agent);
+    worker->send(gw, agent_atom_v, reply.first_agent_id + 1, handle);
+    worker->send(gw, agent_atom_v, reply.first_agent_id + 2, handle);  // not its agent
+    worker->send(gw, agent_atom_v, reply.first_agent_id, caf::actor{});  // no actor
+    worker->send(gw, agent_atom_v, reply.first_agent_id, handle);
+    worker->send(gw, agent_atom_v, reply.first_agent_id + 1, handle);  // restarted: same slot
+    for (int i = 0; i < 200 && snapshot().size() < 3; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::vector<std::pair<std::int32_t, bool>> named{{3, true}, {4, true}, {3, true}};
+    CHECK(snapshot() == named);  // the stranger's and the bad claims never reached it
+  }  // the worker goes away
+  for (int i = 0; i < 200 && snapshot().size() < 5; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  auto after = snapshot();
+  REQUIRE(after.size() == 5);
+  std::sort(after.begin() + 3, after.end());
+  CHECK(after[3] == std::make_pair(std::int32_t{3}, false));
+  CHECK(after[4] == std::make_pair(std::int32_t{4}, false));
+  caf::scoped_actor self{sys};
+  cluster_final final;
+  self->request(gw, std::chrono::seconds(10), stop_atom_v)
+      .receive([&](const cluster_final& f) { final = f; }, [&](caf::error& e) { FAIL(sys.render(e)); });
+  CHECK(final.messages_rejected == 3);
+  for (auto& actor : {caf::actor_cast<caf::actor>(hub), caf::actor_cast<caf::actor>(gw),
+                      caf::actor_cast<caf::actor>(some_agent)})
+    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("tokens_match: equal and non-empty only") {

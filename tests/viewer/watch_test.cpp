@@ -1,5 +1,6 @@
 // Watching training and trained policies through the real binary, headless:
-// `train --view`, `play`, and `view --connect` to `train --view-port`.
+// `train --view`, `play`, and `view --connect` to `train --view-port` and to
+// a cluster run's `serve --view-port`.
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -193,6 +194,52 @@ TEST_CASE("view --connect watches a run that publishes its frames; viewers come 
   CHECK(trainer.wait_exit(std::chrono::seconds(60)) == 0);
   const auto s = read_json(dir / "run" / "summary.json");
   CHECK(s["stop_reason"] == "interrupted");
+  check_accounts(s);
+}
+
+TEST_CASE("view --connect watches a cluster run: the frames come from a worker's agents") {
+  const fs::path dir = fresh_dir("cluster");
+  const std::string learner_log = (dir / "learner.log").string();
+  // The learner has no agents of its own: every frame must come from the worker.
+  child_process learner({TROUPE_BINARY, "serve", cartpole, "--listen", "127.0.0.1:0", "--token",
+                         "view-test", "--run-dir", (dir / "run").string(), "--set",
+                         "agents.count=0", "--set", "run.stop.mean_return=100000", "--set",
+                         "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0", "--set",
+                         "run.stop.wall_seconds=60", "--set", "log.progress=false",
+                         "--view-port", "0"},
+                        learner_log);
+  std::string workers_port, frames_port;
+  const std::regex listening(R"(listening for workers on 127\.0\.0\.1:(\d+))");
+  const std::regex published(R"(frame stream on 127\.0\.0\.1:(\d+))");
+  for (int i = 0; i < 300 && (workers_port.empty() || frames_port.empty()); ++i) {
+    std::smatch m;
+    const std::string text = read_file(learner_log);
+    if (std::regex_search(text, m, listening)) workers_port = m[1];
+    if (std::regex_search(text, m, published)) frames_port = m[1];
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  INFO(read_file(learner_log));
+  REQUIRE_FALSE(workers_port.empty());
+  REQUIRE_FALSE(frames_port.empty());
+  child_process worker({TROUPE_BINARY, "join", "127.0.0.1:" + workers_port, "--agents", "2",
+                        "--token", "view-test", "--name", "w1"},
+                       (dir / "worker.log").string());
+
+  const std::string png = (dir / "cluster.png").string();
+  const auto r = troupe_headless("view --connect 127.0.0.1:" + frames_port +
+                                 " --frames 5 --screenshot " + png, 30);
+  INFO(r.output);
+  INFO(read_file(dir / "worker.log"));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("5 frames shown") != std::string::npos);
+  const auto shot = read_png(png);
+  check_shows_cartpole(shot);
+  check_panel(shot);
+
+  learner.signal(SIGINT);
+  CHECK(learner.wait_exit(std::chrono::seconds(60)) == 0);
+  CHECK(worker.wait_exit(std::chrono::seconds(30)) == 0);  // told the run ended
+  const auto s = read_json(dir / "run" / "summary.json");
   check_accounts(s);
 }
 
