@@ -3,11 +3,14 @@
 // Workers join through it with the shared token and then send everything
 // through it: predict requests (delegated to the model-owner, which answers
 // the worker's agent directly), rollouts (delegated to the learner) and
-// episode reports (to the metrics actor). Nothing from the network reaches
+// episode reports (to the metrics actor). With several devices, a remote
+// agent talks to the model-owner and learner of replica (agent id mod the
+// number of replicas), as local agents do. Nothing from the network reaches
 // those actors unchecked: the sender must be a joined worker and the message
 // must have the run's shapes.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "actors/learner_actor.hpp"
 #include "actors/messages.hpp"
@@ -41,9 +44,10 @@ struct gateway_config {
   int max_agents_per_worker = 1024;
 };
 
+// `owners` and `learners`: one per replica, in replica order.
 cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
-                                    model_owner_actor owner, learner_actor learner,
-                                    metrics_actor metrics);
+                                    std::vector<model_owner_actor> owners,
+                                    std::vector<learner_actor> learners, metrics_actor metrics);
 
 // Compares without leaking, through timing, how much of the token matched.
 bool tokens_match(const std::string& given, const std::string& expected);

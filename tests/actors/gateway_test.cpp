@@ -44,6 +44,8 @@ learner_actor::behavior_type fake_learner(learner_actor::pointer, seen* s) {
       [=](checkpoint_atom, const std::string&, const model::checkpoint_meta&) {
         return std::uint64_t{0};
       },
+      [=](const replica_update&) { return std::uint64_t{0}; },
+      [=](peers_atom, const std::vector<caf::strong_actor_ptr>&) {},
   };
 }
 
@@ -105,7 +107,7 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   c.obs_size = 4;
   c.action_width = 1;
   c.n_steps = 3;
-  auto gw = spawn_gateway(sys, c, sys.spawn(fake_owner, &s), sys.spawn(fake_learner, &s),
+  auto gw = spawn_gateway(sys, c, {sys.spawn(fake_owner, &s)}, {sys.spawn(fake_learner, &s)},
                           sys.spawn(fake_metrics, &s));
   const auto timeout = std::chrono::seconds(10);
   auto refused = [&](auto message) { return refused_by(worker, gw, std::move(message)); };
