@@ -4,6 +4,7 @@
 #include <iostream>
 #include <map>
 #include <vector>
+#include <stdexcept>
 
 namespace troupe::actors {
 
@@ -22,8 +23,8 @@ struct worker_entry {
 
 struct gateway_state {
   gateway_config config;
-  model_owner_actor owner;
-  learner_actor learner;
+  std::vector<model_owner_actor> owners;  // one per replica
+  std::vector<learner_actor> learners;
   metrics_actor metrics;
   std::map<caf::node_id, worker_entry> workers;
   std::map<std::string, int> names_used;
@@ -93,13 +94,19 @@ std::string check_rollout(const gateway_config& c, const agents::rollout& r) {
   return "";
 }
 
+// The replica that serves an agent: the same for its predicts and rollouts.
+size_t replica_of(const gateway_state& st, std::uint32_t agent_id) {
+  return agent_id % st.owners.size();
+}
+
 cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_config config,
-                                             model_owner_actor owner, learner_actor learner,
+                                             std::vector<model_owner_actor> owners,
+                                             std::vector<learner_actor> learners,
                                              metrics_actor metrics) {
   auto& st = self->state;
   st.config = std::move(config);
-  st.owner = std::move(owner);
-  st.learner = std::move(learner);
+  st.owners = std::move(owners);
+  st.learners = std::move(learners);
   st.metrics = std::move(metrics);
   self->set_down_handler([=](caf::down_msg& down) {
     auto& st = self->state;
@@ -161,7 +168,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
             req.observations.size() != size_t(req.rows) * size_t(st.config.obs_size) ||
             !all_finite(req.observations))
           return reject(self, "predict request with malformed observations");
-        return self->delegate(st.owner, std::move(req));
+        return self->delegate(st.owners[replica_of(st, req.agent_id)], std::move(req));
       },
       [=](agents::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
@@ -179,7 +186,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         steps.env_steps = r.samples();
         steps.node = w->name;
         self->send(st.metrics, std::move(steps));
-        return self->delegate(st.learner, std::move(r));
+        return self->delegate(st.learners[replica_of(st, r.agent_id)], std::move(r));
       },
       [=](episode_report& report) {
         auto& st = self->state;
@@ -238,9 +245,11 @@ bool tokens_match(const std::string& given, const std::string& expected) {
 }
 
 cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
-                                    model_owner_actor owner, learner_actor learner,
-                                    metrics_actor metrics) {
-  return sys.spawn(gateway, config, std::move(owner), std::move(learner), std::move(metrics));
+                                    std::vector<model_owner_actor> owners,
+                                    std::vector<learner_actor> learners, metrics_actor metrics) {
+  if (owners.empty() || owners.size() != learners.size())
+    throw std::invalid_argument("spawn_gateway: one model-owner and one learner per replica");
+  return sys.spawn(gateway, config, std::move(owners), std::move(learners), std::move(metrics));
 }
 
 }  // namespace troupe::actors

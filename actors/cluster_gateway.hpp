@@ -3,13 +3,16 @@
 // Workers join through it with the shared token and then send everything
 // through it: predict requests (delegated to the model-owner, which answers
 // the worker's agent directly), rollouts (delegated to the learner) and
-// episode reports (to the metrics actor). Workers also name their agents, so
+// episode reports (to the metrics actor). With several devices, a remote
+// agent talks to the model-owner and learner of replica (agent id mod the
+// number of replicas), as local agents do. Workers also name their agents, so
 // that the learner's frame hub (when someone may watch) can ask them for
 // frames like its own. Nothing from the network reaches
 // those actors unchecked: the sender must be a joined worker and the message
 // must have the run's shapes.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "actors/frame_hub.hpp"
 #include "actors/learner_actor.hpp"
@@ -51,9 +54,10 @@ struct gateway_config {
   std::int32_t first_view_slot = 0;
 };
 
+// `owners` and `learners`: one per replica, in replica order.
 cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
-                                    model_owner_actor owner, learner_actor learner,
-                                    metrics_actor metrics);
+                                    std::vector<model_owner_actor> owners,
+                                    std::vector<learner_actor> learners, metrics_actor metrics);
 
 // Compares without leaking, through timing, how much of the token matched.
 bool tokens_match(const std::string& given, const std::string& expected);

@@ -18,7 +18,9 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
+#include "agents/a3c_learner.hpp"
 #include "envs/registry.hpp"
+#include "model/replica_clock.hpp"
 
 namespace troupe::actors {
 
@@ -84,7 +86,8 @@ namespace {
 
 // Spawns the gateway and publishes it (over TLS when configured).
 cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
-                                    const model_owner_actor& owner, const learner_actor& learner,
+                                    const std::vector<model_owner_actor>& owners,
+                                    const std::vector<learner_actor>& learners,
                                     const metrics_actor& metrics) {
   const run_config& config = request.config;
   const auto env = envs::make_env(config.env);
@@ -98,7 +101,7 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.n_steps = config.algo.n_steps;
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
-  auto gateway = spawn_gateway(sys, g, owner, learner, metrics);
+  auto gateway = spawn_gateway(sys, g, owners, learners, metrics);
   const auto& c = request.cluster;
   auto port = c.tls.enabled()
                   ? caf::openssl::publish(gateway, c.port, c.host.c_str(), true)
@@ -120,40 +123,88 @@ std::string newest_checkpoint(const std::string& run_dir) {
   return all.empty() ? std::string() : all.back().string();
 }
 
+namespace {
+
+// The learners' counters added up (the lag: the largest).
+learner_final sum_of(const std::vector<learner_final>& all) {
+  learner_final total;
+  for (const auto& f : all) {
+    total.samples_trained += f.samples_trained;
+    total.samples_dropped += f.samples_dropped;
+    total.updates += f.updates;
+    total.updates_skipped += f.updates_skipped;
+    total.updates_refused += f.updates_refused;
+    total.train_seconds += f.train_seconds;
+    total.peer_updates += f.peer_updates;
+    total.version = std::max(total.version, f.version);
+    total.max_replica_lag = std::max(total.max_replica_lag, f.max_replica_lag);
+  }
+  return total;
+}
+
+}  // namespace
+
 run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                        const std::atomic<bool>& interrupted) {
   const run_config& config = request.config;
-  auto model = model::make_shared_model(net_spec_for(config), config.run.seed);
-  auto trainer = std::make_shared<agents::a3c_learner>(model, config.algo);
+  // One parameter replica per device, all starting from replica 0's
+  // parameters (and, resuming, all from the same checkpoint).
+  const model::net_spec spec = net_spec_for(config);
+  const size_t replicas = config.devices.size();
+  std::vector<std::shared_ptr<model::shared_model>> models;
+  std::vector<std::shared_ptr<agents::a3c_learner>> trainers;
   model::checkpoint_meta resumed;
-  if (!request.resume_from.empty()) resumed = trainer->restore(request.resume_from);
+  for (size_t d = 0; d < replicas; ++d) {
+    models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
+    if (d > 0) model::copy_parameters(*models[0], *models[d]);
+    trainers.push_back(std::make_shared<agents::a3c_learner>(models[d], config.algo));
+    if (!request.resume_from.empty()) resumed = trainers[d]->restore(request.resume_from);
+  }
   const std::uint64_t segment = request.resume_from.empty() ? 0 : resumed.segment + 1;
-  model::warm_up(*model, config.batching.max_batch);
+  for (auto& m : models) model::warm_up(*m, config.batching.max_batch);
+  auto& model = models[0];  // the replica that checkpoints save and confirmations judge
 
   run_outcome outcome;
   outcome.parameter_bytes = model::parameter_bytes(*model);
+  outcome.devices = config.devices;
+  outcome.replica_max_lag_bound = replicas > 1 ? std::uint64_t(config.replicas.max_lag) : 0;
   caf::scoped_actor self{sys};
   const auto start = std::chrono::steady_clock::now();
 
-  auto owner = spawn_model_owner(sys, model,
-                                 {config.batching.max_batch,
-                                  stream_seed(config.run.seed, 0, segment),
-                                  config.batching.max_wait_us});
+  std::vector<model_owner_actor> owners;
+  for (size_t d = 0; d < replicas; ++d) {
+    // Replica 0 keeps the sampling stream a one-device run has.
+    const std::uint64_t stream = d == 0 ? 0 : (std::uint64_t{1} << 22) + d;
+    owners.push_back(spawn_model_owner(sys, models[d],
+                                       {config.batching.max_batch,
+                                        stream_seed(config.run.seed, stream, segment),
+                                        config.batching.max_wait_us}));
+  }
+  auto& owner = owners[0];
   const bool on_disk = !request.run_dir.empty();
   metrics_config mcfg{config.run.stop, config.log,
                       on_disk ? request.run_dir + "/metrics.csv" : std::string(), start, resumed};
   evaluator_actor evaluator;
   if (config.run.stop.confirm_episodes > 0) {
-    evaluator = spawn_evaluator(sys, model, config.env, config.run.stop.mean_return);
+    evaluator = spawn_evaluator(sys, model, config.env, config.run.stop.mean_return,
+                                {models.begin() + 1, models.end()});
     mcfg.evaluator = evaluator;
     mcfg.confirm_seed = stream_seed(config.run.seed, 1u << 20, segment);
   }
   auto metrics = spawn_metrics(sys, mcfg, owner, caf::actor_cast<caf::actor>(self));
   if (request.frame_hub)
     self->send(request.frame_hub, metrics_atom_v, caf::actor_cast<caf::actor>(metrics));
-  auto learner = spawn_learner(sys, trainer, metrics);
+  std::vector<learner_actor> learners;
+  auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
+  for (size_t d = 0; d < replicas; ++d)
+    learners.push_back(spawn_learner(
+        sys, trainers[d], metrics,
+        replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock}));
+  if (replicas > 1) introduce_replicas(learners);
+  auto& learner = learners[0];  // saves the checkpoints
   cluster_gateway_actor gateway;
-  if (!request.cluster.host.empty()) gateway = serve_cluster(sys, request, owner, learner, metrics);
+  if (!request.cluster.host.empty())
+    gateway = serve_cluster(sys, request, owners, learners, metrics);
   // Agents are supervised: one that fails (its environment throws, say) is
   // replaced by a fresh one with fresh environments, up to a budget.
   std::vector<agent_actor> agents(config.agents.count);
@@ -166,7 +217,8 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     acfg.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
     acfg.seed = stream_seed(config.run.seed, 1 + static_cast<std::uint64_t>(i),
                             segment + (incarnation << 32));
-    agents[i] = spawn_agent(sys, acfg, owner, learner, metrics);
+    // Agents are spread round-robin over the replicas.
+    agents[i] = spawn_agent(sys, acfg, owners[i % replicas], learners[i % replicas], metrics);
     self->monitor(agents[i]);
     if (request.frame_hub)
       self->send(request.frame_hub, agent_atom_v, static_cast<std::int32_t>(i),
@@ -253,13 +305,22 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                    outcome.last_failure = caf::to_string(err);
                  });
   }
-  self->request(learner, shutdown_timeout, drain_atom_v)
-      .receive([&](const learner_final& f) { outcome.learner = f; },
-               [&](caf::error& err) { throw_on(err, "learner did not drain"); });
+  // A learner answers once every peer has applied every update of its own,
+  // so when all have answered, every replica holds every update; a second
+  // round (answered at once) collects counters that include all of them.
+  for (size_t pass = 0; pass < (replicas > 1 ? 2 : 1); ++pass) {
+    outcome.replicas.clear();
+    for (auto& l : learners)
+      self->request(l, shutdown_timeout, drain_atom_v)
+          .receive([&](const learner_final& f) { outcome.replicas.push_back(f); },
+                   [&](caf::error& err) { throw_on(err, "learner did not drain"); });
+  }
+  outcome.learner = sum_of(outcome.replicas);
   outcome.samples_dropped += outcome.learner.samples_dropped;
-  self->request(owner, shutdown_timeout, stats_atom_v)
-      .receive([&](const batch_stats& b) { outcome.batching = b; },
-               [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
+  for (auto& o : owners)
+    self->request(o, shutdown_timeout, stats_atom_v)
+        .receive([&](const batch_stats& b) { outcome.batching.merge(b); },
+                 [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
   checkpoint();  // the final one
   self->request(metrics, shutdown_timeout, totals_atom_v)
       .receive([&](const metrics_totals& t) { outcome.totals = t; },
@@ -271,8 +332,8 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
 
   for (auto& a : agents)
     if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
-  self->send_exit(learner, caf::exit_reason::user_shutdown);
-  self->send_exit(owner, caf::exit_reason::user_shutdown);
+  for (auto& l : learners) self->send_exit(l, caf::exit_reason::user_shutdown);
+  for (auto& o : owners) self->send_exit(o, caf::exit_reason::user_shutdown);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
   if (gateway) self->send_exit(gateway, caf::exit_reason::user_shutdown);
   if (evaluator) self->send_exit(evaluator, caf::exit_reason::user_shutdown);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "actors/frame_hub.hpp"
 #include "actors/messages.hpp"
@@ -17,8 +18,12 @@ struct run_outcome {
   std::string stop_reason;  // solved | env_steps | wall_seconds | interrupted | agent_failures
   double wall_seconds = 0;
   metrics_totals totals;
-  batch_stats batching;
-  learner_final learner;
+  batch_stats batching;      // all model-owners together
+  learner_final learner;     // all learners together
+  // Several devices: each replica's learner (in devices order), and K.
+  std::vector<std::string> devices;
+  std::vector<learner_final> replicas;
+  std::uint64_t replica_max_lag_bound = 0;
   std::int64_t samples_collected = 0;
   std::int64_t samples_dropped = 0;  // agents' and learner's
   std::int64_t parameter_bytes = 0;

@@ -8,7 +8,8 @@ namespace {
 
 evaluator_actor::behavior_type evaluator(evaluator_actor::pointer,
                                          std::shared_ptr<model::shared_model> model,
-                                         envs::env_config env, double target) {
+                                         envs::env_config env, double target,
+                                         std::vector<std::shared_ptr<model::shared_model>> others) {
   return {
       [=](evaluate_atom, std::int32_t episodes, std::uint64_t seed) {
         // Training pauses while the episodes play; a passing verdict freezes
@@ -20,6 +21,8 @@ evaluator_actor::behavior_type evaluator(evaluator_actor::pointer,
               agents::evaluate(copy, env, episodes, /*greedy=*/false, seed).return_mean;
           return report.return_mean >= target;
         });
+        if (report.passed)
+          for (const auto& m : others) model::freeze(*m);
         return report;
       },
   };
@@ -28,8 +31,10 @@ evaluator_actor::behavior_type evaluator(evaluator_actor::pointer,
 }  // namespace
 
 evaluator_actor spawn_evaluator(caf::actor_system& sys, std::shared_ptr<model::shared_model> model,
-                                const envs::env_config& env, double target) {
-  return sys.spawn<caf::detached>(evaluator, std::move(model), env, target);
+                                const envs::env_config& env, double target,
+                                std::vector<std::shared_ptr<model::shared_model>> other_replicas) {
+  return sys.spawn<caf::detached>(evaluator, std::move(model), env, target,
+                                  std::move(other_replicas));
 }
 
 }  // namespace troupe::actors

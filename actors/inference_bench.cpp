@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "actors/model_owner.hpp"
+#include "model/gpu_monitor.hpp"
 
 namespace troupe::actors {
 
@@ -120,7 +121,7 @@ requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer
 inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode, int agents,
                                 const inference_bench_config& config,
                                 const model::net_spec& spec) {
-  auto model = model::make_shared_model(spec, 1);
+  auto model = model::make_shared_model(spec, 1, config.device);
   const int max_batch = mode == "batched" ? config.max_batch : 1;
   model::warm_up(*model, max_batch);
   auto owner = spawn_model_owner(sys, model, {max_batch, 1});
@@ -149,7 +150,7 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
 
 inference_result run_mutex_mode(int agents, const inference_bench_config& config,
                                 const model::net_spec& spec) {
-  auto model = model::make_shared_model(spec, 1);
+  auto model = model::make_shared_model(spec, 1, config.device);
   model::warm_up(*model, 1);
   std::mutex mutex;
   std::vector<requester_log> logs(agents);
@@ -169,7 +170,7 @@ inference_result run_copies_mode(int agents, const inference_bench_config& confi
                                  const model::net_spec& spec) {
   std::vector<std::shared_ptr<model::shared_model>> copies;
   for (int a = 0; a < agents; ++a) {
-    copies.push_back(model::make_shared_model(spec, 1));  // same seed: same parameters
+    copies.push_back(model::make_shared_model(spec, 1, config.device));  // same seed: same parameters
     model::warm_up(*copies.back(), 1);
   }
   std::vector<requester_log> logs(agents);
@@ -207,6 +208,7 @@ std::vector<inference_result> run_inference_bench(
   for (int agents : config.agents)
     for (const auto& mode : config.modes) {
       inference_result r;
+      model::gpu_monitor gpu(config.device);
       if (mode == "batched" || mode == "unbatched")
         r = run_owner_mode(sys, mode, agents, config, spec);
       else if (mode == "mutex")
@@ -215,6 +217,7 @@ std::vector<inference_result> run_inference_bench(
         r = run_copies_mode(agents, config, spec);
       else
         throw std::invalid_argument("unknown bench mode '" + mode + "'");
+      r.gpu_utilisation = gpu.stop().value_or(-1.0);
       if (on_result) on_result(r);
       results.push_back(r);
     }

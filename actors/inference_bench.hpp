@@ -23,6 +23,7 @@ struct inference_bench_config {
   double seconds = 2.0;     // per mode and agent count
   std::vector<std::string> modes = {"batched", "unbatched", "mutex", "copies"};
   int max_batch = 256;      // batched mode
+  std::string device = "cpu";  // where the network runs: cpu or cuda:N
 };
 
 struct inference_result {
@@ -32,6 +33,7 @@ struct inference_result {
   double mean_batch = 1;
   double p50_us = 0, p99_us = 0;
   std::int64_t model_bytes = 0;  // parameter memory the mode holds
+  double gpu_utilisation = -1;   // mean percent from nvidia-smi on cuda; -1: not measured
 };
 
 // mlp: 4 -> 64 -> 64 -> 2+1 (CartPole-sized). cnn: 10x10x4 -> conv 16@3x3 ->

@@ -1,25 +1,60 @@
 #pragma once
 // The learner: trains each rollout as it arrives, one update at a time, and
 // reports every update to the metrics actor.
+//
+// With several devices there is one learner per parameter replica (each
+// beside its device's model-owner). A learner sends every update of its own
+// (the change it made to the parameters) to every other learner, which adds
+// it to its replica as one atomic update and answers. The consistency this
+// keeps, bounded staleness with K = replicas.max_lag:
+//   - every replica applies every update, its own and each peer's, exactly
+//     once; each peer's updates in the order that peer made them;
+//   - no replica is ever more than K updates of another replica's own behind
+//     it: a learner applies its own update n only after every peer has
+//     answered for its update n - K; until then its rollouts wait, queued
+//     (peer updates keep being applied meanwhile, so waiting never deadlocks);
+//   - when every learner has drained, every replica holds the same updates:
+//     the same parameters, up to the rounding of adding them in another order.
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "actors/messages.hpp"
 #include "actors/metrics_actor.hpp"
-#include "agents/algo_config.hpp"
-#include "model/shared_model.hpp"
+#include "agents/trainer.hpp"
+#include "model/replica_clock.hpp"
 
 namespace troupe::actors {
 
+// What one replica accepts from the others.
+using replica_link = caf::typed_actor<caf::replies_to<replica_update>::with<std::uint64_t>>;
+
 // checkpoint_atom: save the model and optimiser to the path, with the given
-// counters; answers the parameter version saved.
-using learner_actor = caf::typed_actor<
+// counters; answers the parameter version saved. drain_atom: answered once
+// every rollout already sent has been trained (or dropped) and every peer has
+// applied every update of this replica's. peers_atom: every replica's
+// learner, in replica order (this one included), sent once before any rollout.
+using learner_actor = replica_link::extend<
     caf::replies_to<agents::rollout>::with<train_ack>,
     caf::replies_to<drain_atom>::with<learner_final>,
-    caf::replies_to<checkpoint_atom, std::string, model::checkpoint_meta>::with<std::uint64_t>>;
+    caf::replies_to<checkpoint_atom, std::string, model::checkpoint_meta>::with<std::uint64_t>,
+    caf::reacts_to<peers_atom, std::vector<caf::strong_actor_ptr>>>;
+
+// This learner's place among the replicas. The defaults: a lone replica.
+struct replica_setup {
+  std::uint32_t index = 0;
+  std::uint64_t max_lag = 1;  // K: see above
+  // Shared by all replicas, for measuring how far behind each one really is
+  // (never for deciding); null for a lone replica.
+  std::shared_ptr<model::replica_clock> clock;
+};
 
 // Spawned detached. `metrics` may be an invalid handle (no reports). The
 // caller restores a checkpoint into `learner` before spawning, if resuming.
-learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<agents::a3c_learner> learner,
-                            metrics_actor metrics);
+learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<agents::trainer> learner,
+                            metrics_actor metrics, const replica_setup& replica = {});
+
+// Tells each learner who its peers are (all of `learners`, in replica order).
+void introduce_replicas(const std::vector<learner_actor>& learners);
 
 }  // namespace troupe::actors

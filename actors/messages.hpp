@@ -9,7 +9,7 @@
 
 #include <caf/all.hpp>
 
-#include "agents/a3c_learner.hpp"
+#include "agents/trainer.hpp"
 #include "agents/rollout.hpp"
 #include "envs/render.hpp"
 #include "model/checkpoint.hpp"
@@ -41,6 +41,15 @@ struct predict_reply {
 struct train_ack {
   std::uint64_t sequence = 0;
   bool trained = false;
+};
+
+// One parameter replica's update, sent to every other replica (see
+// actors/learner_actor.hpp): the change it made to every parameter,
+// flattened. The answer is the receiver's version after adding it.
+struct replica_update {
+  std::uint32_t origin = 0;    // the replica whose own update this is
+  std::uint64_t sequence = 0;  // its number among the origin's own updates: 1, 2, ...
+  std::vector<float> delta;
 };
 
 // An agent's progress since its last report.
@@ -97,6 +106,19 @@ struct batch_stats {
   double forward_seconds = 0;  // in forward passes
   double reply_seconds = 0;    // sampling actions and answering requests
 
+  // Another model-owner's statistics added to these.
+  void merge(const batch_stats& other) {
+    forward_passes += other.forward_passes;
+    requests += other.requests;
+    observations += other.observations;
+    largest_batch = std::max(largest_batch, other.largest_batch);
+    if (size_histogram.size() < other.size_histogram.size())
+      size_histogram.resize(other.size_histogram.size(), 0);
+    for (size_t b = 0; b < other.size_histogram.size(); ++b) size_histogram[b] += other.size_histogram[b];
+    forward_seconds += other.forward_seconds;
+    reply_seconds += other.reply_seconds;
+  }
+
   void add_batch(int rows) {
     ++forward_passes;
     observations += rows;
@@ -122,6 +144,12 @@ struct learner_final {
   std::int64_t updates_skipped = 0;  // non-finite loss or gradient
   std::int64_t updates_refused = 0;  // after a confirmed solve froze the parameters
   double train_seconds = 0;          // busy training
+  // Several replicas (devices): this replica's parameter version at the
+  // end, the other replicas' updates it applied, and the most of its own
+  // updates any other replica was missing when it applied one (<= max_lag).
+  std::uint64_t version = 0;
+  std::int64_t peer_updates = 0;
+  std::uint64_t max_replica_lag = 0;
 };
 
 // What the metrics actor knows at the end of a run.
@@ -181,6 +209,10 @@ typename Inspector::result_type inspect(Inspector& f, train_ack& x) {
   return f(caf::meta::type_name("train_ack"), x.sequence, x.trained);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, replica_update& x) {
+  return f(caf::meta::type_name("replica_update"), x.origin, x.sequence, x.delta);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
   return f(caf::meta::type_name("episode_report"), x.agent_id, x.env_steps, x.returns,
            x.lengths, x.predict_seconds, x.predicts, x.node);
@@ -217,7 +249,8 @@ typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
   return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
-           x.updates, x.updates_skipped, x.updates_refused, x.train_seconds);
+           x.updates, x.updates_skipped, x.updates_refused, x.train_seconds, x.version,
+           x.peer_updates, x.max_replica_lag);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
@@ -302,6 +335,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, next_frame_atom, "next_frame")
   CAF_ADD_ATOM(troupe, troupe::actors, agent_atom, "agent")
   CAF_ADD_ATOM(troupe, troupe::actors, metrics_atom, "metrics")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::replica_update))
+  CAF_ADD_ATOM(troupe, troupe::actors, peers_atom, "peers")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -43,6 +43,13 @@ struct batching_config {
   int max_wait_us = 0;
 };
 
+// Several devices: one parameter replica each (see actors/learner_actor.hpp).
+struct replicas_config {
+  // K: no replica is ever more than K of another replica's own updates
+  // behind it; a replica that would run further ahead waits.
+  int max_lag = 4;
+};
+
 struct checkpoint_config {
   double every_seconds = 30.0;  // 0: only at the end of the run
   int keep = 3;                 // the newest checkpoints kept on disk
@@ -73,6 +80,7 @@ struct run_config {
   model_section model;
   batching_config batching;
   std::vector<std::string> devices = {"cpu"};
+  replicas_config replicas;
   checkpoint_config checkpoint;
   log_config log;
   cluster_config cluster;

@@ -57,8 +57,14 @@ model::checkpoint_meta a3c_learner::restore(const std::string& path) {
   return model::load_checkpoint(path, *impl_->model, impl_->optimizer.get());
 }
 
-train_result a3c_learner::train(const rollout& r) {
+std::optional<std::uint64_t> a3c_learner::apply_peer_update(const std::vector<float>& delta) {
+  return model::apply_delta(*impl_->model, delta);
+}
+
+train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
   model::shared_model& m = *impl_->model;
+  // Inputs are built on the host; on another device they move there first.
+  auto on_device = [&](const torch::Tensor& t) { return m.device.is_cpu() ? t : t.to(m.device); };
   check_shapes(r, m.spec);
   const int n = r.n_steps, k = r.n_envs, obs = r.obs_size;
   const int64_t samples = r.samples();
@@ -72,6 +78,7 @@ train_result a3c_learner::train(const rollout& r) {
                                          {truncations, obs}, torch::kFloat32);
     states = torch::cat({states, cut});
   }
+  states = on_device(states);
   // The forward pass reads the parameters inside their section, so it sees
   // one version; this learner is their only writer, so they stay at that
   // version until its own update.
@@ -82,7 +89,7 @@ train_result a3c_learner::train(const rollout& r) {
   });
 
   // Bootstrap values of each sample's successor state, before any reset.
-  const torch::Tensor all_values = out.values.detach().contiguous();
+  const torch::Tensor all_values = out.values.detach().to(torch::kCPU).contiguous();
   const float* v = all_values.data_ptr<float>();
   std::vector<float> next_values(samples), values(v, v + samples);
   int64_t next_cut = samples + k;
@@ -94,17 +101,18 @@ train_result a3c_learner::train(const rollout& r) {
   if (m.spec.continuous) {
     const torch::Tensor actions = torch::from_blob(const_cast<float*>(r.actions.data()),
                                                    {samples, r.action_size}, torch::kFloat32);
-    terms = model::gaussian_terms(policy, out.log_std, actions);
+    terms = model::gaussian_terms(policy, out.log_std, on_device(actions));
   } else {
     std::vector<int64_t> action_index(r.actions.begin(), r.actions.end());
-    terms = model::categorical_terms(policy, torch::tensor(action_index, torch::kInt64));
+    terms = model::categorical_terms(policy,
+                                     on_device(torch::tensor(action_index, torch::kInt64)));
   }
   std::vector<float> rewards = r.rewards;
   if (cfg.reward_scale != 1.0)
     for (float& x : rewards) x = static_cast<float>(x * cfg.reward_scale);
   std::vector<float> returns, adv;
   if (cfg.correction == "vtrace") {
-    const torch::Tensor target_logp = terms.logp.detach().contiguous();
+    const torch::Tensor target_logp = terms.logp.detach().to(torch::kCPU).contiguous();
     const float* lp = target_logp.data_ptr<float>();
     vtrace_targets vt = vtrace(r.behaviour_logp, std::vector<float>(lp, lp + samples),
                                rewards, r.terminated, r.truncated, values, next_values, n, k,
@@ -123,8 +131,8 @@ train_result a3c_learner::train(const rollout& r) {
 
   model::a3c_loss_terms loss = model::a3c_loss(
       terms.logp, terms.entropy, out.values.slice(0, 0, samples),
-      torch::from_blob(const_cast<float*>(adv.data()), {samples}, torch::kFloat32),
-      torch::from_blob(const_cast<float*>(returns.data()), {samples}, torch::kFloat32),
+      on_device(torch::from_blob(const_cast<float*>(adv.data()), {samples}, torch::kFloat32)),
+      on_device(torch::from_blob(const_cast<float*>(returns.data()), {samples}, torch::kFloat32)),
       impl_->config.value_coef, impl_->config.entropy_coef);
 
   // Gradients go to tensors of our own, not the parameters' .grad fields:
@@ -154,7 +162,7 @@ train_result a3c_learner::train(const rollout& r) {
   // A non-finite loss or gradient never reaches the parameters.
   result.applied = std::isfinite(result.loss) && std::isfinite(grad_norm);
   if (result.applied) {
-    const auto version = model::apply_gradients(m, *impl_->optimizer, grads);
+    const auto version = model::apply_gradients(m, *impl_->optimizer, grads, delta);
     result.frozen = !version.has_value();
     result.applied = version.has_value();
     result.version = version ? *version : model::current_version(m);

@@ -8,24 +8,13 @@
 
 #include "agents/algo_config.hpp"
 #include "agents/rollout.hpp"
+#include "agents/trainer.hpp"
 #include "model/checkpoint.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::agents {
 
-struct train_result {
-  bool applied = false;          // false: not finite (skipped), or refused (frozen)
-  bool frozen = false;           // refused: the parameters were frozen (a confirmed solve)
-  std::uint32_t agent_id = 0;    // the rollout this update trained
-  std::uint64_t sequence = 0;
-  std::int64_t samples = 0;
-  std::uint64_t version = 0;     // parameter version after this update
-  std::uint64_t lag_sum = 0;     // sum over samples of (version trained - version acted)
-  std::uint64_t lag_max = 0;
-  float loss = 0, policy_loss = 0, value_loss = 0, entropy = 0;
-};
-
-class a3c_learner {
+class a3c_learner final : public trainer {
  public:
   a3c_learner(std::shared_ptr<model::shared_model> model, const algo_config& config);
   ~a3c_learner();
@@ -33,10 +22,12 @@ class a3c_learner {
   a3c_learner& operator=(const a3c_learner&) = delete;
 
   // Throws std::invalid_argument when the rollout's shapes do not fit the model.
-  train_result train(const rollout& r);
+  train_result train(const rollout& r, std::vector<float>* delta = nullptr) override;
+  std::optional<std::uint64_t> apply_peer_update(const std::vector<float>& delta) override;
 
   // The model and this learner's optimiser state (see model/checkpoint.hpp).
-  std::uint64_t save_checkpoint(const std::string& path, const model::checkpoint_meta& meta);
+  std::uint64_t save_checkpoint(const std::string& path,
+                                const model::checkpoint_meta& meta) override;
   model::checkpoint_meta restore(const std::string& path);
 
  private:

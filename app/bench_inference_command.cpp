@@ -25,22 +25,25 @@ struct bench_inference_options {
 
 void bench_inference(const bench_inference_options& opts) {
   model::set_compute_threads(opts.threads);
-  std::cout << "troupe bench inference: net " << opts.bench.net << ", " << opts.bench.seconds
+  std::cout << "troupe bench inference: net " << opts.bench.net << " on " << opts.bench.device
+            << ", " << opts.bench.seconds
             << " s per mode; " << model::describe_compute_runtime() << "\n";
-  std::printf("%-10s %7s %16s %10s %10s %10s %12s\n", "mode", "agents", "predictions/s",
-              "mean batch", "p50 us", "p99 us", "model bytes");
+  std::printf("%-10s %7s %16s %10s %10s %10s %12s %8s\n", "mode", "agents", "predictions/s",
+              "mean batch", "p50 us", "p99 us", "model bytes", "GPU %");
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   const auto results = actors::run_inference_bench(sys, opts.bench, [](const auto& r) {
-    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld\n", r.mode.c_str(), r.agents,
+    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld %8s\n", r.mode.c_str(), r.agents,
                 r.predictions_per_s, r.mean_batch, r.p50_us, r.p99_us,
-                static_cast<long long>(r.model_bytes));
+                static_cast<long long>(r.model_bytes),
+                r.gpu_utilisation < 0 ? "-" : std::to_string(int(r.gpu_utilisation)).c_str());
     std::fflush(stdout);
   });
   nlohmann::json j;
   j["net"] = opts.bench.net;
   j["seconds"] = opts.bench.seconds;
+  j["device"] = opts.bench.device;
   j["compute"] = model::describe_compute_runtime();
   j["results"] = nlohmann::json::array();
   for (const auto& r : results)
@@ -50,7 +53,11 @@ void bench_inference(const bench_inference_options& opts) {
                             {"mean_batch", r.mean_batch},
                             {"p50_us", r.p50_us},
                             {"p99_us", r.p99_us},
-                            {"model_bytes", r.model_bytes}});
+                            {"model_bytes", r.model_bytes},
+                            // null on the CPU, or without nvidia-smi
+                            {"gpu_utilisation_percent", r.gpu_utilisation < 0
+                                                            ? nlohmann::json()
+                                                            : nlohmann::json(r.gpu_utilisation)}});
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
     out << j.dump(2) << "\n";
@@ -76,6 +83,8 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
       ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies"}));
   cmd->add_option("--max-batch", opts->bench.max_batch, "batched mode: observations per pass")
       ->check(CLI::Range(1, 65536));
+  cmd->add_option("--device", opts->bench.device, "where the network runs: cpu or cuda:N")
+      ->check([](const std::string& d) { return model::device_problem(d); });
   cmd->add_option("--json", opts->json_path, "write the results as JSON");
   cmd->add_option("--threads", opts->threads, "LibTorch intra-op threads (and OpenBLAS threads)")
       ->check(CLI::Range(1, 256));

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "envs/registry.hpp"
+#include "model/compute_runtime.hpp"
 
 namespace troupe::app {
 
@@ -170,21 +171,21 @@ field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
 
 field device_list(const std::string& key, std::vector<std::string>& target,
                   const std::string& help) {
-  return {key, "list of strings", "[cpu] (one model-owner per entry)", help,
+  return {key, "list of strings", "each cpu or cuda:N (cuda: a CUDA build only)", help,
           [&target, key](const YAML::Node& n, const std::string& where) {
             if (!n.IsSequence() || n.size() == 0)
-              fail(where, key, "expected a non-empty list of devices such as [cpu], got " +
+              fail(where, key, "expected a non-empty list of devices such as [cpu] or [cpu, cpu], got " +
                                    scalar_text(n));
+            if (n.size() > 64) fail(where, key, "expected at most 64 devices, got " + std::to_string(n.size()));
             std::vector<std::string> out;
             for (const auto& item : n) {
-              if (!item.IsScalar() || item.Scalar() != "cpu")
-                fail(where, key, "expected 'cpu' (the only device this build drives), got " +
-                                     scalar_text(item));
-              out.push_back(item.Scalar());
+              if (!item.IsScalar())
+                fail(where, key, "expected 'cpu' or 'cuda:N', got " + scalar_text(item));
+              const std::string& name = item.Scalar();
+              if (const std::string problem = model::device_problem(name); !problem.empty())
+                fail(where, key, problem);
+              out.push_back(name);
             }
-            if (out.size() != 1)
-              fail(where, key, "expected exactly one device: several model-owners are not "
-                               "supported by this build");
             target = out;
           },
           [&target] {
@@ -239,7 +240,8 @@ std::vector<field> fields_of(run_config& c) {
       int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
       integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
       integer("batching.max_wait_us", c.batching.max_wait_us, 0, 1000000, "a batch that is not full waits this long for more requests (0: flush as soon as none is waiting)"),
-      device_list("devices", c.devices, "one model-owner per device"),
+      device_list("devices", c.devices, "one parameter replica (model-owner and learner) per entry; agents are spread over them round-robin; [cpu, cpu] runs two replicas on the CPU"),
+      integer("replicas.max_lag", c.replicas.max_lag, 1, 1000000, "with several devices: no replica is ever more than this many of another replica's own updates behind it (a replica that would get further ahead waits)"),
       number("checkpoint.every_seconds", c.checkpoint.every_seconds, 0, inf, false, "seconds between checkpoints (0: only at the end)"),
       integer("checkpoint.keep", c.checkpoint.keep, 1, 1000, "newest checkpoints kept in the run directory"),
       boolean("log.progress", c.log.progress, "print a progress line"),

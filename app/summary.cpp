@@ -1,5 +1,7 @@
 #include "app/summary.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace troupe::app {
@@ -53,6 +55,24 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                          {"owner_sample_and_reply_seconds", o.batching.reply_seconds},
                          {"wall_seconds", o.wall_seconds}};
   if (!o.last_failure.empty()) j["last_agent_failure"] = o.last_failure;
+  // One parameter replica per device: each one's final version (equal when
+  // every update reached every replica), its own updates, the other
+  // replicas' updates it applied, and the most of its own updates another
+  // replica was missing when it applied one, never above max_lag_bound.
+  j["devices"] = o.devices;
+  j["replicas"] = nlohmann::json::array();
+  std::uint64_t max_lag = 0;
+  for (size_t r = 0; r < o.replicas.size(); ++r) {
+    const auto& f = o.replicas[r];
+    max_lag = std::max(max_lag, f.max_replica_lag);
+    j["replicas"].push_back({{"device", r < o.devices.size() ? o.devices[r] : std::string()},
+                             {"version", f.version},
+                             {"updates", f.updates},
+                             {"peer_updates", f.peer_updates},
+                             {"max_lag", f.max_replica_lag}});
+  }
+  j["replica_max_lag"] = max_lag;
+  j["replica_max_lag_bound"] = o.replica_max_lag_bound;
   // Each node's agents, env steps, rate in the last period and mean predict
   // round trip (the learner's own agents are node "learner").
   j["nodes"] = nlohmann::json::array();

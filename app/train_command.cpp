@@ -170,9 +170,14 @@ int run_training(const train_options& opts) {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   model::set_compute_threads(1);
+  std::string devices;
+  for (const auto& d : config.devices) devices += (devices.empty() ? "" : ", ") + d;
   std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
-            << config.env.envs_per_agent << " envs, devices [" << config.devices.front()
-            << "]\n"
+            << config.env.envs_per_agent << " envs, devices [" << devices << "]"
+            << (config.devices.size() > 1
+                    ? " (replicas.max_lag " + std::to_string(config.replicas.max_lag) + ")"
+                    : std::string())
+            << "\n"
             << "troupe: " << model::describe_compute_runtime() << "\n"
             << "troupe: run directory " << run_dir << std::endl;
   if (!request.resume_from.empty())

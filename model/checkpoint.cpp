@@ -133,6 +133,7 @@ checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
   model.params.run([&] {
     try {
       model.net->load(archive);
+      if (!model.device.is_cpu()) model.net->to(model.device);
       if (optimizer) {
         torch::serialize::InputArchive optimizer_archive;
         if (archive.try_read("optimizer", optimizer_archive)) optimizer->load(optimizer_archive);

@@ -61,4 +61,30 @@ std::string describe_compute_runtime() {
          std::to_string(torch::get_num_threads()) + " intra-op thread(s)";
 }
 
+bool cuda_build() {
+#ifdef TROUPE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+int cuda_device_count() { return cuda_build() ? static_cast<int>(torch::cuda::device_count()) : 0; }
+
+std::string device_problem(const std::string& device) {
+  if (device == "cpu") return "";
+  const std::string prefix = "cuda:";
+  const std::string number = device.rfind(prefix, 0) == 0 ? device.substr(prefix.size()) : "";
+  if (number.empty() || number.size() > 3 ||
+      number.find_first_not_of("0123456789") != std::string::npos)
+    return "expected 'cpu' or 'cuda:N', got '" + device + "'";
+  if (!cuda_build())
+    return "'" + device + "' needs a CUDA build of Troupe; this one's LibTorch is CPU-only " +
+           "(use cpu, e.g. devices: [cpu, cpu])";
+  const int count = cuda_device_count();
+  if (std::stoi(number) >= count)
+    return "'" + device + "': this machine has " + std::to_string(count) + " CUDA device(s)";
+  return "";
+}
+
 }  // namespace troupe::model

@@ -8,6 +8,16 @@ namespace troupe::model {
 // Sets LibTorch's intra-op threads and, when OpenBLAS is loaded, its threads.
 void set_compute_threads(int threads);
 
+// Whether this build links a CUDA-enabled LibTorch (CMake's TROUPE_CUDA).
+bool cuda_build();
+
+// CUDA devices this process can use (0 in a CPU-only build).
+int cuda_device_count();
+
+// Why `device` ("cpu" or "cuda:N") cannot run a model here: malformed, no
+// CUDA in this build, or no such CUDA device; "" when it can.
+std::string device_problem(const std::string& device);
+
 // For example "BLAS: OpenBLAS (pthread) 1 thread; LibTorch 1.13.0: 1 intra-op thread".
 std::string describe_compute_runtime();
 

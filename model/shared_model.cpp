@@ -3,24 +3,85 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "model/device_transfer.hpp"
 #include "model/shared_model_impl.hpp"
 
 namespace troupe::model {
 
-std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed) {
+std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed,
+                                                const std::string& device) {
+  const torch::Device where = parse_device(device);
   torch::manual_seed(seed);
-  return std::make_shared<shared_model>(spec);
+  return std::make_shared<shared_model>(spec, where);
 }
+
+void copy_parameters(shared_model& from, shared_model& to) {
+  from.params.run_shared([&] {
+    to.params.run([&] {
+      torch::NoGradGuard no_grad;
+      const auto source = from.net->parameters();
+      auto target = to.net->parameters();
+      for (size_t i = 0; i < source.size(); ++i) target[i].copy_(source[i]);
+      const auto source_buffers = from.net->buffers();
+      auto target_buffers = to.net->buffers();
+      for (size_t i = 0; i < source_buffers.size(); ++i) target_buffers[i].copy_(source_buffers[i]);
+      to.version = from.version;
+    });
+  });
+}
+
+namespace {
+
+// Every parameter, flattened into one tensor on the host.
+torch::Tensor flat_on_host(shared_model& model) {
+  std::vector<torch::Tensor> flat;
+  for (const auto& p : model.net->parameters()) flat.push_back(p.detach().reshape({-1}));
+  return torch::cat(flat).to(torch::kCPU).contiguous();
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> apply_delta(shared_model& model, const std::vector<float>& delta) {
+  return model.params.run([&]() -> std::optional<std::uint64_t> {
+    if (model.frozen.load()) return std::nullopt;
+    std::vector<torch::Tensor> parameters = model.net->parameters();
+    std::int64_t total = 0;
+    for (const auto& p : parameters) total += p.numel();
+    if (static_cast<std::int64_t>(delta.size()) != total)
+      throw std::invalid_argument("apply_delta: " + std::to_string(delta.size()) +
+                                  " values for " + std::to_string(total) + " parameters");
+    torch::NoGradGuard no_grad;
+    torch::Tensor all = torch::from_blob(const_cast<float*>(delta.data()), {total}, torch::kFloat32);
+    if (!model.device.is_cpu()) all = all.to(model.device);
+    std::int64_t offset = 0;
+    for (auto& p : parameters) {
+      p.add_(all.slice(0, offset, offset + p.numel()).view(p.sizes()));
+      offset += p.numel();
+    }
+    return ++model.version;
+  });
+}
+
+std::vector<float> flat_parameters(shared_model& model) {
+  return model.params.run_shared([&] {
+    const torch::Tensor flat = flat_on_host(model);
+    return std::vector<float>(flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel());
+  });
+}
+
+void freeze(shared_model& model) { model.frozen.store(true); }
 
 void predict(shared_model& model, const float* observations, int batch, prediction& out) {
   const int obs_size = model.spec.obs_size;
   const int actions = model.spec.action_size;
   // Inference mode is per thread: set it here, on the thread that runs the pass.
   c10::InferenceMode inference;
-  const torch::Tensor input = torch::from_blob(const_cast<float*>(observations),
-                                               {batch, obs_size}, torch::kFloat32);
+  torch::Tensor input = torch::from_blob(const_cast<float*>(observations), {batch, obs_size},
+                                         torch::kFloat32);
+  if (!model.device.is_cpu()) input = host_to_device(input, model.device);
   model.params.run_shared([&] {
     actor_critic_output result = model.net->forward(input);
+    if (!model.device.is_cpu()) result = outputs_to_host(result);
     out.version = model.version;
     out.policy.resize(static_cast<size_t>(batch) * actions);
     out.values.resize(batch);
@@ -37,15 +98,22 @@ void predict(shared_model& model, const float* observations, int batch, predicti
 
 std::optional<std::uint64_t> apply_gradients(shared_model& model,
                                              torch::optim::Optimizer& optimizer,
-                                             const std::vector<torch::Tensor>& gradients) {
+                                             const std::vector<torch::Tensor>& gradients,
+                                             std::vector<float>* delta) {
   return model.params.run([&]() -> std::optional<std::uint64_t> {
     if (model.frozen.load()) return std::nullopt;
     std::vector<torch::Tensor> parameters = model.net->parameters();
     if (gradients.size() != parameters.size())
       throw std::invalid_argument("apply_gradients: one gradient per parameter expected");
     torch::NoGradGuard no_grad;
+    torch::Tensor before;
+    if (delta) before = flat_on_host(model);  // a new tensor (torch::cat)
     for (size_t i = 0; i < parameters.size(); ++i) parameters[i].mutable_grad() = gradients[i];
     optimizer.step();
+    if (delta) {
+      const torch::Tensor change = flat_on_host(model).sub_(before);
+      delta->assign(change.data_ptr<float>(), change.data_ptr<float>() + change.numel());
+    }
     return ++model.version;
   });
 }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "model/net_spec.hpp"
@@ -13,7 +15,24 @@ namespace troupe::model {
 
 struct shared_model;
 
-std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed);
+// `device`: "cpu", or "cuda:N" in a CUDA build (std::invalid_argument
+// otherwise, or when that device is not there).
+std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed,
+                                                const std::string& device = "cpu");
+
+// Makes `to` an exact replica of `from`: every parameter, buffer and the
+// version (each model inside its own critical section). The devices may differ.
+void copy_parameters(shared_model& from, shared_model& to);
+
+// Adds another replica's update to the parameters: `delta` is the change it
+// made to every parameter, flattened in parameters() order. Inside the
+// critical section, as one atomic update: the version moves forward by
+// exactly one. Returns the new version, or nothing when the parameters are
+// frozen and the update was refused.
+std::optional<std::uint64_t> apply_delta(shared_model& model, const std::vector<float>& delta);
+
+// Every parameter, flattened in parameters() order (one consistent version).
+std::vector<float> flat_parameters(shared_model& model);
 
 struct prediction {
   std::vector<float> policy;   // batch x action_size: logits, or Gaussian means
@@ -34,6 +53,9 @@ std::uint64_t current_version(shared_model& model);
 // When judge returns true the parameters freeze: every later update is
 // refused, so they stay exactly the ones judged. Returns judge's verdict.
 bool judge_parameters(shared_model& model, const std::function<bool(shared_model&)>& judge);
+// Refuses every later update, as a passing judge_parameters does (for the
+// other replicas of judged parameters).
+void freeze(shared_model& model);
 const net_spec& spec_of(const shared_model& model);
 std::int64_t parameter_bytes(const shared_model& model);
 

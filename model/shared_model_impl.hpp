@@ -11,9 +11,12 @@
 namespace troupe::model {
 
 struct shared_model {
-  explicit shared_model(const net_spec& s)
-      : spec(s), net(s), params("parameters", {net.get()}, claim::exclusive) {}
+  explicit shared_model(const net_spec& s, torch::Device d = torch::kCPU)
+      : spec(s), device(d), net(s), params("parameters", {net.get()}, claim::exclusive) {
+    if (!device.is_cpu()) net->to(device);
+  }
   net_spec spec;
+  torch::Device device;  // where the parameters live and forward passes run
   ActorCritic net;
   // Guards net's parameters and version: updates run exclusively, forward
   // passes shared.
@@ -28,8 +31,11 @@ struct shared_model {
 // and moves the version forward by exactly one. Returns the new version, or
 // nothing when the parameters are frozen and the update was refused.
 // Gradients are passed in rather than left in the parameters' .grad fields,
-// so learners on other threads can compute theirs at the same time.
+// so learners on other threads can compute theirs at the same time. When
+// `delta` is not null, it receives the change the step made to every
+// parameter, flattened (what apply_delta adds to another replica).
 std::optional<std::uint64_t> apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
-                              const std::vector<torch::Tensor>& gradients);
+                                             const std::vector<torch::Tensor>& gradients,
+                                             std::vector<float>* delta = nullptr);
 
 }  // namespace troupe::model

@@ -49,6 +49,8 @@ learner_actor::behavior_type fake_learner(learner_actor::pointer, seen* s) {
       [=](checkpoint_atom, const std::string&, const model::checkpoint_meta&) {
         return std::uint64_t{0};
       },
+      [=](const replica_update&) { return std::uint64_t{0}; },
+      [=](peers_atom, const std::vector<caf::strong_actor_ptr>&) {},
   };
 }
 
@@ -110,7 +112,7 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   c.obs_size = 4;
   c.action_width = 1;
   c.n_steps = 3;
-  auto gw = spawn_gateway(sys, c, sys.spawn(fake_owner, &s), sys.spawn(fake_learner, &s),
+  auto gw = spawn_gateway(sys, c, {sys.spawn(fake_owner, &s)}, {sys.spawn(fake_learner, &s)},
                           sys.spawn(fake_metrics, &s));
   const auto timeout = std::chrono::seconds(10);
   auto refused = [&](auto message) { return refused_by(worker, gw, std::move(message)); };
@@ -199,7 +201,7 @@ TEST_CASE("gateway: a worker names only its own agents to the frame hub; leaving
   c.token = "right";
   c.frame_hub = hub;
   c.first_view_slot = 3;  // the learner's own agents are 0..2
-  auto gw = spawn_gateway(sys, c, sys.spawn(fake_owner, &s), sys.spawn(fake_learner, &s),
+  auto gw = spawn_gateway(sys, c, {sys.spawn(fake_owner, &s)}, {sys.spawn(fake_learner, &s)},
                           sys.spawn(fake_metrics, &s));
   caf::scoped_actor stranger{sys};
   auto some_agent = sys.spawn(fake_metrics, &s);  // any actor will do as a handle

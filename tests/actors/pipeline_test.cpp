@@ -13,6 +13,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
+#include "agents/a3c_learner.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
