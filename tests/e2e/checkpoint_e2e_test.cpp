@@ -11,31 +11,22 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
 
 namespace fs = std::filesystem;
+
+using namespace troupe::tests;
 
 namespace {
 
 const std::string binary = TROUPE_BINARY;
 const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
-std::string fresh_dir(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("troupe_ckpt_" + name);
-  fs::remove_all(dir);
-  return dir.string();
-}
-
 bool has_checkpoint(const std::string& run_dir) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(run_dir + "/checkpoints", ec))
     if (e.path().extension() == ".pt") return true;
   return false;
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
 }
 
 // Runs troupe to completion; returns its exit code.
@@ -46,11 +37,6 @@ int run_troupe(const std::vector<std::string>& args, const std::string& log) {
   return p.wait_exit();
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 }  // namespace
 
 TEST_SUITE("e2e") {
@@ -58,7 +44,7 @@ TEST_CASE("SIGKILL at 20 random moments: the newest checkpoint loads and resume 
   std::mt19937 rng(2026);
   for (int round = 0; round < 20; ++round) {
     CAPTURE(round);
-    const std::string dir = fresh_dir("kill");
+    const std::string dir = fresh_dir("ckpt_kill");
     const std::string log = dir + ".log";
     {
       troupe::tests::child_process p(
@@ -94,7 +80,7 @@ TEST_CASE("SIGKILL at 20 random moments: the newest checkpoint loads and resume 
 }
 
 TEST_CASE("SIGINT stops gracefully: final checkpoint and summary, exit code 0") {
-  const std::string dir = fresh_dir("sigint");
+  const std::string dir = fresh_dir("ckpt_sigint");
   troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
                                   "run.stop.mean_return=100000", "--set",
                                   "checkpoint.every_seconds=0", "--set", "log.progress=false"},
@@ -110,7 +96,7 @@ TEST_CASE("SIGINT stops gracefully: final checkpoint and summary, exit code 0") 
 }
 
 TEST_CASE("troupe eval of a solved CartPole run scores at least 475, and rejects bad files") {
-  const std::string dir = fresh_dir("eval");
+  const std::string dir = fresh_dir("ckpt_eval");
   REQUIRE(run_troupe({"train", config, "--run-dir", dir, "--set", "run.stop.wall_seconds=120",
                       "--set", "log.progress=false"},
                      dir + ".log") == 0);

@@ -12,9 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
 
 namespace fs = std::filesystem;
 using troupe::tests::child_process;
+using troupe::tests::read_file;
 
 namespace {
 
@@ -22,18 +24,13 @@ const std::string binary = TROUPE_BINARY;
 const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 const std::string token = "loopback-test-token";
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string fresh_dir(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("troupe_cluster_" + name);
-  fs::remove_all(dir);
-  // Old logs would name an old learner's port.
+// A fresh run directory, and no old logs beside it (they would name an old
+// learner's port).
+std::string fresh_cluster_dir(const std::string& name) {
+  const std::string dir = troupe::tests::fresh_dir("cluster_" + name);
   for (const char* log : {".learner.log", ".w1.log", ".w2.log", ".bad.log", ".log"})
-    fs::remove(dir.string() + log);
-  return dir.string();
+    fs::remove(dir + log);
+  return dir;
 }
 
 // The learner listens on a port the system picks; its log names it.
@@ -69,16 +66,14 @@ std::unique_ptr<child_process> start_worker(const std::string& address, const st
 }
 
 nlohmann::json summary_of(const std::string& dir) {
-  std::ifstream in(dir + "/summary.json");
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
+  return troupe::tests::read_json(dir + "/summary.json");
 }
 
 }  // namespace
 
 TEST_SUITE("e2e") {
 TEST_CASE("cluster: a learner with no agents of its own and two workers solve CartPole-v1") {
-  const std::string dir = fresh_dir("solve");
+  const std::string dir = fresh_cluster_dir("solve");
   auto learner = start_learner(dir);
   const std::string address = learner_address(dir + ".learner.log");
   REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
@@ -107,7 +102,7 @@ TEST_CASE("cluster: a learner with no agents of its own and two workers solve Ca
 }
 
 TEST_CASE("cluster: a worker killed with SIGKILL mid-run costs only its samples in flight") {
-  const std::string dir = fresh_dir("kill");
+  const std::string dir = fresh_cluster_dir("kill");
   auto learner = start_learner(dir);
   const std::string address = learner_address(dir + ".learner.log");
   REQUIRE(!address.empty());
@@ -132,7 +127,7 @@ TEST_CASE("cluster: a worker killed with SIGKILL mid-run costs only its samples 
 }
 
 TEST_CASE("cluster: a wrong or missing token is refused within 5 seconds, and logged") {
-  const std::string dir = fresh_dir("token");
+  const std::string dir = fresh_cluster_dir("token");
   auto learner = start_learner(dir, {"--set", "run.stop.wall_seconds=20"});
   const std::string address = learner_address(dir + ".learner.log");
   REQUIRE(!address.empty());
@@ -155,7 +150,7 @@ TEST_CASE("cluster: a wrong or missing token is refused within 5 seconds, and lo
 
 TEST_CASE("cluster: a worker whose learner is unreachable retries, then exits with a message") {
   // Port 1 (tcpmux) is privileged and unused here: nothing answers on it.
-  const std::string dir = fresh_dir("retry");
+  const std::string dir = fresh_cluster_dir("retry");
   const auto start = std::chrono::steady_clock::now();
   auto w = std::make_unique<child_process>(
       std::vector<std::string>{binary, "join", "127.0.0.1:1", "--token", token, "--retry", "1.5"},
@@ -169,7 +164,7 @@ TEST_CASE("cluster: a worker whose learner is unreachable retries, then exits wi
 
 TEST_SUITE("e2e") {
 TEST_CASE("cluster over TLS: a worker with a certificate from the CA joins; others cannot") {
-  const std::string dir = fresh_dir("tls");
+  const std::string dir = fresh_cluster_dir("tls");
   fs::create_directories(dir + "-pki");
   const std::string pki = dir + "-pki/";
   // A CA, and certificates it signs for the learner and a worker; a rogue

@@ -10,24 +10,11 @@
 
 #include "model/compute_runtime.hpp"
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
+
+using namespace troupe::tests;
 
 namespace {
-
-troupe::tests::command_result run(const std::string& args) {
-  return troupe::tests::run_command(std::string(TROUPE_BINARY) + " " + args);
-}
-
-nlohmann::json read_json(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
-}
-
-std::string fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("troupe_e2e_devices_" + name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
 
 const std::string two_devices = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_two_devices.yaml";
 
@@ -35,8 +22,8 @@ const std::string two_devices = std::string(TROUPE_SOURCE_DIR) + "/configs/cartp
 
 TEST_SUITE("e2e") {
 TEST_CASE("devices [cpu, cpu]: CartPole-v1 is solved, the replicas within max_lag, the checkpoint scores") {
-  const std::string dir = fresh_dir("solve");
-  const auto r = run("train " + two_devices + " --run-dir " + dir +
+  const std::string dir = fresh_dir("e2e_devices_solve");
+  const auto r = run_troupe("train " + two_devices + " --run-dir " + dir +
                      " --set run.stop.wall_seconds=60 --set log.progress_seconds=0.5");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -57,15 +44,15 @@ TEST_CASE("devices [cpu, cpu]: CartPole-v1 is solved, the replicas within max_la
   REQUIRE(s["samples_collected"].get<long>() ==
           s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
   // The final checkpoint holds replica 0's parameters: the confirmed ones.
-  REQUIRE(run("eval " + dir + " --episodes 20 --json " + dir + "/eval.json").exit_code == 0);
+  REQUIRE(run_troupe("eval " + dir + " --episodes 20 --json " + dir + "/eval.json").exit_code == 0);
   REQUIRE(read_json(dir + "/eval.json")["return_mean"].get<double>() >= 475.0);
 }
 
 TEST_CASE("devices [cpu, cpu, cpu] stopped by steps: every replica ends with every update (3 seeds)") {
   for (int seed = 1; seed <= 3; ++seed) {
     CAPTURE(seed);
-    const std::string dir = fresh_dir("steps" + std::to_string(seed));
-    const auto r = run("train " + two_devices + " --run-dir " + dir +
+    const std::string dir = fresh_dir("e2e_devices_steps" + std::to_string(seed));
+    const auto r = run_troupe("train " + two_devices + " --run-dir " + dir +
                        " --set devices=[cpu,cpu,cpu] --set agents.count=3 --set replicas.max_lag=2" +
                        " --set run.stop.env_steps=40000 --set run.stop.mean_return=100000" +
                        " --set log.progress=false --set run.seed=" + std::to_string(seed));
@@ -91,7 +78,7 @@ TEST_CASE("devices: a CUDA device this build or machine lacks is refused, naming
   // The CPU-only build refuses every cuda:N; a CUDA build refuses a device
   // index the machine does not have.
   const std::string device = troupe::model::cuda_build() ? "cuda:99" : "cuda:0";
-  const auto r = run("train " + two_devices + " --set devices=[cpu," + device + "]");
+  const auto r = run_troupe("train " + two_devices + " --set devices=[cpu," + device + "]");
   INFO(r.output);
   REQUIRE(r.exit_code == 2);
   REQUIRE(r.output.find("key 'devices'") != std::string::npos);

@@ -31,6 +31,12 @@ inline command_result run_command(const std::string& command, bool merge_stderr 
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
+// `troupe ARGS` to completion (stderr dropped unless `merge_stderr`).
+inline command_result run_troupe(const std::string& args, bool merge_stderr = true) {
+  return run_command(std::string(TROUPE_BINARY) + " " + args + (merge_stderr ? "" : " 2>/dev/null"),
+                     merge_stderr);
+}
+
 class child_process {
  public:
   // Output goes to `log_path`.

@@ -11,37 +11,18 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
 
-namespace {
-
-troupe::tests::command_result run_troupe(const std::string& args, bool with_stderr = true) {
-  return troupe::tests::run_command(std::string(TROUPE_BINARY) + " " + args +
-                                        (with_stderr ? "" : " 2>/dev/null"),
-                                    with_stderr);
-}
-
-nlohmann::json read_json_file(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
-}
-
-std::string fresh_file(const std::string& name) {
-  const auto path = std::filesystem::temp_directory_path() / ("troupe_e2e_" + name);
-  std::filesystem::remove_all(path);
-  return path.string();
-}
-
-}  // namespace
+using namespace troupe::tests;
 
 TEST_SUITE("e2e") {
 TEST_CASE("troupe rollout of MountainCar-v0 under noop reports -200 every episode") {
-  const std::string file = fresh_file("rollout.json");
+  const std::string file = fresh_dir("e2e_rollout.json");
   const auto r = run_troupe(
       "rollout MountainCar-v0 --policy noop --episodes 3 --seed 1 --json " + file, false);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  const auto j = read_json_file(file);
+  const auto j = read_json(file);
   CHECK(nlohmann::json::parse(r.output) == j);  // the same JSON on stdout
   CHECK(j["env"] == "MountainCar-v0");
   CHECK(j["policy"] == "noop");
@@ -70,13 +51,13 @@ TEST_CASE("troupe rollout rejects an unknown environment or policy with exit cod
 }
 
 TEST_CASE("troupe bench envs writes ns per step for the chosen environments") {
-  const std::string file = fresh_file("bench_envs.json");
+  const std::string file = fresh_dir("e2e_bench_envs.json");
   const auto r = run_troupe("bench envs --steps 2000 --env CartPole-v1 --env MinAtar/Breakout-v1"
                             " --json " + file);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("CartPole-v1") != std::string::npos);
-  const auto j = read_json_file(file);
+  const auto j = read_json(file);
   REQUIRE(j["results"].size() == 2);
   for (const auto& row : j["results"]) {
     CHECK(row["ns_per_step"].get<double>() > 0.0);

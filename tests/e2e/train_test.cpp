@@ -11,24 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
+
+using namespace troupe::tests;
 
 namespace {
-
-troupe::tests::command_result run(const std::string& args) {
-  return troupe::tests::run_command(std::string(TROUPE_BINARY) + " " + args);
-}
-
-nlohmann::json read_json(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
-}
-
-std::string fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("troupe_e2e_" + name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
 
 const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
@@ -36,9 +23,9 @@ const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.y
 
 TEST_SUITE("e2e") {
 TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for every sample") {
-  const std::string dir = fresh_dir("solve");
+  const std::string dir = fresh_dir("e2e_solve");
   // Bounded: a run that has not solved within 120 s fails the test.
-  const auto r = run("train " + config + " --run-dir " + dir +
+  const auto r = run_troupe("train " + config + " --run-dir " + dir +
                      " --set run.stop.wall_seconds=120 --set log.progress_seconds=0.5");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -60,8 +47,8 @@ TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for ever
 
 TEST_CASE("a run stopped by its step limit still trains or drops every sample") {
   for (int seed = 1; seed <= 3; ++seed) {
-    const std::string dir = fresh_dir("steps" + std::to_string(seed));
-    const auto r = run("train " + config + " --run-dir " + dir +
+    const std::string dir = fresh_dir("e2e_steps" + std::to_string(seed));
+    const auto r = run_troupe("train " + config + " --run-dir " + dir +
                        " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000" +
                        " --set log.progress=false --set run.seed=" + std::to_string(seed));
     INFO(r.output);
@@ -77,13 +64,13 @@ TEST_CASE("a run stopped by its step limit still trains or drops every sample") 
 }
 
 TEST_CASE("a bad config exits with code 2 and names the key") {
-  const auto r = run("train " + config + " --set algo.gamma=7");
+  const auto r = run_troupe("train " + config + " --set algo.gamma=7");
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("algo.gamma") != std::string::npos);
-  const auto missing = run("train /nonexistent.yaml");
+  const auto missing = run_troupe("train /nonexistent.yaml");
   CHECK(missing.exit_code == 2);
   CHECK(missing.output.find("no such config file") != std::string::npos);
-  CHECK(run("train").exit_code == 2);
-  CHECK(run("frobnicate").exit_code == 2);
+  CHECK(run_troupe("train").exit_code == 2);
+  CHECK(run_troupe("frobnicate").exit_code == 2);
 }
 }

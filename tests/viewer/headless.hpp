@@ -43,7 +43,7 @@ inline long count_of(const std::map<rgb, long>& counts, rgb c) {
   return it == counts.end() ? 0 : it->second;
 }
 
-inline std::filesystem::path fresh_dir(const std::string& name) {
+inline std::filesystem::path empty_dir(const std::string& name) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("troupe_viewer_" + name);
   fs::remove_all(dir);

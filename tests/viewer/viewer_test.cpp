@@ -31,7 +31,7 @@ namespace {
 
 using troupe::tests::colour_counts;
 using troupe::tests::count_of;
-using troupe::tests::fresh_dir;
+using troupe::tests::empty_dir;
 using troupe::tests::read_png;
 using troupe::tests::rgb;
 
@@ -75,7 +75,7 @@ TEST_CASE("a PNG written by write_png reads back with the same pixels") {
       frame.set(x, y, std::uint8_t(x * 36), std::uint8_t(y * 60), std::uint8_t((x * y * 13) % 256));
   frame.set(0, 0, 255, 0, 0);
   frame.set(6, 4, 1, 2, 3);
-  const std::string path = (fresh_dir("png") / "roundtrip.png").string();
+  const std::string path = (empty_dir("png") / "roundtrip.png").string();
   troupe::viewer::write_png(path, frame);
   const rgb_frame back = read_png(path);
   CHECK(back.width == 7);
@@ -84,7 +84,7 @@ TEST_CASE("a PNG written by write_png reads back with the same pixels") {
 }
 
 TEST_CASE("write_png explains what is wrong") {
-  const fs::path dir = fresh_dir("png_errors");
+  const fs::path dir = empty_dir("png_errors");
   rgb_frame empty;
   CHECK_THROWS_WITH_AS(troupe::viewer::write_png((dir / "e.png").string(), empty),
                        doctest::Contains("the frame is empty"), troupe::viewer::png_error);
@@ -257,7 +257,7 @@ TEST_CASE("the window shows only the newest frame and obeys its keys") {
   CHECK(window.poll_events());
   CHECK(window.selected_agent() == 0);
 
-  const std::string png = (fresh_dir("window") / "shot.png").string();
+  const std::string png = (empty_dir("window") / "shot.png").string();
   window.save_screenshot(png);
   CHECK(read_png(png).pixels == window.last_shown().pixels);
 
@@ -296,7 +296,7 @@ TEST_CASE("troupe view rejects an unknown environment before opening a window") 
 }
 
 TEST_CASE("troupe view shows CartPole headless and saves a screenshot of it") {
-  const std::string png = (fresh_dir("cartpole") / "cartpole.png").string();
+  const std::string png = (empty_dir("cartpole") / "cartpole.png").string();
   const auto r = view_headless("CartPole-v1 --policy random --frames 30 --screenshot " + png);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -308,7 +308,7 @@ TEST_CASE("troupe view shows CartPole headless and saves a screenshot of it") {
 }
 
 TEST_CASE("troupe view shows MinAtar Breakout headless in its channel colours") {
-  const std::string png = (fresh_dir("breakout") / "breakout.png").string();
+  const std::string png = (empty_dir("breakout") / "breakout.png").string();
   const auto r =
       view_headless("MinAtar/Breakout-v1 --policy random --frames 30 --screenshot " + png);
   INFO(r.output);
@@ -326,7 +326,7 @@ TEST_CASE("troupe view shows MinAtar Breakout headless in its channel colours") 
 }
 
 TEST_CASE("troupe view --record writes every frame shown as a PNG") {
-  const fs::path dir = fresh_dir("record");
+  const fs::path dir = empty_dir("record");
   const auto r = view_headless("MountainCar-v0 --policy noop --frames 5 --fps 0 --record " +
                                (dir / "frames").string());
   INFO(r.output);

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
 #include "tests/viewer/headless.hpp"
 #include "viewer/overlay_panel.hpp"
 
@@ -29,12 +30,6 @@ const std::string cartpole = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole
 // A fixed number of steps, the target out of reach, no progress lines.
 const std::string fixed_steps =
     " --set run.stop.mean_return=100000 --set run.stop.confirm_episodes=0 --set log.progress=false";
-
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  REQUIRE_MESSAGE(in.good(), p.string());
-  return nlohmann::json::parse(in);
-}
 
 void check_accounts(const nlohmann::json& s) {
   CHECK(s["samples_collected"].get<long>() ==
@@ -50,13 +45,6 @@ void check_panel(const troupe::envs::rgb_frame& shot) {
   CHECK(count_of(counts, {238, 188, 72}) > 20);   // the chosen action's label
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Sum and count of the "episode k return R" lines `play` prints.
 std::vector<double> played_returns(const std::string& output) {
   std::vector<double> out;
@@ -70,7 +58,7 @@ std::vector<double> played_returns(const std::string& output) {
 
 TEST_SUITE("viewer") {
 TEST_CASE("train --view shows CartPole live and the run still ends with a correct summary") {
-  const fs::path dir = fresh_dir("train_view");
+  const fs::path dir = empty_dir("train_view");
   const std::string png = (dir / "train.png").string();
   const auto r = troupe_headless("train " + cartpole + " --run-dir " + (dir / "run").string() +
                                  fixed_steps + " --set run.stop.env_steps=600000" +
@@ -91,7 +79,7 @@ TEST_CASE("train --view shows CartPole live and the run still ends with a correc
 }
 
 TEST_CASE("Ctrl-C stops a run being watched gracefully, window and all") {
-  const fs::path dir = fresh_dir("train_view_sigint");
+  const fs::path dir = empty_dir("train_view_sigint");
   const std::string png = (dir / "shot.png").string(), log = (dir / "train.log").string();
   // SDL's offscreen driver: the same window code, no X server to signal around.
   setenv("SDL_VIDEODRIVER", "offscreen", 1);
@@ -120,7 +108,7 @@ TEST_CASE("the window flags need --view") {
 }
 
 TEST_CASE("play shows a trained policy, and plays the episodes eval scores") {
-  const fs::path dir = fresh_dir("play");
+  const fs::path dir = empty_dir("play");
   const std::string run_dir = (dir / "run").string();
   const auto trained = run_command(std::string(TROUPE_BINARY) + " train " + cartpole +
                                    " --run-dir " + run_dir + fixed_steps +
@@ -156,7 +144,7 @@ TEST_CASE("play shows a trained policy, and plays the episodes eval scores") {
 }
 
 TEST_CASE("view --connect watches a run that publishes its frames; viewers come and go") {
-  const fs::path dir = fresh_dir("connect");
+  const fs::path dir = empty_dir("connect");
   const std::string log = (dir / "train.log").string();
   child_process trainer({TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
                          "--set", "run.stop.mean_return=100000", "--set",
@@ -198,7 +186,7 @@ TEST_CASE("view --connect watches a run that publishes its frames; viewers come 
 }
 
 TEST_CASE("view --connect watches a cluster run: the frames come from a worker's agents") {
-  const fs::path dir = fresh_dir("cluster");
+  const fs::path dir = empty_dir("cluster");
   const std::string learner_log = (dir / "learner.log").string();
   // The learner has no agents of its own: every frame must come from the worker.
   child_process learner({TROUPE_BINARY, "serve", cartpole, "--listen", "127.0.0.1:0", "--token",

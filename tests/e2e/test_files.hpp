@@ -1,0 +1,34 @@
+#pragma once
+// What the end-to-end tests read back (logs, summary.json) and the fresh
+// places they run in.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace troupe::tests {
+
+// The whole file, or "" when it cannot be read (yet).
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+inline nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), path.string());
+  return nlohmann::json::parse(in);
+}
+
+// <temp>/troupe_<name>, removed if an earlier run left it.
+inline std::string fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("troupe_" + name);
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+}  // namespace troupe::tests
