@@ -141,6 +141,8 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
       .receive(
           [&](const batch_stats& s) {
             result.mean_batch = s.forward_passes ? double(s.observations) / s.forward_passes : 0;
+            result.owner_forward_share = s.forward_seconds / config.seconds;
+            result.owner_reply_share = s.reply_seconds / config.seconds;
           },
           [](caf::error&) {});
   self->send_exit(owner, caf::exit_reason::user_shutdown);

@@ -34,6 +34,10 @@ struct inference_result {
   double p50_us = 0, p99_us = 0;
   std::int64_t model_bytes = 0;  // parameter memory the mode holds
   double gpu_utilisation = -1;   // mean percent from nvidia-smi on cuda; -1: not measured
+  // Model-owner modes: the share of the run its thread spent in forward
+  // passes, and in sampling and sending the replies (which wakes each
+  // agent's thread); -1 for the other modes.
+  double owner_forward_share = -1, owner_reply_share = -1;
 };
 
 // mlp: 4 -> 64 -> 64 -> 2+1 (CartPole-sized). cnn: 10x10x4 -> conv 16@3x3 ->

@@ -28,16 +28,19 @@ void bench_inference(const bench_inference_options& opts) {
   std::cout << "troupe bench inference: net " << opts.bench.net << " on " << opts.bench.device
             << ", " << opts.bench.seconds
             << " s per mode; " << model::describe_compute_runtime() << "\n";
-  std::printf("%-10s %7s %16s %10s %10s %10s %12s %8s\n", "mode", "agents", "predictions/s",
-              "mean batch", "p50 us", "p99 us", "model bytes", "GPU %");
+  std::printf("%-10s %7s %16s %10s %10s %10s %12s %8s %7s %7s\n", "mode", "agents",
+              "predictions/s", "mean batch", "p50 us", "p99 us", "model bytes", "GPU %", "fwd %",
+              "reply %");
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   const auto results = actors::run_inference_bench(sys, opts.bench, [](const auto& r) {
-    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld %8s\n", r.mode.c_str(), r.agents,
-                r.predictions_per_s, r.mean_batch, r.p50_us, r.p99_us,
+    auto percent = [](double x) { return x < 0 ? std::string("-") : std::to_string(int(x * 100 + 0.5)); };
+    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld %8s %7s %7s\n", r.mode.c_str(),
+                r.agents, r.predictions_per_s, r.mean_batch, r.p50_us, r.p99_us,
                 static_cast<long long>(r.model_bytes),
-                r.gpu_utilisation < 0 ? "-" : std::to_string(int(r.gpu_utilisation)).c_str());
+                r.gpu_utilisation < 0 ? "-" : std::to_string(int(r.gpu_utilisation)).c_str(),
+                percent(r.owner_forward_share).c_str(), percent(r.owner_reply_share).c_str());
     std::fflush(stdout);
   });
   nlohmann::json j;
@@ -57,7 +60,14 @@ void bench_inference(const bench_inference_options& opts) {
                             // null on the CPU, or without nvidia-smi
                             {"gpu_utilisation_percent", r.gpu_utilisation < 0
                                                             ? nlohmann::json()
-                                                            : nlohmann::json(r.gpu_utilisation)}});
+                                                            : nlohmann::json(r.gpu_utilisation)},
+                            // null outside the model-owner modes
+                            {"owner_forward_share", r.owner_forward_share < 0
+                                                        ? nlohmann::json()
+                                                        : nlohmann::json(r.owner_forward_share)},
+                            {"owner_reply_share", r.owner_reply_share < 0
+                                                      ? nlohmann::json()
+                                                      : nlohmann::json(r.owner_reply_share)}});
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
     out << j.dump(2) << "\n";

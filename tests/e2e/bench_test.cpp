@@ -1,0 +1,50 @@
+// End-to-end: `troupe bench inference` writes the table it prints as JSON,
+// with the fields the docs promise. Speed itself is never asserted here.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+
+#include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
+
+using namespace troupe::tests;
+
+TEST_SUITE("e2e") {
+TEST_CASE("bench inference measures every mode and agent count and writes them as JSON") {
+  const std::string json = fresh_dir("e2e_bench_inference.json");
+  const auto r = run_troupe("bench inference --net mlp --agents 1,3 --seconds 0.1 --json " + json);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(json);
+  CHECK(j["net"] == "mlp");
+  CHECK(j["device"] == "cpu");
+  REQUIRE(j["results"].size() == 8);  // 4 modes x 2 agent counts
+  std::map<std::string, std::map<int, nlohmann::json>> by_mode;
+  for (const auto& row : j["results"]) by_mode[row["mode"]][row["agents"].get<int>()] = row;
+  REQUIRE(by_mode.size() == 4);
+  for (const auto& [mode, rows] : by_mode) {
+    CAPTURE(mode);
+    REQUIRE(rows.size() == 2);
+    for (const auto& [agents, row] : rows) {
+      CHECK(row["predictions_per_s"].get<double>() > 0);
+      CHECK(row["p50_us"].get<double>() <= row["p99_us"].get<double>());
+      CHECK(row["gpu_utilisation_percent"].is_null());  // on the CPU
+      const bool owner = mode == "batched" || mode == "unbatched";
+      CHECK(row["owner_forward_share"].is_null() == !owner);
+      if (owner) {
+        const double busy = row["owner_forward_share"].get<double>() +
+                            row["owner_reply_share"].get<double>();
+        CHECK(busy > 0);
+        CHECK(busy <= 1.05);  // one thread cannot be busy for longer than the run
+      }
+    }
+  }
+  // The mlp net: (4*64+64) + (64*64+64) + (64*2+2) + (64+1) floats.
+  const long one_model = 4L * ((4 * 64 + 64) + (64 * 64 + 64) + (64 * 2 + 2) + (64 + 1));
+  CHECK(by_mode["batched"][3]["model_bytes"] == one_model);
+  CHECK(by_mode["mutex"][3]["model_bytes"] == one_model);
+  CHECK(by_mode["copies"][3]["model_bytes"] == 3 * one_model);  // one per agent thread
+  CHECK(by_mode["unbatched"][3]["mean_batch"] == 1.0);
+}
+}
