@@ -124,7 +124,7 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   auto model = model::make_shared_model(spec, 1, config.device);
   const int max_batch = mode == "batched" ? config.max_batch : 1;
   model::warm_up(*model, max_batch);
-  auto owner = spawn_model_owner(sys, model, {max_batch, 1});
+  auto owner = spawn_model_owner(sys, model, {max_batch, 1, mode == "batched" ? config.max_wait_us : 0});
   std::vector<requester_log> logs(agents);
   caf::scoped_actor self{sys};
   const clock_type::time_point deadline = clock_type::now() + seconds_of(config.seconds);

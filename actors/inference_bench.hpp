@@ -23,6 +23,7 @@ struct inference_bench_config {
   double seconds = 2.0;     // per mode and agent count
   std::vector<std::string> modes = {"batched", "unbatched", "mutex", "copies"};
   int max_batch = 256;      // batched mode
+  int max_wait_us = 0;      // batched mode: batching.max_wait_us
   std::string device = "cpu";  // where the network runs: cpu or cuda:N
 };
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <random>
 
+#include "actors/reply_courier.hpp"
 #include "agents/sampling.hpp"
 
 namespace troupe::actors {
@@ -29,6 +30,8 @@ struct model_owner_state {
   batch_stats stats;
   std::uint64_t batch_number = 0;  // of the batch being collected
   bool timer_armed = false;
+  std::vector<reply_courier::reply> replies;  // of the batch being answered
+  std::unique_ptr<reply_courier> courier = std::make_unique<reply_courier>();
   static inline const char* name = "model_owner";
 };
 
@@ -69,8 +72,9 @@ void flush(model_owner_state& st) {
       reply.row_policy.assign(first, first + st.action_size);
       reply.row_policy.insert(reply.row_policy.end(), st.out.log_std.begin(), st.out.log_std.end());
     }
-    p.promise.deliver(std::move(reply));
+    st.replies.emplace_back(std::move(p.promise), std::move(reply));
   }
+  st.courier->send(std::move(st.replies));
   st.pending.clear();
   st.batch.clear();
   st.pending_rows = 0;

@@ -93,6 +93,11 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
       ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies"}));
   cmd->add_option("--max-batch", opts->bench.max_batch, "batched mode: observations per pass")
       ->check(CLI::Range(1, 65536));
+  cmd->add_option("--max-wait-us", opts->bench.max_wait_us,
+                  "batched mode: how long a batch that is not full waits for company (as "
+                  "batching.max_wait_us; 0: not at all)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   cmd->add_option("--device", opts->bench.device, "where the network runs: cpu or cuda:N")
       ->check([](const std::string& d) { return model::device_problem(d); });
   cmd->add_option("--json", opts->json_path, "write the results as JSON");

@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <thread>
 #include <vector>
 
 #include "actors/model_owner.hpp"
+#include "actors/reply_courier.hpp"
 
 using namespace troupe;
 
@@ -62,6 +64,58 @@ TEST_CASE("the model-owner answers every concurrent request with its own rows") 
           },
           [&](caf::error&) { FAIL("no stats"); });
   self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("64 one-row agents: replies shared with the courier reach each agent once, right (20 rounds)") {
+  // Batches of 8 requests or more are sent partly by the reply courier's
+  // thread: a lost, misrouted or stuck reply fails or hangs this test.
+  const int agents = 64, requests_each = 50, obs_size = 4;
+  auto model = model::make_shared_model(model::mlp_spec(obs_size, 2, {16}), 3);
+  model::warm_up(*model, 256);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  int shared_rounds = 0;  // rounds with a batch large enough to share
+  for (int round = 0; round < 20; ++round) {
+    CAPTURE(round);
+    auto owner = actors::spawn_model_owner(sys, model, {256, std::uint64_t(round)});
+    std::vector<int> wrong(agents, 0), answered(agents, 0);
+    std::vector<std::thread> threads;
+    for (int a = 0; a < agents; ++a)
+      threads.emplace_back([&, a] {
+        caf::scoped_actor self{sys};
+        model::prediction direct;
+        for (int q = 0; q < requests_each; ++q) {
+          actors::predict_request req{std::uint32_t(a), 1, {}};
+          for (int i = 0; i < obs_size; ++i)
+            req.observations.push_back(std::cos(0.01f * float(a * 997 + q * 13 + i)));
+          model::predict(*model, req.observations.data(), 1, direct);
+          self->request(owner, std::chrono::seconds(30), req)
+              .receive(
+                  [&](const actors::predict_reply& reply) {
+                    ++answered[a];
+                    if (reply.values.size() != 1 || std::abs(reply.values[0] - direct.values[0]) > 1e-4f)
+                      ++wrong[a];
+                  },
+                  [&](caf::error&) { ++wrong[a]; });
+        }
+      });
+    for (auto& t : threads) t.join();
+    for (int a = 0; a < agents; ++a) {
+      REQUIRE(answered[a] == requests_each);
+      REQUIRE(wrong[a] == 0);
+    }
+    caf::scoped_actor self{sys};
+    self->request(owner, caf::infinite, actors::stats_atom_v)
+        .receive(
+            [&](const actors::batch_stats& s) {
+              REQUIRE(s.requests == agents * requests_each);
+              if (size_t(s.largest_batch) >= actors::reply_courier::min_shared_batch) ++shared_rounds;
+            },
+            [&](caf::error&) { FAIL("no stats"); });
+    self->send_exit(owner, caf::exit_reason::user_shutdown);
+  }
+  CHECK(shared_rounds > 0);
 }
 
 TEST_CASE("the model-owner rejects a malformed request with an error, not a crash") {

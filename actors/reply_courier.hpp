@@ -1,0 +1,61 @@
+#pragma once
+// Shares the sending of a batch's replies between the model-owner's thread
+// and a courier thread of its own.
+//
+// Sending a reply to an agent wakes that agent's thread, which costs the
+// sender several microseconds (a futex wake, and on a virtual machine an
+// inter-processor interrupt). With 64 agents asking for one row each, the
+// owner spent most of its time on those wake-ups while the other core had
+// time to spare (`troupe bench inference`'s `reply %`). So the owner hands
+// each large batch of replies to the courier and sends from the same list
+// itself; each reply is claimed by exactly one of the two, and the owner goes
+// back to its mailbox as soon as every reply has been claimed. A courier that
+// is slow to wake costs nothing: the owner then sends them all.
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "actors/messages.hpp"
+
+namespace troupe::actors {
+
+class reply_courier {
+ public:
+  using reply = std::pair<caf::typed_response_promise<predict_reply>, predict_reply>;
+
+  // Batches with fewer replies are sent by the owner alone: waking the
+  // courier costs about what sending a few replies does.
+  static constexpr size_t min_shared_batch = 8;
+
+  reply_courier();
+  ~reply_courier();  // sends whatever is left, then joins the thread
+  reply_courier(const reply_courier&) = delete;
+  reply_courier& operator=(const reply_courier&) = delete;
+
+  // Sends every reply exactly once, with the courier's help when the batch
+  // is large; returns when each has been claimed (the courier may still be
+  // sending its last ones).
+  void send(std::vector<reply>&& replies);
+
+ private:
+  struct batch {
+    std::vector<reply> replies;
+    std::atomic<size_t> next{0};
+    void send_claimed();  // claims and sends replies until none is left
+  };
+  void run();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::shared_ptr<batch>> queue_;
+  std::vector<std::shared_ptr<batch>> handed_over_;  // the owner's view of them
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace troupe::actors
