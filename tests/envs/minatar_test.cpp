@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "envs/minatar/minatar_env.hpp"
+#include "envs/policy_rollout.hpp"
 #include "envs/registry.hpp"
 #include "tests/reference_data.hpp"
 
@@ -391,7 +393,7 @@ TEST_CASE("MinAtar episode lengths the reference states") {
 }
 
 TEST_CASE("MinAtar random play keeps the board and rewards well formed") {
-  // The reference states no random-policy returns, so this checks form, not a band.
+  // Form only: the next test compares the random policy's statistics with the reference.
   std::mt19937 policy(17);
   for (const auto& [name, which] : games) {
     CAPTURE(name);
@@ -412,6 +414,51 @@ TEST_CASE("MinAtar random play keeps the board and rewards well formed") {
       }
     }
     if (which != game::seaquest) CHECK(episodes > 0);
+  }
+}
+
+TEST_CASE("MinAtar random-policy return and length agree with the reference over 1000 episodes") {
+  // tests/data/minatar_random_reference.json was made by running the reference
+  // implementation itself (scripts/minatar_random_reference.py): 1000 episodes
+  // per game, uniform over the minimal action set, sticky 0.1, ramping on.
+  // Here `troupe rollout`'s own code path plays 1000 more with its own seeds.
+  // Both are samples of one distribution if the rules agree, so the means may
+  // differ only by noise: at most 4 standard errors of the difference
+  // (a false alarm about once in 16,000 comparisons for normal means).
+  const nlohmann::json reference = [] {
+    std::ifstream in(std::string(TROUPE_SOURCE_DIR) + "/tests/data/minatar_random_reference.json");
+    REQUIRE(in.good());
+    return nlohmann::json::parse(in);
+  }();
+  REQUIRE(reference["sticky_action_prob"].get<double>() == 0.1);
+  REQUIRE(reference["difficulty_ramping"].get<bool>());
+  const int episodes = reference["episodes"].get<int>();
+  REQUIRE(episodes == 1000);
+  REQUIRE(reference["games"].size() == games.size());
+  for (const auto& [name, which] : games) {
+    const std::string id = minatar_env::id_of(which);
+    CAPTURE(id);
+    const auto& ref = reference["games"][id];
+    REQUIRE(ref["reference_game"].get<std::string>() == name);
+    const auto env = troupe::envs::make_env(id);
+    troupe::envs::rollout_options opts;
+    opts.policy = troupe::envs::fixed_policy::random;
+    opts.episodes = episodes;
+    opts.seed = 1;
+    const auto ours = troupe::envs::run_policy_rollout(*env, opts);
+    REQUIRE(ours.episodes_cut == 0);  // every episode ended by the game's own rules
+    auto agree = [&](const std::string& what, const troupe::envs::summary_stats& s,
+                     const std::string& key) {
+      const double ref_mean = ref[key + "_mean"].get<double>();
+      const double ref_std = ref[key + "_std"].get<double>();
+      const double standard_error =
+          std::sqrt((s.std * s.std + ref_std * ref_std) / episodes);
+      MESSAGE(id << " " << what << ": ours " << s.mean << " (std " << s.std << "), reference "
+                 << ref_mean << " (std " << ref_std << ")");
+      CHECK(std::abs(s.mean - ref_mean) <= 4 * standard_error);
+    };
+    agree("return", ours.return_stats, "return");
+    agree("length", ours.length_stats, "length");
   }
 }
 
