@@ -21,6 +21,7 @@
 #include "actors/network_setup.hpp"
 #include "app/commands.hpp"
 #include "app/config_loader.hpp"
+#include "app/interrupts.hpp"
 #include "app/teardown_watchdog.hpp"
 
 namespace troupe::app {
@@ -29,10 +30,6 @@ namespace {
 
 constexpr int exit_refused = 3;
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_join_signal(int) {
-  if (interrupted.exchange(true)) _exit(130);
-}
 
 struct join_options {
   std::string learner;
@@ -106,7 +103,7 @@ actors::cluster_gateway_actor try_join(caf::actor_system& sys, caf::scoped_actor
   return {};
 }
 
-int join_run(const join_options& o, caf::actor_system& sys);
+int join_run(const join_options& o, caf::actor_system& sys, std::atomic<bool>& interrupted);
 
 int join(join_options o) {
   std::string host;
@@ -125,8 +122,7 @@ int join(join_options o) {
   if (tls_set != 0 && tls_set != 3)
     throw config_error("TLS needs all of --tls-cert, --tls-key and --tls-ca (or none)");
 
-  std::signal(SIGINT, on_join_signal);
-  std::signal(SIGTERM, on_join_signal);
+  std::atomic<bool>& interrupted = catch_interrupts();
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   try {
@@ -136,12 +132,12 @@ int join(join_options o) {
   }
   teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system sys{cfg};
-  const int code = join_run(o, sys);
+  const int code = join_run(o, sys, interrupted);
   watchdog.arm(code);
   return code;
 }
 
-int join_run(const join_options& o, caf::actor_system& sys) {
+int join_run(const join_options& o, caf::actor_system& sys, std::atomic<bool>& interrupted) {
   std::string host;
   std::uint16_t port = 0;
   std::tie(host, port) = actors::parse_host_port(o.learner, "LEARNER");

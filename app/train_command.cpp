@@ -25,6 +25,7 @@
 #include "app/teardown_watchdog.hpp"
 #include "app/training.hpp"
 #include "app/config_loader.hpp"
+#include "app/interrupts.hpp"
 #include "app/plot_hook.hpp"
 #include "app/stream_window.hpp"
 #include "app/summary.hpp"
@@ -34,13 +35,6 @@
 namespace troupe::app {
 
 namespace {
-
-std::atomic<bool> interrupted{false};
-
-// First SIGINT/SIGTERM: stop gracefully. Second: leave at once.
-extern "C" void on_signal(int) {
-  if (interrupted.exchange(true)) _exit(130);
-}
 
 std::string timestamp() {
   std::time_t now = std::time(nullptr);
@@ -90,7 +84,7 @@ std::string cluster_token(const train_options& opts, const actors::run_config& c
 // being reached) only closes the view; the run goes on to its own end, and
 // SIGINT still stops it gracefully.
 actors::run_outcome train_in_view(caf::actor_system& system, const actors::run_request& request,
-                                  const train_options& opts) {
+                                  const train_options& opts, const std::atomic<bool>& interrupted) {
   std::atomic<bool> finished{false};
   actors::run_outcome outcome;
   std::exception_ptr failure;
@@ -183,8 +177,7 @@ int run_training(const train_options& opts) {
   if (!request.resume_from.empty())
     std::cout << "troupe: resuming from " << request.resume_from << std::endl;
 
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  std::atomic<bool>& interrupted = catch_interrupts();
   teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
@@ -204,7 +197,7 @@ int run_training(const train_options& opts) {
               << ")" << std::endl;
   }
   const actors::run_outcome outcome = opts.view
-                                          ? train_in_view(system, request, opts)
+                                          ? train_in_view(system, request, opts, interrupted)
                                           : actors::coordinate(system, request, interrupted);
   if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
   write_file(std::filesystem::path(run_dir) / "summary.json",

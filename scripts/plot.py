@@ -9,10 +9,11 @@ row per log.progress_seconds) and config.yaml. The figure has two rows:
   1. mean return against env steps (left) and against wall time (right);
   2. env steps/s (left) and policy lag, mean and max (right), against wall time.
 
-Runs whose config.yaml files are equal except for run.seed and run.name are one
-group: a group of several runs is drawn as its mean, with a shaded band from
-its minimum to its maximum (each run interpolated onto a common grid that ends
-where its shortest run ends), and each run as a thin line beside it. A run on
+Runs whose config.yaml files are equal except for what does not change
+learning (run.seed, run.name, log.*, checkpoint.*) are one group: a group of
+several runs is drawn as its mean, with a shaded band from its minimum to its
+maximum (each run interpolated onto a common grid that ends where its shortest
+run ends), and each run as a thin line beside it. A run on
 its own is drawn as one line, labelled by its directory.
 
 Exit status: 0 on success, 2 on bad input (a directory without metrics.csv, or
@@ -137,6 +138,12 @@ def strip_quotes(value):
     return value.strip("'\"") if isinstance(value, str) else value
 
 
+def ignored_for_grouping(key):
+    """Keys in which runs of one experiment may differ: the seed, the name, and
+    how the run logs and checkpoints."""
+    return key in ("run.seed", "run.name") or key.startswith(("log.", "checkpoint."))
+
+
 class Run:
     def __init__(self, run_dir):
         self.dir = run_dir
@@ -147,7 +154,7 @@ class Run:
     def group_key(self):
         if self.config is None:
             return ("dir", self.dir)  # no config: a group of its own
-        rest = {k: v for k, v in self.config.items() if k not in ("run.seed", "run.name")}
+        rest = {k: v for k, v in self.config.items() if not ignored_for_grouping(k)}
         return ("config", tuple(sorted(rest.items())))
 
     def setting(self, key, default="?"):

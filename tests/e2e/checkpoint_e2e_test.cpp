@@ -29,14 +29,6 @@ bool has_checkpoint(const std::string& run_dir) {
   return false;
 }
 
-// Runs troupe to completion; returns its exit code.
-int run_troupe(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv{binary};
-  argv.insert(argv.end(), args.begin(), args.end());
-  troupe::tests::child_process p(argv, log);
-  return p.wait_exit();
-}
-
 }  // namespace
 
 TEST_SUITE("e2e") {
@@ -63,19 +55,20 @@ TEST_CASE("SIGKILL at 20 random moments: the newest checkpoint loads and resume 
       REQUIRE(p.wait_exit() == 128 + SIGKILL);
     }
     // The newest checkpoint on disk is complete: eval loads it.
-    REQUIRE(run_troupe({"eval", dir, "--episodes", "1"}, dir + ".eval.log") == 0);
+    const auto eval = run_troupe("eval " + dir + " --episodes 1");
+    INFO(eval.output);
+    REQUIRE(eval.exit_code == 0);
     // Resume continues from it to a solved run.
-    const int code = run_troupe({"train", "--resume", dir, "--set", "run.stop.wall_seconds=90",
-                                 "--set", "run.stop.mean_return=475", "--set",
-                                 "log.progress=false"},
-                                dir + ".resume.log");
-    INFO(read_file(dir + ".resume.log"));
-    REQUIRE(code == 0);
+    const auto resumed = run_troupe("train --resume " + dir +
+                                    " --set run.stop.wall_seconds=90 --set run.stop.mean_return=475" +
+                                    " --set log.progress=false");
+    INFO(resumed.output);
+    REQUIRE(resumed.exit_code == 0);
     const auto s = read_json(dir + "/summary.json");
     CHECK(s["solved"] == true);
     CHECK(s["samples_collected"].get<long>() ==
           s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
-    CHECK(read_file(dir + ".resume.log").find("resuming from") != std::string::npos);
+    CHECK(resumed.output.find("resuming from") != std::string::npos);
   }
 }
 
@@ -95,21 +88,50 @@ TEST_CASE("SIGINT stops gracefully: final checkpoint and summary, exit code 0") 
   CHECK(has_checkpoint(dir));  // written at the end although every_seconds is 0
 }
 
+TEST_CASE("a second SIGINT leaves at once, and the newest checkpoint still loads") {
+  for (int round = 0; round < 5; ++round) {
+    CAPTURE(round);
+    const std::string dir = fresh_dir("ckpt_sigint_twice");
+    troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
+                                    "run.stop.mean_return=100000", "--set",
+                                    "checkpoint.every_seconds=0.05", "--set", "log.progress=false"},
+                                   dir + ".log");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!has_checkpoint(dir) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    REQUIRE(has_checkpoint(dir));
+    p.signal(SIGINT);
+    // Two signals sent back to back may arrive as one: wait until the first
+    // has been taken, then interrupt the graceful stop at once or a little later.
+    const auto noticed = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (read_file(dir + ".log").find("stopping gracefully") == std::string::npos &&
+           std::chrono::steady_clock::now() < noticed)
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    REQUIRE(read_file(dir + ".log").find("stopping gracefully") != std::string::npos);
+    std::this_thread::sleep_for(std::chrono::milliseconds(round));
+    p.signal(SIGINT);
+    // At once: well before the graceful path's final checkpoint and summary.
+    CHECK(p.wait_exit(std::chrono::seconds(5)) == 130);
+    const auto eval = run_troupe("eval " + dir + " --episodes 1");
+    INFO(eval.output);
+    CHECK(eval.exit_code == 0);
+  }
+}
+
 TEST_CASE("troupe eval of a solved CartPole run scores at least 475, and rejects bad files") {
   const std::string dir = fresh_dir("ckpt_eval");
-  REQUIRE(run_troupe({"train", config, "--run-dir", dir, "--set", "run.stop.wall_seconds=120",
-                      "--set", "log.progress=false"},
-                     dir + ".log") == 0);
+  REQUIRE(run_troupe("train " + config + " --run-dir " + dir +
+                     " --set run.stop.wall_seconds=120 --set log.progress=false").exit_code == 0);
   REQUIRE(read_json(dir + "/summary.json")["solved"] == true);
-  REQUIRE(run_troupe({"eval", dir, "--episodes", "30", "--json", dir + "/eval.json"},
-                     dir + ".eval.log") == 0);
+  REQUIRE(run_troupe("eval " + dir + " --episodes 30 --json " + dir + "/eval.json").exit_code == 0);
   const auto e = read_json(dir + "/eval.json");
   CHECK(e["episodes"] == 30);
   CHECK(e["return_mean"].get<double>() >= 475.0);
 
   std::ofstream(dir + "/broken.pt") << "not a checkpoint";
-  CHECK(run_troupe({"eval", dir + "/broken.pt"}, dir + ".bad.log") == 2);
-  CHECK(read_file(dir + ".bad.log").find("corrupt or truncated") != std::string::npos);
-  CHECK(run_troupe({"train", "--resume", dir + "/nonexistent"}, dir + ".bad2.log") == 2);
+  const auto broken = run_troupe("eval " + dir + "/broken.pt");
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.output.find("corrupt or truncated") != std::string::npos);
+  CHECK(run_troupe("train --resume " + dir + "/nonexistent").exit_code == 2);
 }
 }
