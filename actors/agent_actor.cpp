@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "actors/agent_thread.hpp"
 #include "actors/policy_overlay.hpp"
 #include "envs/action_labels.hpp"
 #include "envs/registry.hpp"
@@ -246,7 +247,11 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
   for (int e = 0; e < config.envs; ++e)
     st.envs[e]->reset(st.seeds(), obs_row(st, 0) + size_t(e) * st.obs_size);
   return {
-      [=](start_atom) { request_actions(self); },
+      [=](start_atom) {
+        // This handler runs on the agent's own thread (it is detached).
+        if (self->state.config.batch_scheduling) schedule_this_thread_as_batch();
+        request_actions(self);
+      },
       [=](stop_atom) {
         auto& st = self->state;
         st.stopped = true;
@@ -273,6 +278,18 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
 }
 
 }  // namespace
+
+agent_config agent_config_for(const run_config& config, std::uint32_t id, std::uint64_t seed) {
+  agent_config a;
+  a.id = id;
+  a.env = config.env;
+  a.envs = config.env.envs_per_agent;
+  a.n_steps = config.algo.n_steps;
+  a.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
+  a.seed = seed;
+  a.batch_scheduling = config.agents.batch_scheduling;
+  return a;
+}
 
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
                         predict_service owner, rollout_sink learner, report_sink metrics) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "actors/messages.hpp"
+#include "actors/run_config.hpp"
 #include "envs/env_config.hpp"
 
 namespace troupe::actors {
@@ -35,7 +36,11 @@ struct agent_config {
   int n_steps = 5;
   int max_rollouts_in_flight = 2;
   std::uint64_t seed = 1;
+  bool batch_scheduling = true;  // agents.batch_scheduling: see actors/agent_thread.hpp
 };
+
+// An agent of a run with this config (the learner's own, or a worker's).
+agent_config agent_config_for(const run_config& config, std::uint32_t id, std::uint64_t seed);
 
 // Spawned detached. Starts acting on start_atom; on stop_atom it answers with
 // its final counts and quits.

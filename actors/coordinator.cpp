@@ -209,14 +209,9 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   // replaced by a fresh one with fresh environments, up to a budget.
   std::vector<agent_actor> agents(config.agents.count);
   auto start_agent = [&](int i, std::uint64_t incarnation) {
-    agent_config acfg;
-    acfg.id = static_cast<std::uint32_t>(i);
-    acfg.env = config.env;
-    acfg.envs = config.env.envs_per_agent;
-    acfg.n_steps = config.algo.n_steps;
-    acfg.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
-    acfg.seed = stream_seed(config.run.seed, 1 + static_cast<std::uint64_t>(i),
-                            segment + (incarnation << 32));
+    const agent_config acfg = agent_config_for(
+        config, static_cast<std::uint32_t>(i),
+        stream_seed(config.run.seed, 1 + static_cast<std::uint64_t>(i), segment + (incarnation << 32)));
     // Agents are spread round-robin over the replicas.
     agents[i] = spawn_agent(sys, acfg, owners[i % replicas], learners[i % replicas], metrics);
     self->monitor(agents[i]);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "actors/agent_thread.hpp"
 #include "actors/model_owner.hpp"
 #include "model/gpu_monitor.hpp"
 
@@ -59,12 +60,14 @@ inference_result summarise(const std::string& mode, int agents, double seconds,
 
 // Closed loop on plain threads: `predict_once(thread)` answers one request.
 template <class Predict>
-void run_threads(int agents, double seconds, std::vector<requester_log>& logs,
-                 Predict predict_once) {
+void run_threads(int agents, const inference_bench_config& config,
+                 std::vector<requester_log>& logs, Predict predict_once) {
+  const double seconds = config.seconds;
   const clock_type::time_point deadline = clock_type::now() + seconds_of(seconds);
   std::vector<std::thread> threads;
   for (int t = 0; t < agents; ++t)
     threads.emplace_back([&, t] {
+      if (config.batch_scheduling) schedule_this_thread_as_batch();
       auto& log = logs[t];
       while (true) {
         const auto start = clock_type::now();
@@ -84,6 +87,7 @@ struct requester_state {
   predict_request request;
   clock_type::time_point deadline, sent;
   requester_log* log = nullptr;
+  bool batch_scheduling = true;
   static inline const char* name = "bench_requester";
 };
 
@@ -110,12 +114,17 @@ void ask(requester_actor::stateful_pointer<requester_state> self) {
 
 requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer<requester_state> self,
                                          model_owner_actor owner, std::vector<float> obs,
-                                         requester_log* log, clock_type::time_point deadline) {
+                                         requester_log* log, clock_type::time_point deadline,
+                                         bool batch_scheduling) {
   self->state.owner = std::move(owner);
   self->state.request = predict_request{0, 1, std::move(obs)};
   self->state.log = log;
   self->state.deadline = deadline;
-  return {[=](start_atom) { ask(self); }};
+  self->state.batch_scheduling = batch_scheduling;
+  return {[=](start_atom) {
+    if (self->state.batch_scheduling) schedule_this_thread_as_batch();  // on its own thread
+    ask(self);
+  }};
 }
 
 inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode, int agents,
@@ -131,7 +140,8 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   std::vector<requester_actor> requesters;
   for (int a = 0; a < agents; ++a) {
     requesters.push_back(sys.spawn<caf::detached>(
-        bench_requester, owner, random_observation(spec.obs_size, a), &logs[a], deadline));
+        bench_requester, owner, random_observation(spec.obs_size, a), &logs[a], deadline,
+        config.batch_scheduling));
     self->monitor(requesters.back());
   }
   for (auto& r : requesters) self->send(r, start_atom_v);
@@ -159,7 +169,7 @@ inference_result run_mutex_mode(int agents, const inference_bench_config& config
   std::vector<std::vector<float>> obs;
   std::vector<model::prediction> out(agents);
   for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
-  run_threads(agents, config.seconds, logs, [&](int t) {
+  run_threads(agents, config, logs, [&](int t) {
     std::lock_guard<std::mutex> lock(mutex);
     model::predict(*model, obs[t].data(), 1, out[t]);
   });
@@ -179,7 +189,7 @@ inference_result run_copies_mode(int agents, const inference_bench_config& confi
   std::vector<std::vector<float>> obs;
   std::vector<model::prediction> out(agents);
   for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
-  run_threads(agents, config.seconds, logs,
+  run_threads(agents, config, logs,
               [&](int t) { model::predict(*copies[t], obs[t].data(), 1, out[t]); });
   inference_result result = summarise("copies", agents, config.seconds, logs);
   result.model_bytes = model::parameter_bytes(*copies.front()) * agents;

@@ -25,6 +25,9 @@ struct inference_bench_config {
   int max_batch = 256;      // batched mode
   int max_wait_us = 0;      // batched mode: batching.max_wait_us
   std::string device = "cpu";  // where the network runs: cpu or cuda:N
+  // The requesters' threads under SCHED_BATCH, as agents.batch_scheduling
+  // puts agents (actors/agent_thread.hpp); in every mode alike.
+  bool batch_scheduling = true;
 };
 
 struct inference_result {

@@ -29,6 +29,7 @@ struct run_section {
 struct agents_section {
   int count = 4;
   int max_restarts = 10;  // agents restarted after a failure, per run segment; then the run stops
+  bool batch_scheduling = true;  // agent threads under SCHED_BATCH (actors/agent_thread.hpp)
 };
 
 struct model_section {

@@ -27,7 +27,9 @@ void bench_inference(const bench_inference_options& opts) {
   model::set_compute_threads(opts.threads);
   std::cout << "troupe bench inference: net " << opts.bench.net << " on " << opts.bench.device
             << ", " << opts.bench.seconds
-            << " s per mode; " << model::describe_compute_runtime() << "\n";
+            << " s per mode; agent threads "
+            << (opts.bench.batch_scheduling ? "SCHED_BATCH" : "under the default policy") << "; "
+            << model::describe_compute_runtime() << "\n";
   std::printf("%-10s %7s %16s %10s %10s %10s %12s %8s %7s %7s\n", "mode", "agents",
               "predictions/s", "mean batch", "p50 us", "p99 us", "model bytes", "GPU %", "fwd %",
               "reply %");
@@ -47,6 +49,7 @@ void bench_inference(const bench_inference_options& opts) {
   j["net"] = opts.bench.net;
   j["seconds"] = opts.bench.seconds;
   j["device"] = opts.bench.device;
+  j["agent_scheduling"] = opts.bench.batch_scheduling ? "batch" : "normal";
   j["compute"] = model::describe_compute_runtime();
   j["results"] = nlohmann::json::array();
   for (const auto& r : results)
@@ -98,6 +101,12 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
                   "batching.max_wait_us; 0: not at all)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--agent-scheduling",
+         [opts](const std::string& s) { opts->bench.batch_scheduling = s == "batch"; },
+         "the requesters' threads: batch (SCHED_BATCH, as agents.batch_scheduling) or normal")
+      ->check(CLI::IsMember({"batch", "normal"}))
+      ->default_str("batch");
   cmd->add_option("--device", opts->bench.device, "where the network runs: cpu or cuda:N")
       ->check([](const std::string& d) { return model::device_problem(d); });
   cmd->add_option("--json", opts->json_path, "write the results as JSON");

@@ -219,6 +219,7 @@ std::vector<field> fields_of(run_config& c) {
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
       integer("agents.count", c.agents.count, 0, 1024, "agent actors on the learner's node, each on its own thread (0 only with troupe serve: workers do all the acting)"),
       integer("agents.max_restarts", c.agents.max_restarts, 0, 1000000, "agent failures (an environment that throws, say) survived by restarting the agent; one more stops the run with an error"),
+      boolean("agents.batch_scheduling", c.agents.batch_scheduling, "agent threads under SCHED_BATCH: an agent woken by a reply does not preempt the model-owner or learner that woke it (faster; replies wait up to a scheduler tick longer)"),
       number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
       integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
       number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),

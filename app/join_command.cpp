@@ -173,14 +173,8 @@ int join_run(const join_options& o, caf::actor_system& sys, std::atomic<bool>& i
     };
     c.agents.resize(o.agents);
     for (int i = 0; i < o.agents; ++i) {
-      actors::agent_config a;
-      a.id = reply.first_agent_id + std::uint32_t(i);
-      a.env = config.env;
-      a.envs = config.env.envs_per_agent;
-      a.n_steps = config.algo.n_steps;
-      a.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
-      a.seed = reply.seed + std::uint64_t(i);
-      c.configs.push_back(a);
+      c.configs.push_back(actors::agent_config_for(config, reply.first_agent_id + std::uint32_t(i),
+                                                   reply.seed + std::uint64_t(i)));
     }
     for (int i = 0; i < o.agents; ++i) start_agent(i);
     self->monitor(gateway);

@@ -54,13 +54,15 @@ TEST_CASE("a valid config loads, with defaults for what it leaves out") {
   CHECK(c.algo.n_steps == 7);
   CHECK(c.algo.optimizer == "rmsprop");  // default
   CHECK(c.devices == std::vector<std::string>{"cpu"});
+  CHECK(c.agents.batch_scheduling);  // default
 }
 
 TEST_CASE("--set overrides parse their values as YAML") {
   const auto c = load_config(write_temp(valid_config),
                              {"algo.gamma=0.5", "model.hidden=[32, 16]", "devices=[cpu]",
-                              "run.stop.wall_seconds=3"});
+                              "run.stop.wall_seconds=3", "agents.batch_scheduling=false"});
   CHECK(c.algo.gamma == 0.5);
+  CHECK_FALSE(c.agents.batch_scheduling);
   CHECK(c.model.hidden == std::vector<int>{32, 16});
   CHECK(c.run.stop.wall_seconds == 3);
 }

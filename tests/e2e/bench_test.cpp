@@ -19,6 +19,7 @@ TEST_CASE("bench inference measures every mode and agent count and writes them a
   const auto j = read_json(json);
   CHECK(j["net"] == "mlp");
   CHECK(j["device"] == "cpu");
+  CHECK(j["agent_scheduling"] == "batch");  // the default, as agents.batch_scheduling
   REQUIRE(j["results"].size() == 8);  // 4 modes x 2 agent counts
   std::map<std::string, std::map<int, nlohmann::json>> by_mode;
   for (const auto& row : j["results"]) by_mode[row["mode"]][row["agents"].get<int>()] = row;
@@ -46,5 +47,18 @@ TEST_CASE("bench inference measures every mode and agent count and writes them a
   CHECK(by_mode["mutex"][3]["model_bytes"] == one_model);
   CHECK(by_mode["copies"][3]["model_bytes"] == 3 * one_model);  // one per agent thread
   CHECK(by_mode["unbatched"][3]["mean_batch"] == 1.0);
+}
+
+TEST_CASE("bench inference records the requesters' scheduling and rejects unknown policies") {
+  const std::string json = fresh_dir("e2e_bench_scheduling.json");
+  const auto r = run_troupe("bench inference --net mlp --agents 2 --seconds 0.05 --modes batched "
+                            "--agent-scheduling normal --json " + json);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_json(json)["agent_scheduling"] == "normal");
+  const auto bad = run_troupe("bench inference --agent-scheduling fifo");
+  INFO(bad.output);
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.output.find("--agent-scheduling") != std::string::npos);
 }
 }
