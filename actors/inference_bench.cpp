@@ -87,7 +87,6 @@ struct requester_state {
   predict_request request;
   clock_type::time_point deadline, sent;
   requester_log* log = nullptr;
-  bool batch_scheduling = true;
   static inline const char* name = "bench_requester";
 };
 
@@ -120,9 +119,8 @@ requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer
   self->state.request = predict_request{0, 1, std::move(obs)};
   self->state.log = log;
   self->state.deadline = deadline;
-  self->state.batch_scheduling = batch_scheduling;
   return {[=](start_atom) {
-    if (self->state.batch_scheduling) schedule_this_thread_as_batch();  // on its own thread
+    if (batch_scheduling) schedule_this_thread_as_batch();  // on its own thread
     ask(self);
   }};
 }

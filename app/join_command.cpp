@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -29,7 +28,6 @@ namespace troupe::app {
 namespace {
 
 constexpr int exit_refused = 3;
-
 
 struct join_options {
   std::string learner;

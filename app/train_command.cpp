@@ -1,11 +1,9 @@
 // troupe train CONFIG [--set key=value]... [--run-dir DIR] [--view] [--view-port PORT]
 #include <malloc.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <csignal>
 #include <ctime>
 #include <exception>
 #include <filesystem>
