@@ -27,6 +27,7 @@ struct model_owner_state {
   std::vector<pending_request> pending;
   int pending_rows = 0;
   model::prediction out;
+  model::input_staging_ptr staging;  // on a GPU: this owner's way onto it
   batch_stats stats;
   std::uint64_t batch_number = 0;  // of the batch being collected
   bool timer_armed = false;
@@ -42,7 +43,7 @@ void flush(model_owner_state& st) {
   if (st.pending.empty()) return;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  model::predict(*st.model, st.batch.data(), st.pending_rows, st.out);
+  model::predict(*st.model, st.batch.data(), st.pending_rows, st.out, st.staging.get());
   const auto t1 = clock::now();
   st.stats.forward_seconds += std::chrono::duration<double>(t1 - t0).count();
   st.stats.add_batch(st.pending_rows);
@@ -91,6 +92,7 @@ model_owner_actor::behavior_type model_owner(owner_pointer self,
   st.obs_size = model::spec_of(*st.model).obs_size;
   st.action_size = model::spec_of(*st.model).action_size;
   st.continuous = model::spec_of(*st.model).continuous;
+  st.staging = model::make_input_staging(*st.model);
   return {
       [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
         auto& st = self->state;

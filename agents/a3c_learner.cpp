@@ -7,6 +7,7 @@
 #include "agents/returns.hpp"
 #include "agents/vtrace.hpp"
 #include "model/a3c_loss.hpp"
+#include "model/compute_runtime.hpp"
 #include "model/policy_distribution.hpp"
 #include "model/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
@@ -63,6 +64,7 @@ std::optional<std::uint64_t> a3c_learner::apply_peer_update(const std::vector<fl
 
 train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
   model::shared_model& m = *impl_->model;
+  model::use_compute_threads_here();
   // Inputs are built on the host; on another device they move there first.
   auto on_device = [&](const torch::Tensor& t) { return m.device.is_cpu() ? t : t.to(m.device); };
   check_shapes(r, m.spec);

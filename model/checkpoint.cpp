@@ -51,7 +51,9 @@ void read_archive(const std::string& path, torch::serialize::InputArchive& archi
   if (!std::filesystem::is_regular_file(path))
     throw checkpoint_error(path + ": no such checkpoint file");
   try {
-    archive.load_from(path);
+    // Tensors land on the host whatever device wrote them (a checkpoint from
+    // a GPU run loads on a machine without one); load_checkpoint moves them.
+    archive.load_from(path, torch::Device(torch::kCPU));
   } catch (const std::exception&) {
     throw checkpoint_error(path + ": corrupt or truncated checkpoint (it cannot be read)");
   }
@@ -77,6 +79,23 @@ bool read_parameter(torch::serialize::InputArchive& archive, const std::string& 
   torch::serialize::InputArchive child;
   if (!archive.try_read(key.substr(0, dot), child)) return false;
   return read_parameter(child, key.substr(dot + 1), out);
+}
+
+// The optimiser's state loads onto the host with the archive; it must live
+// where the parameters do, or the next step mixes devices.
+void move_optimizer_state(torch::optim::Optimizer& optimizer, torch::Device device) {
+  auto moved = [&](const torch::Tensor& t) { return t.defined() ? t.to(device) : t; };
+  for (auto& item : optimizer.state()) {
+    if (auto* s = dynamic_cast<torch::optim::RMSpropParamState*>(item.second.get())) {
+      s->square_avg(moved(s->square_avg()));
+      s->momentum_buffer(moved(s->momentum_buffer()));
+      s->grad_avg(moved(s->grad_avg()));
+    } else if (auto* a = dynamic_cast<torch::optim::AdamParamState*>(item.second.get())) {
+      a->exp_avg(moved(a->exp_avg()));
+      a->exp_avg_sq(moved(a->exp_avg_sq()));
+      a->max_exp_avg_sq(moved(a->max_exp_avg_sq()));
+    }
+  }
 }
 
 }  // namespace
@@ -136,7 +155,10 @@ checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
       if (!model.device.is_cpu()) model.net->to(model.device);
       if (optimizer) {
         torch::serialize::InputArchive optimizer_archive;
-        if (archive.try_read("optimizer", optimizer_archive)) optimizer->load(optimizer_archive);
+        if (archive.try_read("optimizer", optimizer_archive)) {
+          optimizer->load(optimizer_archive);
+          if (!model.device.is_cpu()) move_optimizer_state(*optimizer, model.device);
+        }
       }
     } catch (const std::exception&) {
       throw checkpoint_error(path +

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <ATen/Parallel.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -41,6 +42,13 @@ void set_compute_threads(int threads) {
   torch::set_num_threads(threads);
   if (auto set = reinterpret_cast<set_threads_fn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     set(threads);
+}
+
+void use_compute_threads_here() {
+  thread_local bool done = false;
+  if (done) return;
+  at::init_num_threads();
+  done = true;
 }
 
 std::string describe_compute_runtime() {

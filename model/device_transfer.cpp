@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "model/compute_runtime.hpp"
+#include "model/shared_model_impl.hpp"
 
 #ifdef TROUPE_CUDA
 #include <ATen/cuda/CUDAEvent.h>
@@ -11,7 +12,6 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
-#include <optional>
 #endif
 
 namespace troupe::model {
@@ -25,52 +25,63 @@ torch::Device parse_device(const std::string& name) {
 
 #ifdef TROUPE_CUDA
 
-namespace {
-
-// Per thread (a model-owner's): two pinned buffers used in turn, so the host
+// One thread's way onto a GPU: two pinned buffers used in turn, so the host
 // fills one while the copy out of the other may still run, and a copy stream.
-struct staging {
-  int device = -1;
+// Owned by whoever predicts (a model-owner), and destroyed by it while CUDA
+// is still up: a thread_local one was destroyed at thread exit, after CUDA's
+// own teardown, and crashed the process.
+struct input_staging {
+  explicit input_staging(torch::Device d)
+      : device(d), stream(c10::cuda::getStreamFromPool(/*isHighPriority=*/false, d.index())) {}
+  torch::Device device;
   std::array<torch::Tensor, 2> pinned;
   std::array<at::cuda::CUDAEvent, 2> copied;  // the last copy out of each buffer
   int next = 0;
-  std::optional<c10::cuda::CUDAStream> stream;
+  c10::cuda::CUDAStream stream;
 };
 
-}  // namespace
+void input_staging_deleter::operator()(input_staging* s) const { delete s; }
 
-torch::Tensor host_to_device(const torch::Tensor& host, torch::Device device) {
-  thread_local staging st;
+input_staging_ptr make_input_staging(const shared_model& model) {
+  if (model.device.is_cpu()) return nullptr;
+  return input_staging_ptr(new input_staging(model.device));
+}
+
+torch::Tensor host_to_device(const torch::Tensor& host, torch::Device device,
+                             input_staging* st) {
+  if (st == nullptr) return host.to(device);
   const c10::cuda::CUDAGuard guard(device);
-  if (st.device != device.index()) {
-    st = staging{};
-    st.device = device.index();
-    st.stream = c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device.index());
-  }
-  const int k = st.next;
-  st.next = 1 - k;
+  const int k = st->next;
+  st->next = 1 - k;
   const std::int64_t n = host.numel();
-  if (!st.pinned[k].defined() || st.pinned[k].numel() < n)
-    st.pinned[k] = torch::empty({2 * n}, torch::TensorOptions().dtype(host.dtype()).pinned_memory(true));
-  st.copied[k].synchronize();  // the copy out of this buffer, two batches ago, is done
-  torch::Tensor staged = st.pinned[k].slice(0, 0, n).view(host.sizes());
+  if (!st->pinned[k].defined() || st->pinned[k].numel() < n)
+    st->pinned[k] = torch::empty({2 * n}, torch::TensorOptions().dtype(host.dtype()).pinned_memory(true));
+  st->copied[k].synchronize();  // the copy out of this buffer, two batches ago, is done
+  torch::Tensor staged = st->pinned[k].slice(0, 0, n).view(host.sizes());
   staged.copy_(host);
   torch::Tensor on_device;
   {
-    const c10::cuda::CUDAStreamGuard on_copy_stream(*st.stream);
+    const c10::cuda::CUDAStreamGuard on_copy_stream(st->stream);
     on_device = staged.to(device, /*non_blocking=*/true);
   }
-  st.copied[k].record(*st.stream);
+  st->copied[k].record(st->stream);
   // The forward pass (on the current stream) waits for the copy on the GPU.
   const c10::cuda::CUDAStream compute = c10::cuda::getCurrentCUDAStream(device.index());
-  st.copied[k].block(compute);
+  st->copied[k].block(compute);
   c10::cuda::CUDACachingAllocator::recordStream(on_device.storage().data_ptr(), compute);
   return on_device;
 }
 
 #else
 
-torch::Tensor host_to_device(const torch::Tensor&, torch::Device device) {
+struct input_staging {};
+
+void input_staging_deleter::operator()(input_staging* s) const { delete s; }
+
+input_staging_ptr make_input_staging(const shared_model&) { return nullptr; }
+
+torch::Tensor host_to_device(const torch::Tensor& host, torch::Device device, input_staging*) {
+  if (device.is_cpu()) return host;
   throw std::logic_error("host_to_device(" + device.str() + "): this build has no CUDA");
 }
 

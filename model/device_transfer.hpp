@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "model/actor_critic.hpp"
+#include "model/shared_model.hpp"
 
 namespace troupe::model {
 
@@ -15,8 +16,10 @@ namespace troupe::model {
 // is malformed, when this build has no CUDA, or when device N is not there.
 torch::Device parse_device(const std::string& name);
 
-// A copy of `host` (a CPU tensor) on `device`, a CUDA device.
-torch::Tensor host_to_device(const torch::Tensor& host, torch::Device device);
+// A copy of `host` (a CPU tensor) on `device`, a CUDA device: through
+// `staging`'s pinned buffers and copy stream when given, else a plain copy.
+torch::Tensor host_to_device(const torch::Tensor& host, torch::Device device,
+                             input_staging* staging);
 
 // The forward pass's outputs, copied to the host.
 actor_critic_output outputs_to_host(const actor_critic_output& out);

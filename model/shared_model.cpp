@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "model/compute_runtime.hpp"
 #include "model/device_transfer.hpp"
 #include "model/shared_model_impl.hpp"
 
@@ -71,14 +72,16 @@ std::vector<float> flat_parameters(shared_model& model) {
 
 void freeze(shared_model& model) { model.frozen.store(true); }
 
-void predict(shared_model& model, const float* observations, int batch, prediction& out) {
+void predict(shared_model& model, const float* observations, int batch, prediction& out,
+             input_staging* staging) {
   const int obs_size = model.spec.obs_size;
   const int actions = model.spec.action_size;
+  use_compute_threads_here();
   // Inference mode is per thread: set it here, on the thread that runs the pass.
   c10::InferenceMode inference;
   torch::Tensor input = torch::from_blob(const_cast<float*>(observations), {batch, obs_size},
                                          torch::kFloat32);
-  if (!model.device.is_cpu()) input = host_to_device(input, model.device);
+  if (!model.device.is_cpu()) input = host_to_device(input, model.device, staging);
   model.params.run_shared([&] {
     actor_critic_output result = model.net->forward(input);
     if (!model.device.is_cpu()) result = outputs_to_host(result);

@@ -41,9 +41,21 @@ struct prediction {
   std::uint64_t version = 0;  // the one parameter version all rows were computed with
 };
 
+// Pinned host buffers and a copy stream through which one thread moves its
+// batches onto a GPU model's device; a CPU model needs none (null).
+struct input_staging;
+struct input_staging_deleter {
+  void operator()(input_staging* staging) const;
+};
+using input_staging_ptr = std::unique_ptr<input_staging, input_staging_deleter>;
+input_staging_ptr make_input_staging(const shared_model& model);
+
 // One forward pass over `batch` observations, inside the parameters' critical
-// section (shared), so it sees exactly one parameter version.
-void predict(shared_model& model, const float* observations, int batch, prediction& out);
+// section (shared), so it sees exactly one parameter version. On a GPU the
+// observations go through `staging` when given (a model-owner's own), else
+// they are copied plainly.
+void predict(shared_model& model, const float* observations, int batch, prediction& out,
+             input_staging* staging = nullptr);
 
 std::uint64_t current_version(shared_model& model);
 

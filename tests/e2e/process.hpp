@@ -1,6 +1,7 @@
 #pragma once
 // Runs the troupe binary as a child process that a test can signal.
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,20 +40,20 @@ inline command_result run_troupe(const std::string& args, bool merge_stderr = tr
 
 class child_process {
  public:
-  // Output goes to `log_path`.
+  // Output goes to `log_path`. Started with posix_spawn rather than fork():
+  // fork() runs every pthread_atfork handler the test binary's libraries
+  // registered (CUDA's LibTorch has some), and one of them crashed it.
   child_process(const std::vector<std::string>& args, const std::string& log_path) {
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      std::vector<char*> argv;
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
   }
   ~child_process() {
     if (pid_ > 0 && !done_) {
