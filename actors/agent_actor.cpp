@@ -26,7 +26,7 @@ struct agent_state {
   int action_size = 1;            // floats per action
   std::vector<double> low, high;  // Box bounds: actions are clipped to them
   std::vector<float> clipped;
-  agents::rollout current;  // the rollout being filled
+  algo::rollout current;  // the rollout being filled
   int step = 0;             // steps recorded in `current`
   std::vector<float> episode_return;
   std::vector<std::int32_t> episode_length;
@@ -78,8 +78,8 @@ void request_actions(agent_pointer self);
 
 void send_rollout(agent_pointer self) {
   auto& st = self->state;
-  agents::rollout done = std::move(st.current);
-  st.current = agents::rollout{};
+  algo::rollout done = std::move(st.current);
+  st.current = algo::rollout{};
   start_rollout(st);
   // The new rollout starts where the old one ended.
   const size_t row = size_t(st.config.envs) * st.obs_size;

@@ -26,7 +26,7 @@ using agent_actor = caf::typed_actor<caf::reacts_to<start_atom>,
 // are the model-owner, the learner and the metrics actor; on a cluster worker
 // all three are the learner's gateway.
 using predict_service = caf::typed_actor<caf::replies_to<predict_request>::with<predict_reply>>;
-using rollout_sink = caf::typed_actor<caf::replies_to<agents::rollout>::with<train_ack>>;
+using rollout_sink = caf::typed_actor<caf::replies_to<algo::rollout>::with<train_ack>>;
 using report_sink = caf::typed_actor<caf::reacts_to<episode_report>>;
 
 struct agent_config {

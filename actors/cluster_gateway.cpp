@@ -82,12 +82,12 @@ bool all_finite(const std::vector<float>& v) {
   return true;
 }
 
-std::string check_rollout(const gateway_config& c, const agents::rollout& r) {
+std::string check_rollout(const gateway_config& c, const algo::rollout& r) {
   if (r.n_steps != c.n_steps || r.n_envs != c.envs_per_agent || r.obs_size != c.obs_size ||
       r.action_size != c.action_width)
     return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
            std::to_string(r.n_envs) + " envs) is not the run's";
-  if (const std::string error = agents::rollout_shape_error(r); !error.empty())
+  if (const std::string error = algo::rollout_shape_error(r); !error.empty())
     return "rollout: " + error;
   if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions))
     return "rollout holds non-finite numbers";
@@ -170,7 +170,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
           return reject(self, "predict request with malformed observations");
         return self->delegate(st.owners[replica_of(st, req.agent_id)], std::move(req));
       },
-      [=](agents::rollout& r) -> caf::result<train_ack> {
+      [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
         worker_entry* w = sender_worker(self);
         if (!w) return reject(self, "rollout from a node that has not joined");

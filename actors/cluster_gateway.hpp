@@ -31,7 +31,7 @@ constexpr std::int32_t cluster_protocol_version = 2;
 using cluster_gateway_actor =
     caf::typed_actor<caf::replies_to<join_request>::with<join_reply>,
                      caf::replies_to<predict_request>::with<predict_reply>,
-                     caf::replies_to<agents::rollout>::with<train_ack>,
+                     caf::replies_to<algo::rollout>::with<train_ack>,
                      caf::reacts_to<episode_report>,
                      // A worker: its agent with this id is this actor (again
                      // after a restart), for viewers.

@@ -18,7 +18,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "agents/a3c_learner.hpp"
+#include "algo/a3c_learner.hpp"
 #include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
@@ -152,12 +152,12 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   const model::net_spec spec = net_spec_for(config);
   const size_t replicas = config.devices.size();
   std::vector<std::shared_ptr<model::shared_model>> models;
-  std::vector<std::shared_ptr<agents::a3c_learner>> trainers;
+  std::vector<std::shared_ptr<algo::a3c_learner>> trainers;
   model::checkpoint_meta resumed;
   for (size_t d = 0; d < replicas; ++d) {
     models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
     if (d > 0) model::copy_parameters(*models[0], *models[d]);
-    trainers.push_back(std::make_shared<agents::a3c_learner>(models[d], config.algo));
+    trainers.push_back(std::make_shared<algo::a3c_learner>(models[d], config.algo));
     if (!request.resume_from.empty()) resumed = trainers[d]->restore(request.resume_from);
   }
   const std::uint64_t segment = request.resume_from.empty() ? 0 : resumed.segment + 1;

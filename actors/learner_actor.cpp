@@ -13,12 +13,12 @@ namespace {
 // A rollout that arrived while an update of this replica's own would have
 // left a peer more than max_lag behind.
 struct waiting_rollout {
-  agents::rollout rollout;
+  algo::rollout rollout;
   caf::typed_response_promise<train_ack> promise;
 };
 
 struct learner_state {
-  std::shared_ptr<agents::trainer> trainer;
+  std::shared_ptr<algo::trainer> trainer;
   metrics_actor metrics;
   learner_final totals;
   replica_setup replica;
@@ -58,7 +58,7 @@ void share_update(learner_pointer self, std::uint64_t sequence) {
   }
 }
 
-train_ack train_one(learner_pointer self, const agents::rollout& r) {
+train_ack train_one(learner_pointer self, const algo::rollout& r) {
   auto& st = self->state;
   const bool sharing = !st.peers.empty();
   const auto me = static_cast<int>(st.replica.index);
@@ -66,7 +66,7 @@ train_ack train_one(learner_pointer self, const agents::rollout& r) {
   const std::uint64_t lag =
       sharing && st.replica.clock ? st.replica.clock->lag_if_applied(me, st.bound.own_updates() + 1)
                                   : 0;
-  agents::train_result result;
+  algo::train_result result;
   const auto start = std::chrono::steady_clock::now();
   struct busy_timer {  // counts the time however train() ends
     std::chrono::steady_clock::time_point start;
@@ -117,13 +117,13 @@ void resume(learner_pointer self) {
   }
 }
 
-learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<agents::trainer> trainer,
+learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
                                      metrics_actor metrics, replica_setup replica) {
   self->state.trainer = std::move(trainer);
   self->state.metrics = std::move(metrics);
   self->state.replica = std::move(replica);
   return {
-      [=](agents::rollout& r) -> caf::result<train_ack> {
+      [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
         if (st.waiting.empty() && st.bound.may_apply()) return train_one(self, r);
         auto promise = self->make_response_promise<train_ack>();
@@ -175,7 +175,7 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<agent
 
 }  // namespace
 
-learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<agents::trainer> trainer,
+learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> trainer,
                             metrics_actor metrics, const replica_setup& replica) {
   return sys.spawn<caf::detached>(learner, std::move(trainer), std::move(metrics), replica);
 }

@@ -21,7 +21,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/metrics_actor.hpp"
-#include "agents/trainer.hpp"
+#include "algo/trainer.hpp"
 #include "model/replica_clock.hpp"
 
 namespace troupe::actors {
@@ -35,7 +35,7 @@ using replica_link = caf::typed_actor<caf::replies_to<replica_update>::with<std:
 // applied every update of this replica's. peers_atom: every replica's
 // learner, in replica order (this one included), sent once before any rollout.
 using learner_actor = replica_link::extend<
-    caf::replies_to<agents::rollout>::with<train_ack>,
+    caf::replies_to<algo::rollout>::with<train_ack>,
     caf::replies_to<drain_atom>::with<learner_final>,
     caf::replies_to<checkpoint_atom, std::string, model::checkpoint_meta>::with<std::uint64_t>,
     caf::reacts_to<peers_atom, std::vector<caf::strong_actor_ptr>>>;
@@ -51,7 +51,7 @@ struct replica_setup {
 
 // Spawned detached. `metrics` may be an invalid handle (no reports). The
 // caller restores a checkpoint into `learner` before spawning, if resuming.
-learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<agents::trainer> learner,
+learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> learner,
                             metrics_actor metrics, const replica_setup& replica = {});
 
 // Tells each learner who its peers are (all of `learners`, in replica order).

@@ -9,8 +9,8 @@
 
 #include <caf/all.hpp>
 
-#include "agents/trainer.hpp"
-#include "agents/rollout.hpp"
+#include "algo/trainer.hpp"
+#include "algo/rollout.hpp"
 #include "envs/render.hpp"
 #include "model/checkpoint.hpp"
 #include "viewer/overlay_info.hpp"  // a plain struct: no SDL, nothing to link
@@ -275,7 +275,7 @@ typename Inspector::result_type inspect(Inspector& f, env_frame& x) {
 
 }  // namespace troupe::actors
 
-namespace troupe::agents {
+namespace troupe::algo {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rollout& x) {
   return f(caf::meta::type_name("rollout"), x.agent_id, x.sequence, x.n_steps, x.n_envs,
@@ -287,7 +287,7 @@ typename Inspector::result_type inspect(Inspector& f, train_result& x) {
   return f(caf::meta::type_name("train_result"), x.applied, x.agent_id, x.sequence, x.samples, x.version,
            x.frozen, x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
 }
-}  // namespace troupe::agents
+}  // namespace troupe::algo
 
 namespace troupe::envs {
 template <class Inspector>
@@ -319,8 +319,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::join_request))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::join_reply))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::cluster_final))
-  CAF_ADD_TYPE_ID(troupe, (troupe::agents::rollout))
-  CAF_ADD_TYPE_ID(troupe, (troupe::agents::train_result))
+  CAF_ADD_TYPE_ID(troupe, (troupe::algo::rollout))
+  CAF_ADD_TYPE_ID(troupe, (troupe::algo::train_result))
   CAF_ADD_TYPE_ID(troupe, (troupe::model::checkpoint_meta))
   CAF_ADD_ATOM(troupe, troupe::actors, start_atom, "start")
   CAF_ADD_ATOM(troupe, troupe::actors, stop_atom, "stop")

@@ -199,7 +199,7 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
         for (float r : report.returns) st.metrics.add_episode(r);
         check_stop(self);
       },
-      [=](const agents::train_result& result) { self->state.metrics.add_update(result); },
+      [=](const algo::train_result& result) { self->state.metrics.add_update(result); },
       [=](caf::tick_atom) {
         self->request(self->state.owner, std::chrono::seconds(5), stats_atom_v)
             .then([=](const batch_stats& b) { on_tick(self, b); },

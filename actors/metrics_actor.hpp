@@ -16,7 +16,7 @@ namespace troupe::actors {
 // Times (seconds_to_target, wall_seconds in metrics.csv) count from the run's
 // first start, across resumes.
 using metrics_actor =
-    caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<agents::train_result>,
+    caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<algo::train_result>,
                      caf::reacts_to<caf::tick_atom>,
                      caf::replies_to<totals_atom>::with<metrics_totals>>;
 

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "actors/reply_courier.hpp"
-#include "agents/sampling.hpp"
+#include "algo/sampling.hpp"
 
 namespace troupe::actors {
 
@@ -60,10 +60,10 @@ void flush(model_owner_state& st) {
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.action_size];
       if (st.continuous) {
-        reply.logp[i] = agents::sample_gaussian(policy, st.out.log_std.data(), st.action_size,
+        reply.logp[i] = algo::sample_gaussian(policy, st.out.log_std.data(), st.action_size,
                                                 st.rng, &reply.actions[size_t(i) * width]);
       } else {
-        const auto a = agents::sample_categorical(policy, st.action_size, st.rng);
+        const auto a = algo::sample_categorical(policy, st.action_size, st.rng);
         reply.actions[i] = static_cast<float>(a.action);
         reply.logp[i] = a.logp;
       }

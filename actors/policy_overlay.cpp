@@ -1,6 +1,6 @@
 #include "actors/policy_overlay.hpp"
 
-#include "agents/sampling.hpp"
+#include "algo/sampling.hpp"
 
 namespace troupe::actors {
 
@@ -12,7 +12,7 @@ void show_policy(viewer::overlay_info& info, const float* policy, int action_siz
   info.chosen_action = -1;
   if (!continuous) {
     info.action_probabilities.resize(size_t(action_size));
-    agents::categorical_probabilities(policy, action_size, info.action_probabilities.data());
+    algo::categorical_probabilities(policy, action_size, info.action_probabilities.data());
     info.chosen_action = static_cast<std::int32_t>(action[0]);
     info.action_names = labels;
     return;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/algo_config.hpp"
+#include "algo/algo_config.hpp"
 #include "envs/env_config.hpp"
 
 namespace troupe::actors {
@@ -77,7 +77,7 @@ struct run_config {
   run_section run;
   envs::env_config env;
   agents_section agents;
-  agents::algo_config algo;
+  algo::algo_config algo;
   model_section model;
   batching_config batching;
   std::vector<std::string> devices = {"cpu"};

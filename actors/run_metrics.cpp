@@ -11,7 +11,7 @@ void run_metrics::add_episode(float episode_return) {
   if (int(recent_.size()) > window_) recent_.pop_front();
 }
 
-void run_metrics::add_update(const agents::train_result& r) {
+void run_metrics::add_update(const algo::train_result& r) {
   if (r.applied) {
     ++updates_;
     samples_trained_ += r.samples;

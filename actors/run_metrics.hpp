@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/a3c_learner.hpp"
+#include "algo/a3c_learner.hpp"
 
 namespace troupe::actors {
 
@@ -22,7 +22,7 @@ class run_metrics {
   }
   void add_env_steps(std::int64_t steps) { env_steps_ += steps; }
   void add_episode(float episode_return);
-  void add_update(const agents::train_result& r);
+  void add_update(const algo::train_result& r);
 
   std::int64_t env_steps() const { return env_steps_; }
   std::int64_t episodes() const { return episodes_; }

@@ -5,7 +5,7 @@
 #include <memory>
 #include <random>
 
-#include "agents/sampling.hpp"
+#include "algo/sampling.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::agents {
@@ -22,14 +22,14 @@ void choose_action(const model::net_spec& net, const envs::space& action_space,
                    const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
                    float* action) {
   if (!net.continuous) {
-    action[0] = static_cast<float>(greedy ? greedy_action(policy, net.action_size).action
-                                          : sample_categorical(policy, net.action_size, rng).action);
+    action[0] = static_cast<float>(greedy ? algo::greedy_action(policy, net.action_size).action
+                                          : algo::sample_categorical(policy, net.action_size, rng).action);
     return;
   }
   if (greedy)
     std::copy(policy, policy + net.action_size, action);
   else
-    sample_gaussian(policy, log_std, net.action_size, rng, action);
+    algo::sample_gaussian(policy, log_std, net.action_size, rng, action);
   if (action_space.type == envs::space::kind::box)
     for (size_t j = 0; j < size_t(net.action_size); ++j)
       action[j] = static_cast<float>(

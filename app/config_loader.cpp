@@ -133,6 +133,30 @@ field text(const std::string& key, std::string& target, std::vector<std::string>
           [&target] { return YAML::Node(target); }};
 }
 
+// One of a fixed set of names, each standing for a value of T.
+template <class T>
+field choice(const std::string& key, T& target, std::vector<std::pair<std::string, T>> names,
+             const std::string& help) {
+  std::string range;
+  for (const auto& item : names) range += (range.empty() ? "" : " | ") + item.first;
+  return {key, "string", range, help,
+          [&target, key, names, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            for (const auto& [name, value] : names)
+              if (name == n.Scalar()) {
+                target = value;
+                return;
+              }
+            fail(where, key, "expected one of " + range + ", got '" + n.Scalar() + "'");
+          },
+          [&target, names] {
+            for (const auto& [name, value] : names)
+              if (value == target) return YAML::Node(name);
+            return YAML::Node();
+          }};
+}
+
 // A string that may be empty (meaning: not set).
 field optional_text(const std::string& key, std::string& target, const std::string& help) {
   return {key, "string", "any (empty: not set)", help,
@@ -223,14 +247,14 @@ std::vector<field> fields_of(run_config& c) {
       number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
       integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
       number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),
-      text("algo.optimizer", c.algo.optimizer, {"rmsprop", "adam"}, "optimiser"),
+      choice("algo.optimizer", c.algo.optimizer, {{"rmsprop", algo::optimizer_kind::rmsprop}, {"adam", algo::optimizer_kind::adam}}, "optimiser"),
       number("algo.entropy_coef", c.algo.entropy_coef, 0, inf, false, "weight of the entropy bonus"),
       number("algo.value_coef", c.algo.value_coef, 0, inf, false, "weight of the value loss"),
       number("algo.max_grad_norm", c.algo.max_grad_norm, 0, inf, false, "clip the gradient's global norm to this (0: no clipping)"),
       number("algo.rmsprop_alpha", c.algo.rmsprop_alpha, 0, 1, true, "RMSprop smoothing constant"),
       number("algo.optimizer_eps", c.algo.optimizer_eps, 0, 1, true, "optimiser epsilon"),
       integer("algo.max_rollouts_in_flight", c.algo.max_rollouts_in_flight, 1, 1024, "per agent: rollouts sent but not yet trained before the agent pauses; bounds the policy lag"),
-      text("algo.correction", c.algo.correction, {"none", "vtrace"}, "off-policy correction for the policy lag"),
+      choice("algo.correction", c.algo.correction, {{"none", algo::correction_kind::none}, {"vtrace", algo::correction_kind::vtrace}}, "off-policy correction for the policy lag"),
       number("algo.vtrace.rho_bar", c.algo.vtrace_rho_bar, 0, inf, true, "V-trace: clip of the importance weight of each TD error"),
       number("algo.vtrace.c_bar", c.algo.vtrace_c_bar, 0, inf, true, "V-trace: clip of the trace coefficients"),
       number("algo.gae_lambda", c.algo.gae_lambda, 0, 1, false, "generalised advantage estimation's lambda (1: plain n-step returns; ignored with vtrace)"),

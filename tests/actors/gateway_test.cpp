@@ -41,7 +41,7 @@ model_owner_actor::behavior_type fake_owner(model_owner_actor::pointer, seen* s)
 
 learner_actor::behavior_type fake_learner(learner_actor::pointer, seen* s) {
   return {
-      [=](const agents::rollout& r) {
+      [=](const algo::rollout& r) {
         ++s->rollouts;
         return train_ack{r.sequence, true};
       },
@@ -57,14 +57,14 @@ learner_actor::behavior_type fake_learner(learner_actor::pointer, seen* s) {
 metrics_actor::behavior_type fake_metrics(metrics_actor::pointer, seen* s) {
   return {
       [=](const episode_report& r) { s->reported_steps += r.env_steps; },
-      [=](const agents::train_result&) {},
+      [=](const algo::train_result&) {},
       [=](caf::tick_atom) {},
       [=](totals_atom) { return metrics_totals{}; },
   };
 }
 
-agents::rollout valid_rollout(std::uint32_t agent, const gateway_config& c) {
-  agents::rollout r;
+algo::rollout valid_rollout(std::uint32_t agent, const gateway_config& c) {
+  algo::rollout r;
   r.agent_id = agent;
   r.n_steps = c.n_steps;
   r.n_envs = c.envs_per_agent;
@@ -85,7 +85,7 @@ agents::rollout valid_rollout(std::uint32_t agent, const gateway_config& c) {
 template <class Message> struct reply_of;
 template <> struct reply_of<predict_request> { using type = predict_reply; };
 template <> struct reply_of<join_request> { using type = join_reply; };
-template <> struct reply_of<agents::rollout> { using type = train_ack; };
+template <> struct reply_of<algo::rollout> { using type = train_ack; };
 
 template <class Message>
 bool refused_by(caf::scoped_actor& worker, const cluster_gateway_actor& gw, Message message) {

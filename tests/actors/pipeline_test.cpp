@@ -13,7 +13,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "agents/a3c_learner.hpp"
+#include "algo/a3c_learner.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
@@ -32,7 +32,7 @@ metrics_actor::behavior_type recorder(metrics_actor::pointer, trace* log) {
         std::lock_guard<std::mutex> lock(log->mutex);
         log->env_steps += r.env_steps;
       },
-      [=](const agents::train_result& r) {
+      [=](const algo::train_result& r) {
         std::lock_guard<std::mutex> lock(log->mutex);
         log->trained.emplace_back(r.agent_id, r.sequence);
       },
@@ -61,7 +61,7 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
     auto metrics = sys.spawn(recorder, &log);
     auto owner = spawn_model_owner(sys, model, {256, std::uint64_t(round)});
     auto learner = spawn_learner(
-        sys, std::make_shared<agents::a3c_learner>(model, agents::algo_config{}), metrics);
+        sys, std::make_shared<algo::a3c_learner>(model, algo::algo_config{}), metrics);
     std::vector<agent_actor> agents;
     for (int i = 0; i < agent_count; ++i) {
       agent_config a;

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "actors/learner_actor.hpp"
-#include "model/optimizer.hpp"
 #include "model/replica_clock.hpp"
 #include "model/shared_model_impl.hpp"
 #include "model/staleness_bound.hpp"
@@ -25,14 +24,14 @@ namespace {
 
 // Trains a rollout by one plain SGD step (lr 1) whose gradient is
 // rollout.rewards[0] in every element; optionally slow, to load the others.
-class known_gradient_trainer final : public agents::trainer {
+class known_gradient_trainer final : public algo::trainer {
  public:
   known_gradient_trainer(std::shared_ptr<model::shared_model> m, std::chrono::microseconds slow)
       : model_(std::move(m)),
-        sgd_(model::make_optimizer({"sgd", 1.0, 0, 0}, model_->net->parameters())),
+        sgd_(std::make_unique<torch::optim::SGD>(model_->net->parameters(), torch::optim::SGDOptions(1.0))),
         slow_(slow) {}
 
-  agents::train_result train(const agents::rollout& r, std::vector<float>* delta) override {
+  algo::train_result train(const algo::rollout& r, std::vector<float>* delta) override {
     if (slow_.count()) std::this_thread::sleep_for(slow_);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -40,7 +39,7 @@ class known_gradient_trainer final : public agents::trainer {
     }
     std::vector<torch::Tensor> grads;
     for (const auto& p : model_->net->parameters()) grads.push_back(torch::full_like(p, r.rewards[0]));
-    agents::train_result result;
+    algo::train_result result;
     result.agent_id = r.agent_id;
     result.sequence = r.sequence;
     result.samples = r.samples();
@@ -72,8 +71,8 @@ class known_gradient_trainer final : public agents::trainer {
   std::vector<std::uint64_t> trained_;
 };
 
-agents::rollout rollout_with_gradient(std::uint32_t agent, std::uint64_t sequence, float g) {
-  agents::rollout r;
+algo::rollout rollout_with_gradient(std::uint32_t agent, std::uint64_t sequence, float g) {
+  algo::rollout r;
   r.agent_id = agent;
   r.sequence = sequence;
   r.n_steps = 1;

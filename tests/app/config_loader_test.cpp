@@ -52,7 +52,7 @@ TEST_CASE("a valid config loads, with defaults for what it leaves out") {
   CHECK(c.env.envs_per_agent == 4);
   CHECK(c.algo.gamma == 0.9);
   CHECK(c.algo.n_steps == 7);
-  CHECK(c.algo.optimizer == "rmsprop");  // default
+  CHECK(c.algo.optimizer == troupe::algo::optimizer_kind::rmsprop);  // default
   CHECK(c.devices == std::vector<std::string>{"cpu"});
   CHECK(c.agents.batch_scheduling);  // default
 }

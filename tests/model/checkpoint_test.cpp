@@ -4,12 +4,16 @@
 #include <fstream>
 
 #include "model/checkpoint.hpp"
-#include "model/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
 
 using namespace troupe::model;
 
 namespace {
+
+std::unique_ptr<torch::optim::Optimizer> rmsprop(const std::vector<torch::Tensor>& parameters) {
+  return std::make_unique<torch::optim::RMSprop>(
+      parameters, torch::optim::RMSpropOptions(0.01).alpha(0.99).eps(1e-5));
+}
 std::string temp_path(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "troupe_checkpoint_test";
   std::filesystem::create_directories(dir);
@@ -28,7 +32,7 @@ bool same_parameters(shared_model& a, shared_model& b) {
 TEST_SUITE("model") {
 TEST_CASE("a checkpoint restores parameters, optimiser state, version and counters") {
   auto original = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  auto rms = make_optimizer({"rmsprop", 0.01, 0.99, 1e-5}, original->net->parameters());
+  auto rms = rmsprop(original->net->parameters());
   std::vector<torch::Tensor> grads;
   for (const auto& p : original->net->parameters()) grads.push_back(torch::ones_like(p));
   for (int i = 0; i < 3; ++i) apply_gradients(*original, *rms, grads);
@@ -46,7 +50,7 @@ TEST_CASE("a checkpoint restores parameters, optimiser state, version and counte
 
   auto restored = make_shared_model(mlp_spec(4, 2, {8}), 99);  // other initial weights
   REQUIRE_FALSE(same_parameters(*original, *restored));
-  auto rms2 = make_optimizer({"rmsprop", 0.01, 0.99, 1e-5}, restored->net->parameters());
+  auto rms2 = rmsprop(restored->net->parameters());
   const checkpoint_meta back = load_checkpoint(path, *restored, rms2.get());
   CHECK(same_parameters(*original, *restored));
   CHECK(current_version(*restored) == 3);

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "model/critical_section.hpp"
-#include "model/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
 
 using namespace troupe::model;
@@ -129,7 +128,7 @@ TEST_CASE("no lost or double-applied update: SGD lands on init minus every step 
     auto model = make_shared_model(mlp_spec(3, 2, {4}), 1);
     std::vector<torch::Tensor> initial;
     for (const auto& p : model->net->parameters()) initial.push_back(p.detach().clone());
-    auto sgd = make_optimizer({"sgd", 1.0, 0, 0}, model->net->parameters());
+    auto sgd = std::make_unique<torch::optim::SGD>(model->net->parameters(), torch::optim::SGDOptions(1.0));
     // Thread t always submits gradient (t + 1) * 2^-6 in every element: exact in float.
     on_threads(threads, [&](int t) {
       std::vector<torch::Tensor> grads;

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <thread>
 
-#include "model/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
 
 using namespace troupe::model;
@@ -24,7 +23,7 @@ TEST_SUITE("model") {
 TEST_CASE("judge_parameters: updates wait while judging; the copy is the current version") {
   for (int round = 0; round < 20; ++round) {
     auto model = make_shared_model(mlp_spec(4, 2, {8}), round + 1);
-    auto sgd = make_optimizer({"sgd", 0.01, 0, 0}, model->net->parameters());
+    auto sgd = std::make_unique<torch::optim::SGD>(model->net->parameters(), torch::optim::SGDOptions(0.01));
     const auto grads = ones_for(*model);
     std::atomic<bool> stop{false};
     std::atomic<long> applied{0};
@@ -61,7 +60,7 @@ TEST_CASE("judge_parameters: updates wait while judging; the copy is the current
 
 TEST_CASE("judge_parameters: a passing verdict freezes the parameters it judged") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 7);
-  auto sgd = make_optimizer({"sgd", 0.01, 0, 0}, model->net->parameters());
+  auto sgd = std::make_unique<torch::optim::SGD>(model->net->parameters(), torch::optim::SGDOptions(0.01));
   const auto grads = ones_for(*model);
   REQUIRE(apply_gradients(*model, *sgd, grads) == std::optional<std::uint64_t>(1));
   const float obs[4] = {0.3f, 0.1f, -0.4f, 0.2f};

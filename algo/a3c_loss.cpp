@@ -1,6 +1,6 @@
-#include "model/a3c_loss.hpp"
+#include "algo/a3c_loss.hpp"
 
-namespace troupe::model {
+namespace troupe::algo {
 
 a3c_loss_terms a3c_loss(const torch::Tensor& action_logp, const torch::Tensor& entropy,
                         const torch::Tensor& values, const torch::Tensor& advantages,
@@ -13,4 +13,4 @@ a3c_loss_terms a3c_loss(const torch::Tensor& action_logp, const torch::Tensor& e
   return terms;
 }
 
-}  // namespace troupe::model
+}  // namespace troupe::algo

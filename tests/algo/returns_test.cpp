@@ -3,11 +3,11 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "agents/returns.hpp"
+#include "algo/returns.hpp"
 
-using namespace troupe::agents;
+using namespace troupe::algo;
 
-TEST_SUITE("agents") {
+TEST_SUITE("algo") {
 TEST_CASE("n-step returns: bootstrap, termination and truncation, by hand") {
   // 3 steps x 2 envs, time-major, gamma 0.5.
   // env 0: rewards 1,1,1, no episode end; the rollout bootstraps from V = 8.
@@ -41,7 +41,7 @@ TEST_CASE("n-step returns reject arrays of the wrong size") {
 }
 }
 
-TEST_SUITE("agents") {
+TEST_SUITE("algo") {
 TEST_CASE("GAE with lambda 1 is n-step returns minus values; lambda 0 the TD error") {
   // The same rollout as the hand-computed n-step case above.
   const std::vector<float> rewards = {1, 1, 1, 2, 1, 3};

@@ -6,13 +6,13 @@
 #include <cstdint>
 #include <memory>
 
-#include "agents/algo_config.hpp"
-#include "agents/rollout.hpp"
-#include "agents/trainer.hpp"
+#include "algo/algo_config.hpp"
+#include "algo/rollout.hpp"
+#include "algo/trainer.hpp"
 #include "model/checkpoint.hpp"
 #include "model/shared_model.hpp"
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 class a3c_learner final : public trainer {
  public:
@@ -35,4 +35,4 @@ class a3c_learner final : public trainer {
   std::unique_ptr<impl> impl_;
 };
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 struct rollout {
   std::uint32_t agent_id = 0;
@@ -35,4 +35,4 @@ struct rollout {
 // Whoever receives rollouts checks this before trusting them.
 std::string rollout_shape_error(const rollout& r);
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

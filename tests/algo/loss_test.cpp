@@ -2,15 +2,15 @@
 
 #include <cmath>
 
-#include "model/a3c_loss.hpp"
-#include "model/policy_distribution.hpp"
+#include "algo/a3c_loss.hpp"
+#include "algo/policy_distribution.hpp"
 
-TEST_SUITE("model") {
+TEST_SUITE("algo") {
 TEST_CASE("Gaussian policy terms match the closed forms") {
   // N(mean 1, std e^0.5) at a = 2: logp = -0.5 (1/e^0.5)^2 - 0.5 - ln sqrt(2 pi)
   const auto mean = torch::tensor({{1.0f, 0.0f}});
   const auto log_std = torch::tensor({0.5f, 0.0f});
-  const auto t = troupe::model::gaussian_terms(mean, log_std, torch::tensor({{2.0f, 0.0f}}));
+  const auto t = troupe::algo::gaussian_terms(mean, log_std, torch::tensor({{2.0f, 0.0f}}));
   const double c = 0.5 * std::log(2 * M_PI);
   const double expected = (-0.5 / std::exp(1.0) - 0.5 - c) + (-0.0 - 0.0 - c);
   CHECK(t.logp.item<double>() == doctest::Approx(expected));
@@ -26,8 +26,8 @@ TEST_CASE("A3C loss terms, by hand") {
   // entropy = (ln 2 + (-.75 ln .75 - .25 ln .25)) / 2
   const auto logits = torch::tensor({{0.0f, 0.0f}, {std::log(3.0f), 0.0f}}).requires_grad_(true);
   const auto values = torch::tensor({1.0f, 2.0f}).requires_grad_(true);
-  const auto dist = troupe::model::categorical_terms(logits, torch::tensor({0L, 1L}));
-  const auto terms = troupe::model::a3c_loss(dist.logp, dist.entropy, values,
+  const auto dist = troupe::algo::categorical_terms(logits, torch::tensor({0L, 1L}));
+  const auto terms = troupe::algo::a3c_loss(dist.logp, dist.entropy, values,
                                              torch::tensor({1.0f, 1.0f}),
                                              torch::tensor({3.0f, 2.0f}), 0.5, 0.01);
   const double policy = 1.5 * std::log(2.0);
@@ -49,8 +49,8 @@ TEST_CASE("advantages and returns carry no gradient into the loss") {
   const auto values = torch::zeros({1}, torch::requires_grad());
   const auto adv = torch::ones({1}, torch::requires_grad());
   const auto ret = torch::ones({1}, torch::requires_grad());
-  const auto policy = troupe::model::categorical_terms(logits, torch::tensor({1L}));
-  troupe::model::a3c_loss(policy.logp, policy.entropy, values, adv, ret, 0.5, 0.0)
+  const auto policy = troupe::algo::categorical_terms(logits, torch::tensor({1L}));
+  troupe::algo::a3c_loss(policy.logp, policy.entropy, values, adv, ret, 0.5, 0.0)
       .total.backward();
   CHECK_FALSE(adv.grad().defined());
   CHECK_FALSE(ret.grad().defined());

@@ -1,8 +1,8 @@
-#include "agents/returns.hpp"
+#include "algo/returns.hpp"
 
 #include <stdexcept>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 std::vector<float> nstep_returns(const std::vector<float>& rewards,
                                  const std::vector<std::uint8_t>& terminated,
@@ -66,4 +66,4 @@ std::vector<float> advantages(const std::vector<float>& returns,
   return out;
 }
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

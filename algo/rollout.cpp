@@ -1,6 +1,6 @@
-#include "agents/rollout.hpp"
+#include "algo/rollout.hpp"
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 std::string rollout_shape_error(const rollout& r) {
   if (r.n_steps <= 0 || r.n_envs <= 0 || r.obs_size <= 0 || r.action_size <= 0) return "empty";
@@ -18,4 +18,4 @@ std::string rollout_shape_error(const rollout& r) {
   return "";
 }
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

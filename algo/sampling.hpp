@@ -2,7 +2,7 @@
 // Action sampling from policy logits: plain C++.
 #include <random>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 struct sampled_action {
   int action = 0;
@@ -24,4 +24,4 @@ float sample_gaussian(const float* mean, const float* log_std, int d, std::mt199
                       float* action);
 float gaussian_logp(const float* mean, const float* log_std, int d, const float* action);
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

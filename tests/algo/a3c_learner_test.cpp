@@ -3,14 +3,14 @@
 #include <limits>
 #include <stdexcept>
 
-#include "agents/a3c_learner.hpp"
+#include "algo/a3c_learner.hpp"
 #include "model/shared_model_impl.hpp"
 
 using namespace troupe;
 
 namespace {
-agents::rollout small_rollout(int n, int k, std::uint64_t acted_version) {
-  agents::rollout r;
+algo::rollout small_rollout(int n, int k, std::uint64_t acted_version) {
+  algo::rollout r;
   r.n_steps = n;
   r.n_envs = k;
   r.obs_size = 4;
@@ -28,10 +28,10 @@ agents::rollout small_rollout(int n, int k, std::uint64_t acted_version) {
 }
 }  // namespace
 
-TEST_SUITE("agents") {
+TEST_SUITE("algo") {
 TEST_CASE("each update moves the version by one and measures the policy lag") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
-  agents::a3c_learner learner(model, agents::algo_config{});
+  algo::a3c_learner learner(model, algo::algo_config{});
   for (std::uint64_t u = 0; u < 5; ++u) {
     const auto result = learner.train(small_rollout(3, 2, 0));
     CHECK(result.applied);
@@ -46,7 +46,7 @@ TEST_CASE("each update moves the version by one and measures the policy lag") {
 
 TEST_CASE("a malformed rollout is refused before it touches the parameters") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
-  agents::a3c_learner learner(model, agents::algo_config{});
+  algo::a3c_learner learner(model, algo::algo_config{});
   auto bad_action = small_rollout(2, 2, 0);
   bad_action.actions[0] = 7;
   CHECK_THROWS_AS(learner.train(bad_action), std::invalid_argument);
@@ -60,10 +60,10 @@ TEST_CASE("a malformed rollout is refused before it touches the parameters") {
 }
 }
 
-TEST_SUITE("agents") {
+TEST_SUITE("algo") {
 TEST_CASE("a non-finite loss is never applied: the update is skipped and reported") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
-  agents::a3c_learner learner(model, agents::algo_config{});
+  algo::a3c_learner learner(model, algo::algo_config{});
   std::vector<torch::Tensor> before;
   for (const auto& p : model->net->parameters()) before.push_back(p.detach().clone());
   auto poisoned = small_rollout(3, 2, 0);

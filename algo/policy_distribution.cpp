@@ -1,8 +1,8 @@
-#include "model/policy_distribution.hpp"
+#include "algo/policy_distribution.hpp"
 
 #include <cmath>
 
-namespace troupe::model {
+namespace troupe::algo {
 
 policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions) {
   const torch::Tensor log_probs = torch::log_softmax(logits, -1);
@@ -19,4 +19,4 @@ policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_
   return {logp, entropy};
 }
 
-}  // namespace troupe::model
+}  // namespace troupe::algo

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 // Bootstrapped n-step returns for n_steps x n_envs samples.
 //
@@ -32,4 +32,4 @@ std::vector<float> gae_advantages(const std::vector<float>& rewards,
 std::vector<float> advantages(const std::vector<float>& returns,
                               const std::vector<float>& values);
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

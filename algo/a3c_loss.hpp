@@ -3,7 +3,7 @@
 // entropy bonus. Works for any policy distribution (see policy_distribution.hpp).
 #include <torch/torch.h>
 
-namespace troupe::model {
+namespace troupe::algo {
 
 struct a3c_loss_terms {
   torch::Tensor total;
@@ -17,4 +17,4 @@ a3c_loss_terms a3c_loss(const torch::Tensor& action_logp, const torch::Tensor& e
                         const torch::Tensor& values, const torch::Tensor& advantages,
                         const torch::Tensor& returns, double value_coef, double entropy_coef);
 
-}  // namespace troupe::model
+}  // namespace troupe::algo

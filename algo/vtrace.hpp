@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 struct vtrace_settings {
   double gamma = 0.99;
@@ -30,4 +30,4 @@ vtrace_targets vtrace(const std::vector<float>& behaviour_logp,
                       const std::vector<float>& values, const std::vector<float>& next_values,
                       int n_steps, int n_envs, const vtrace_settings& settings);
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

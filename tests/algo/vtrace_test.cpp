@@ -2,12 +2,12 @@
 
 #include <cmath>
 
-#include "agents/returns.hpp"
-#include "agents/vtrace.hpp"
+#include "algo/returns.hpp"
+#include "algo/vtrace.hpp"
 
-using namespace troupe::agents;
+using namespace troupe::algo;
 
-TEST_SUITE("agents") {
+TEST_SUITE("algo") {
 TEST_CASE("V-trace targets for a short trajectory, by hand") {
   // One env, two steps, gamma 0.9, rho_bar = c_bar = 1. V = (1, 2), bootstrap
   // V(x2) = 3, rewards 1, 1. Behaviour probabilities 0.5, 0.5; target 0.25, 1.

@@ -1,18 +1,17 @@
-#include "agents/a3c_learner.hpp"
+#include "algo/a3c_learner.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "agents/returns.hpp"
-#include "agents/vtrace.hpp"
-#include "model/a3c_loss.hpp"
+#include "algo/targets.hpp"
+#include "algo/a3c_loss.hpp"
 #include "model/compute_runtime.hpp"
-#include "model/policy_distribution.hpp"
-#include "model/optimizer.hpp"
+#include "algo/policy_distribution.hpp"
+#include "algo/optimizer.hpp"
 #include "model/shared_model_impl.hpp"
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 namespace {
 
@@ -38,13 +37,15 @@ struct a3c_learner::impl {
   std::shared_ptr<model::shared_model> model;
   algo_config config;
   std::unique_ptr<torch::optim::Optimizer> optimizer;
+
+  // Gradients of `loss`, clipped, applied as one atomic update (or skipped
+  // when not finite). Fills the result's loss terms, applied and version.
+  train_result update(const a3c_loss_terms& loss, std::vector<float>* delta);
 };
 
 a3c_learner::a3c_learner(std::shared_ptr<model::shared_model> m, const algo_config& config)
     : impl_(new impl{std::move(m), config, nullptr}) {
-  model::optimizer_settings settings{config.optimizer, config.lr, config.rmsprop_alpha,
-                                     config.optimizer_eps};
-  impl_->optimizer = model::make_optimizer(settings, impl_->model->net->parameters());
+  impl_->optimizer = make_optimizer(config, impl_->model->net->parameters());
 }
 
 a3c_learner::~a3c_learner() = default;
@@ -68,7 +69,7 @@ train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
   // Inputs are built on the host; on another device they move there first.
   auto on_device = [&](const torch::Tensor& t) { return m.device.is_cpu() ? t : t.to(m.device); };
   check_shapes(r, m.spec);
-  const int n = r.n_steps, k = r.n_envs, obs = r.obs_size;
+  const int k = r.n_envs, obs = r.obs_size;
   const int64_t samples = r.samples();
   const int64_t truncations = static_cast<int64_t>(r.truncation_observations.size()) / obs;
 
@@ -97,46 +98,44 @@ train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
   int64_t next_cut = samples + k;
   for (int64_t i = 0; i < samples; ++i)
     next_values[i] = r.truncated[i] ? v[next_cut++] : v[i + k];
-  const algo_config& cfg = impl_->config;
   const torch::Tensor policy = out.policy.slice(0, 0, samples);
-  model::policy_terms terms;
+  policy_terms terms;
   if (m.spec.continuous) {
     const torch::Tensor actions = torch::from_blob(const_cast<float*>(r.actions.data()),
                                                    {samples, r.action_size}, torch::kFloat32);
-    terms = model::gaussian_terms(policy, out.log_std, on_device(actions));
+    terms = gaussian_terms(policy, out.log_std, on_device(actions));
   } else {
     std::vector<int64_t> action_index(r.actions.begin(), r.actions.end());
-    terms = model::categorical_terms(policy,
-                                     on_device(torch::tensor(action_index, torch::kInt64)));
+    terms = categorical_terms(policy, on_device(torch::tensor(action_index, torch::kInt64)));
   }
-  std::vector<float> rewards = r.rewards;
-  if (cfg.reward_scale != 1.0)
-    for (float& x : rewards) x = static_cast<float>(x * cfg.reward_scale);
-  std::vector<float> returns, adv;
-  if (cfg.correction == "vtrace") {
-    const torch::Tensor target_logp = terms.logp.detach().to(torch::kCPU).contiguous();
-    const float* lp = target_logp.data_ptr<float>();
-    vtrace_targets vt = vtrace(r.behaviour_logp, std::vector<float>(lp, lp + samples),
-                               rewards, r.terminated, r.truncated, values, next_values, n, k,
-                               {cfg.gamma, cfg.vtrace_rho_bar, cfg.vtrace_c_bar});
-    returns = std::move(vt.vs);
-    adv = std::move(vt.pg_advantages);
-  } else if (cfg.gae_lambda < 1.0) {
-    adv = gae_advantages(rewards, r.terminated, r.truncated, values, next_values, n, k,
-                         cfg.gamma, cfg.gae_lambda);
-    returns.resize(adv.size());
-    for (size_t i = 0; i < adv.size(); ++i) returns[i] = adv[i] + values[i];
-  } else {
-    returns = nstep_returns(rewards, r.terminated, r.truncated, next_values, n, k, cfg.gamma);
-    adv = advantages(returns, values);
+  const algo_config& cfg = impl_->config;
+  std::vector<float> target_logp;
+  if (cfg.correction == correction_kind::vtrace) {
+    const torch::Tensor lp = terms.logp.detach().to(torch::kCPU).contiguous();
+    target_logp.assign(lp.data_ptr<float>(), lp.data_ptr<float>() + samples);
   }
+  learning_targets targets = compute_targets(cfg, r, values, next_values, target_logp);
 
-  model::a3c_loss_terms loss = model::a3c_loss(
+  a3c_loss_terms loss = a3c_loss(
       terms.logp, terms.entropy, out.values.slice(0, 0, samples),
-      on_device(torch::from_blob(const_cast<float*>(adv.data()), {samples}, torch::kFloat32)),
-      on_device(torch::from_blob(const_cast<float*>(returns.data()), {samples}, torch::kFloat32)),
-      impl_->config.value_coef, impl_->config.entropy_coef);
+      on_device(torch::from_blob(targets.advantages.data(), {samples}, torch::kFloat32)),
+      on_device(torch::from_blob(targets.returns.data(), {samples}, torch::kFloat32)),
+      cfg.value_coef, cfg.entropy_coef);
 
+  train_result result = impl_->update(loss, delta);
+  result.agent_id = r.agent_id;
+  result.sequence = r.sequence;
+  result.samples = samples;
+  for (uint64_t acted : r.behaviour_version) {
+    const uint64_t lag = computed_with >= acted ? computed_with - acted : 0;
+    result.lag_sum += lag;
+    result.lag_max = std::max(result.lag_max, lag);
+  }
+  return result;
+}
+
+train_result a3c_learner::impl::update(const a3c_loss_terms& loss, std::vector<float>* delta) {
+  model::shared_model& m = *model;
   // Gradients go to tensors of our own, not the parameters' .grad fields:
   // only apply_gradients touches the shared parameters.
   std::vector<torch::Tensor> parameters = m.net->parameters();
@@ -149,14 +148,11 @@ train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
     squared_norm += grads[i].pow(2).sum().item<double>();
   }
   const double grad_norm = std::sqrt(squared_norm);
-  const double max_norm = impl_->config.max_grad_norm;
+  const double max_norm = config.max_grad_norm;
   if (max_norm > 0 && grad_norm > max_norm)
     for (auto& g : grads) g.mul_(max_norm / (grad_norm + 1e-6));
 
   train_result result;
-  result.agent_id = r.agent_id;
-  result.sequence = r.sequence;
-  result.samples = samples;
   result.loss = loss.total.item<float>();
   result.policy_loss = loss.policy.item<float>();
   result.value_loss = loss.value.item<float>();
@@ -164,19 +160,14 @@ train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
   // A non-finite loss or gradient never reaches the parameters.
   result.applied = std::isfinite(result.loss) && std::isfinite(grad_norm);
   if (result.applied) {
-    const auto version = model::apply_gradients(m, *impl_->optimizer, grads, delta);
+    const auto version = model::apply_gradients(m, *optimizer, grads, delta);
     result.frozen = !version.has_value();
     result.applied = version.has_value();
     result.version = version ? *version : model::current_version(m);
   } else {
     result.version = model::current_version(m);
   }
-  for (uint64_t acted : r.behaviour_version) {
-    const uint64_t lag = computed_with >= acted ? computed_with - acted : 0;
-    result.lag_sum += lag;
-    result.lag_max = std::max(result.lag_max, lag);
-  }
   return result;
 }
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

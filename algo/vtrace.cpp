@@ -1,10 +1,10 @@
-#include "agents/vtrace.hpp"
+#include "algo/vtrace.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 vtrace_targets vtrace(const std::vector<float>& behaviour_logp,
                       const std::vector<float>& target_logp, const std::vector<float>& rewards,
@@ -40,4 +40,4 @@ vtrace_targets vtrace(const std::vector<float>& behaviour_logp,
   return out;
 }
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

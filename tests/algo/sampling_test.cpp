@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "agents/sampling.hpp"
+#include "algo/sampling.hpp"
 
-using namespace troupe::agents;
+using namespace troupe::algo;
 
-TEST_SUITE("agents") {
+TEST_SUITE("algo") {
 TEST_CASE("categorical sampling draws each action with its softmax probability") {
   const float logits[2] = {0.0f, std::log(3.0f)};  // probabilities 0.25, 0.75
   std::mt19937_64 rng(42);

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "agents/rollout.hpp"
+#include "algo/rollout.hpp"
 #include "model/checkpoint.hpp"
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 struct train_result {
   bool applied = false;          // false: not finite (skipped), or refused (frozen)
@@ -45,4 +45,4 @@ class trainer {
                                         const model::checkpoint_meta& meta) = 0;
 };
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo

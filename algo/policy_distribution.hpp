@@ -2,7 +2,7 @@
 // Log-probabilities and entropies of the two policy kinds, per sample.
 #include <torch/torch.h>
 
-namespace troupe::model {
+namespace troupe::algo {
 
 struct policy_terms {
   torch::Tensor logp;     // [batch]: log-probability of the taken action
@@ -15,4 +15,4 @@ policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor&
 policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_std,
                             const torch::Tensor& actions);
 
-}  // namespace troupe::model
+}  // namespace troupe::algo

@@ -1,9 +1,9 @@
-#include "agents/sampling.hpp"
+#include "algo/sampling.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace troupe::agents {
+namespace troupe::algo {
 
 namespace {
 // log(sum(exp(logits))) without overflow.
@@ -62,4 +62,4 @@ sampled_action greedy_action(const float* logits, int n) {
   return {best, categorical_logp(logits, n, best)};
 }
 
-}  // namespace troupe::agents
+}  // namespace troupe::algo
