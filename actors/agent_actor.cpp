@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "actors/agent_thread.hpp"
-#include "actors/policy_overlay.hpp"
+#include "actors/errors.hpp"
+#include "actors/frames/policy_overlay.hpp"
 #include "envs/action_labels.hpp"
 #include "envs/registry.hpp"
 
@@ -115,9 +116,9 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
     act(self, reply);
   } catch (const std::exception& e) {
     auto& st = self->state;
-    self->quit(caf::make_error(caf::sec::runtime_error,
-                               "agent " + std::to_string(st.config.id) + ": environment " +
-                                   st.config.env.id + " failed: " + e.what()));
+    self->quit(make_error(errc::environment_failed, "agent " + std::to_string(st.config.id) +
+                                                        ": environment " + st.config.env.id +
+                                                        " failed: " + e.what()));
   }
 }
 
@@ -268,8 +269,8 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
         // A newer request replaces an unanswered one (whose asker gave up).
         st.frame_promise = self->make_response_promise<env_frame>();
         if (st.drawable == nullptr)
-          st.frame_promise.deliver(caf::make_error(
-              caf::sec::runtime_error, st.config.env.id + " cannot render itself"));
+          st.frame_promise.deliver(
+              make_error(errc::cannot_render, st.config.env.id + " cannot render itself"));
         else
           st.frame_wanted = true;
         return st.frame_promise;

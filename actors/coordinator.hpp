@@ -1,16 +1,16 @@
 #pragma once
-// The coordinator: builds a run from its config (model, model-owner, learner,
-// metrics, agents), waits for the first stop condition, and shuts the run down
-// so that every collected sample is either trained or counted as dropped.
+// The coordinator: runs one training run (or one resumed segment of it) from
+// its request to its outcome. It has the run builder build the replicas,
+// metrics, evaluator and gateway, the agent supervisor start the agents,
+// checkpoints while it waits for the first stop condition, and shuts the run
+// down so that every collected sample is either trained or counted as dropped.
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "actors/frame_hub.hpp"
 #include "actors/messages.hpp"
-#include "actors/run_config.hpp"
-#include "model/net_spec.hpp"
+#include "actors/run_builder.hpp"
 
 namespace troupe::actors {
 
@@ -33,36 +33,10 @@ struct run_outcome {
   cluster_final cluster;     // troupe serve only
 };
 
-// troupe serve: where the gateway listens for workers, and what they get.
-struct cluster_listen {
-  std::string host;  // empty: no cluster (troupe train)
-  std::uint16_t port = 0;
-  std::string token;
-  tls_files tls;
-  std::string worker_config_yaml;  // the resolved config without the token
-};
-
-struct run_request {
-  run_config config;
-  std::string config_yaml;  // the resolved config, stored in checkpoints
-  std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
-  std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
-  cluster_listen cluster;
-  // When set, told about every agent (and its replacements) and the metrics
-  // actor, so viewers can watch the run through it. Its owner stops it.
-  frame_hub_actor frame_hub;
-};
-
-// Runs one training run (or one resumed segment of it) to its end: the first
-// stop condition, or `interrupted` being set. Checkpoints every
-// checkpoint.every_seconds and at the end, keeping the newest checkpoint.keep.
+// Runs to the first stop condition, or until `interrupted` is set.
+// Checkpoints every checkpoint.every_seconds and at the end, keeping the
+// newest checkpoint.keep.
 run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                        const std::atomic<bool>& interrupted);
-
-// The network a config asks for, sized from its environment's spaces.
-model::net_spec net_spec_for(const run_config& config);
-
-// The newest complete checkpoint in a run directory ("" when there is none).
-std::string newest_checkpoint(const std::string& run_dir);
 
 }  // namespace troupe::actors

@@ -4,6 +4,7 @@
 #include <deque>
 #include <iostream>
 
+#include "actors/errors.hpp"
 #include "model/staleness_bound.hpp"
 
 namespace troupe::actors {
@@ -140,7 +141,7 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
             ++st.totals.updates_refused;  // frozen: the run has been solved
           }
         } catch (const std::exception& e) {
-          return caf::make_error(caf::sec::invalid_argument, e.what());
+          return make_error(errc::malformed, e.what());
         }
         // Counted before answering: the origin never learns of an
         // application the clock does not show yet.
@@ -167,7 +168,7 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
         try {
           return self->state.trainer->save_checkpoint(path, meta);
         } catch (const std::exception& e) {
-          return caf::make_error(caf::sec::runtime_error, e.what());
+          return make_error(errc::failed, e.what());
         }
       },
   };

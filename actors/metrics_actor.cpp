@@ -28,7 +28,7 @@ constexpr const char* learner_node = "learner";
 struct metrics_state {
   metrics_config config;
   model_owner_actor owner;
-  caf::actor coordinator;
+  run_control coordinator;
   run_metrics metrics;
   std::ofstream csv;
   bool stop_sent = false;
@@ -42,7 +42,9 @@ struct metrics_state {
   static inline const char* name = "metrics";
 };
 
-using metrics_pointer = metrics_actor::stateful_pointer<metrics_state>;
+// Its own timer (a progress line is due) is no part of its public protocol.
+using metrics_impl = metrics_actor::extend<caf::reacts_to<caf::tick_atom>>;
+using metrics_pointer = metrics_impl::stateful_pointer<metrics_state>;
 
 double run_seconds(const metrics_config& c) {
   return c.resumed.wall_seconds +
@@ -164,8 +166,8 @@ void on_tick(metrics_pointer self, const batch_stats& batching) {
   if (st.csv.is_open()) st.csv << csv_row(row) << '\n' << std::flush;
 }
 
-metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config,
-                                     model_owner_actor owner, caf::actor coordinator) {
+metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
+                                    model_owner_actor owner, run_control coordinator) {
   auto& st = self->state;
   st.config = config;
   st.owner = std::move(owner);
@@ -224,8 +226,9 @@ metrics_actor::behavior_type metrics(metrics_pointer self, metrics_config config
 }  // namespace
 
 metrics_actor spawn_metrics(caf::actor_system& sys, const metrics_config& config,
-                            model_owner_actor owner, caf::actor coordinator) {
-  return sys.spawn(metrics, config, std::move(owner), std::move(coordinator));
+                            model_owner_actor owner, run_control coordinator) {
+  return caf::actor_cast<metrics_actor>(
+      sys.spawn(metrics, config, std::move(owner), std::move(coordinator)));
 }
 
 }  // namespace troupe::actors

@@ -17,8 +17,10 @@ namespace troupe::actors {
 // first start, across resumes.
 using metrics_actor =
     caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<algo::train_result>,
-                     caf::reacts_to<caf::tick_atom>,
                      caf::replies_to<totals_atom>::with<metrics_totals>>;
+
+// Whoever runs the run (the coordinator): told once when a stop condition is met.
+using run_control = caf::typed_actor<caf::reacts_to<stop_request>>;
 
 struct metrics_config {
   stop_config stop;
@@ -33,6 +35,6 @@ struct metrics_config {
 
 // `coordinator` receives one stop_request when a stop condition is met.
 metrics_actor spawn_metrics(caf::actor_system& sys, const metrics_config& config,
-                            model_owner_actor owner, caf::actor coordinator);
+                            model_owner_actor owner, run_control coordinator);
 
 }  // namespace troupe::actors

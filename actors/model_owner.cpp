@@ -3,6 +3,7 @@
 #include <chrono>
 #include <random>
 
+#include "actors/errors.hpp"
 #include "actors/reply_courier.hpp"
 #include "algo/sampling.hpp"
 
@@ -18,7 +19,7 @@ struct pending_request {
 
 struct model_owner_state {
   std::shared_ptr<model::shared_model> model;
-  model_owner_config config;
+  batching_config config;
   std::mt19937_64 rng;
   int obs_size = 0;
   int action_size = 0;
@@ -36,7 +37,12 @@ struct model_owner_state {
   static inline const char* name = "model_owner";
 };
 
-using owner_pointer = model_owner_actor::stateful_pointer<model_owner_state>;
+// batch_timeout_atom is the owner's own timer (with the batch's number): it
+// flushes a batch that waited batching.max_wait_us for company. It is no
+// part of the public protocol.
+using model_owner_impl =
+    model_owner_actor::extend<caf::reacts_to<batch_timeout_atom, std::uint64_t>>;
+using owner_pointer = model_owner_impl::stateful_pointer<model_owner_state>;
 
 // One forward pass for every queued request; each gets its own rows back.
 void flush(model_owner_state& st) {
@@ -82,13 +88,13 @@ void flush(model_owner_state& st) {
   st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
 
-model_owner_actor::behavior_type model_owner(owner_pointer self,
-                                             std::shared_ptr<model::shared_model> model,
-                                             model_owner_config config) {
+model_owner_impl::behavior_type model_owner(owner_pointer self,
+                                            std::shared_ptr<model::shared_model> model,
+                                            batching_config config, std::uint64_t seed) {
   auto& st = self->state;
   st.model = std::move(model);
   st.config = config;
-  st.rng.seed(config.seed);
+  st.rng.seed(seed);
   st.obs_size = model::spec_of(*st.model).obs_size;
   st.action_size = model::spec_of(*st.model).action_size;
   st.continuous = model::spec_of(*st.model).continuous;
@@ -100,8 +106,8 @@ model_owner_actor::behavior_type model_owner(owner_pointer self,
         if (req.rows <= 0 ||
             req.observations.size() != size_t(req.rows) * size_t(st.obs_size) ||
             req.policy_row < -1 || req.policy_row >= req.rows) {
-          promise.deliver(caf::make_error(caf::sec::invalid_argument,
-                                          "predict request with malformed observations or policy_row"));
+          promise.deliver(make_error(errc::malformed,
+                                     "predict request with malformed observations or policy_row"));
           return promise;
         }
         ++st.stats.requests;
@@ -137,8 +143,9 @@ model_owner_actor::behavior_type model_owner(owner_pointer self,
 
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
-                                    const model_owner_config& config) {
-  return sys.spawn<caf::detached>(model_owner, std::move(model), config);
+                                    const batching_config& batching, std::uint64_t seed) {
+  return caf::actor_cast<model_owner_actor>(
+      sys.spawn<caf::detached>(model_owner, std::move(model), batching, seed));
 }
 
 }  // namespace troupe::actors

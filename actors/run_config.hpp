@@ -7,6 +7,7 @@
 
 #include "algo/algo_config.hpp"
 #include "envs/env_config.hpp"
+#include "model/net_spec.hpp"
 
 namespace troupe::actors {
 
@@ -30,13 +31,6 @@ struct agents_section {
   int count = 4;
   int max_restarts = 10;  // agents restarted after a failure, per run segment; then the run stops
   bool batch_scheduling = true;  // agent threads under SCHED_BATCH (actors/agent_thread.hpp)
-};
-
-struct model_section {
-  std::string kind = "mlp";
-  std::vector<int> hidden = {64, 64};
-  bool shared_trunk = true;
-  double log_std_init = 0.0;
 };
 
 struct batching_config {
@@ -66,6 +60,12 @@ struct log_config {
 struct tls_files {
   std::string certificate, key, ca;
   bool enabled() const { return !certificate.empty(); }
+  // Why these files cannot be used together ("" when they can): the one rule,
+  // checked by the config loader and by troupe join alike.
+  std::string problem() const {
+    const int set = !certificate.empty() + !key.empty() + !ca.empty();
+    return set == 0 || set == 3 ? "" : "needs all of certificate, key and ca (or none)";
+  }
 };
 
 struct cluster_config {
@@ -78,7 +78,7 @@ struct run_config {
   envs::env_config env;
   agents_section agents;
   algo::algo_config algo;
-  model_section model;
+  model::model_config model;
   batching_config batching;
   std::vector<std::string> devices = {"cpu"};
   replicas_config replicas;

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
-#include "envs/env_bench.hpp"
+#include "actors/config_loader.hpp"
+#include "bench/env_bench.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::app {
@@ -48,7 +48,7 @@ void bench_envs(const bench_envs_options& opts) {
     if (!opts.env_ids.empty() &&
         std::find(opts.env_ids.begin(), opts.env_ids.end(), entry.id) == opts.env_ids.end())
       continue;
-    const envs::env_bench_result r = envs::bench_env(entry, opts.steps, opts.repeats);
+    const bench::env_bench_result r = bench::bench_env(entry, opts.steps, opts.repeats);
     std::printf("%-28s %12.1f %14.0f\n", r.id.c_str(), r.ns_per_step, 1e9 / r.ns_per_step);
     std::fflush(stdout);
     results.push_back({{"env", r.id},

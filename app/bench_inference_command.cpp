@@ -7,10 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "actors/inference_bench.hpp"
+#include "bench/inference_bench.hpp"
 #include "actors/messages.hpp"
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
+#include "actors/config_loader.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -18,7 +18,7 @@ namespace troupe::app {
 namespace {
 
 struct bench_inference_options {
-  actors::inference_bench_config bench;
+  bench::inference_bench_config bench;
   std::string json_path;
   int threads = 1;
 };
@@ -36,7 +36,7 @@ void bench_inference(const bench_inference_options& opts) {
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  const auto results = actors::run_inference_bench(sys, opts.bench, [](const auto& r) {
+  const auto results = bench::run_inference_bench(sys, opts.bench, [](const auto& r) {
     auto percent = [](double x) { return x < 0 ? std::string("-") : std::to_string(int(x * 100 + 0.5)); };
     std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld %8s %7s %7s\n", r.mode.c_str(),
                 r.agents, r.predictions_per_s, r.mean_batch, r.p50_us, r.p99_us,
@@ -94,9 +94,9 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--modes", opts->bench.modes, "subset of batched,unbatched,mutex,copies")
       ->delimiter(',')
       ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies"}));
-  cmd->add_option("--max-batch", opts->bench.max_batch, "batched mode: observations per pass")
+  cmd->add_option("--max-batch", opts->bench.batching.max_batch, "batched mode: observations per pass")
       ->check(CLI::Range(1, 65536));
-  cmd->add_option("--max-wait-us", opts->bench.max_wait_us,
+  cmd->add_option("--max-wait-us", opts->bench.batching.max_wait_us,
                   "batched mode: how long a batch that is not full waits for company (as "
                   "batching.max_wait_us; 0: not at all)")
       ->check(CLI::Range(0, 1000000))

@@ -8,8 +8,8 @@
 
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
-#include "app/trained_model.hpp"
+#include "actors/config_loader.hpp"
+#include "actors/trained_model.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -25,7 +25,7 @@ struct eval_options {
 
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
-  const trained_model trained = load_trained_model(opts.target);
+  const actors::trained_model trained = actors::load_trained_model(opts.target);
   const std::string& path = trained.checkpoint;
   const model::checkpoint_meta& meta = trained.meta;
   const actors::run_config& config = trained.config;

@@ -1,7 +1,7 @@
 #pragma once
-// SIGINT and SIGTERM for the long-running commands (train, serve, join): the
-// first asks the command to stop gracefully (it says so on stderr), a second
-// leaves at once with exit code 130.
+// SIGINT and SIGTERM for every command that runs until stopped (train, serve,
+// join, and the windows of view and play): the first asks the command to stop
+// gracefully (it says so on stderr), a second leaves at once with exit code 130.
 #include <atomic>
 
 namespace troupe::app {

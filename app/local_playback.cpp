@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <iostream>
 #include <thread>
 #include <vector>
 
-#include "app/config_loader.hpp"
+#include "actors/config_loader.hpp"
+#include "app/commands.hpp"
+#include "app/interrupts.hpp"
 #include "envs/render.hpp"
 
 namespace troupe::app {
@@ -16,9 +17,6 @@ namespace troupe::app {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-std::atomic<bool> playback_interrupted{false};
-extern "C" void on_playback_signal(int) { playback_interrupted = true; }
 
 }  // namespace
 
@@ -41,13 +39,11 @@ void play_in_window(envs::env& env, playback_policy& policy, const playback_opti
     info.step = 0;
   };
 
-  playback_interrupted = false;
-  std::signal(SIGINT, on_playback_signal);
-  std::signal(SIGTERM, on_playback_signal);
+  const std::atomic<bool>& interrupted = catch_interrupts();
   start_episode();
   auto next_due = clock_type::now();
   auto rate_since = next_due;
-  while (window->poll_events() && !playback_interrupted) {
+  while (window->poll_events() && !interrupted) {
     if (shown_enough(*window, opts.window)) break;
     if (opts.episodes > 0 && episodes_done >= opts.episodes) break;
     const auto now = clock_type::now();
@@ -84,8 +80,6 @@ void play_in_window(envs::env& env, playback_policy& policy, const playback_opti
       if (next_due < now) next_due = now;  // after a pause or a slow frame: no burst
     }
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   report_window(*window, opts.window, opts.who,
                 ", " + std::to_string(env_steps) + " env steps, " + std::to_string(episodes_done) +
                     " episodes finished");

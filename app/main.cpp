@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
+#include "actors/config_loader.hpp"
 
 int main(int argc, char** argv) {
   using namespace troupe::app;

@@ -7,12 +7,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/policy_overlay.hpp"
+#include "actors/frames/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
+#include "actors/config_loader.hpp"
 #include "app/local_playback.hpp"
-#include "app/trained_model.hpp"
+#include "actors/trained_model.hpp"
 #include "envs/action_labels.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
@@ -34,7 +34,7 @@ struct play_options {
 // as agents::evaluate seeds its episodes.
 class model_playback_policy final : public playback_policy {
  public:
-  model_playback_policy(const trained_model& trained, const envs::env& env, bool greedy,
+  model_playback_policy(const actors::trained_model& trained, const envs::env& env, bool greedy,
                         std::uint64_t seed)
       : trained_(trained),
         action_space_(env.spec().action),
@@ -58,7 +58,7 @@ class model_playback_policy final : public playback_policy {
   }
 
  private:
-  const trained_model& trained_;
+  const actors::trained_model& trained_;
   envs::space action_space_;
   std::vector<std::string> labels_;
   bool greedy_;
@@ -71,7 +71,7 @@ void play(const play_options& opts) {
   if (opts.episodes < 0 || opts.fps < 0)
     throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
-  const trained_model trained = load_trained_model(opts.target);
+  const actors::trained_model trained = actors::load_trained_model(opts.target);
   const auto env = envs::make_env(trained.config.env);
   std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
             << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id

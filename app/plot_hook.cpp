@@ -11,6 +11,8 @@
 #include <system_error>
 #include <vector>
 
+#include "actors/run_directory.hpp"
+
 extern char** environ;
 
 namespace troupe::app {
@@ -83,7 +85,7 @@ bool plot_run(const std::string& run_dir) {
               << std::endl;
     return false;
   }
-  const std::string out = (fs::path(run_dir) / "curves.png").string();
+  const std::string out = actors::run_directory{run_dir}.curves_file();
   const int code = run_program({python, script, run_dir, "--out", out}, false);
   if (code != 0) {
     std::cout << "troupe: log.plot: " << script << " failed (exit " << code << "), no plot"

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
+#include "actors/config_loader.hpp"
 #include "envs/policy_rollout.hpp"
 #include "envs/registry.hpp"
 

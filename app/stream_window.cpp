@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "actors/frame_subscriber.hpp"
+#include "actors/frames/frame_subscriber.hpp"
 
 namespace troupe::app {
 

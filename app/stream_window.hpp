@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "actors/frame_hub.hpp"
+#include "actors/frames/frame_hub.hpp"
 #include "app/window_flags.hpp"
 
 namespace troupe::app {

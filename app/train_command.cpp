@@ -1,68 +1,32 @@
 // troupe train CONFIG [--set key=value]... [--run-dir DIR] [--view] [--view-port PORT]
-#include <malloc.h>
-
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <exception>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <random>
 #include <thread>
 #include <tuple>
 
 #include <CLI/CLI.hpp>
 
+#include "actors/cluster/network_setup.hpp"
+#include "actors/cluster/token.hpp"
+#include "actors/config_loader.hpp"
 #include "actors/coordinator.hpp"
-#include "actors/frame_stream.hpp"
-#include "actors/network_setup.hpp"
+#include "actors/frames/frame_stream.hpp"
+#include "actors/run_directory.hpp"
 #include "app/commands.hpp"
-#include "app/teardown_watchdog.hpp"
-#include "app/training.hpp"
-#include "app/config_loader.hpp"
 #include "app/interrupts.hpp"
 #include "app/plot_hook.hpp"
 #include "app/stream_window.hpp"
 #include "app/summary.hpp"
-#include "model/checkpoint.hpp"
+#include "app/teardown_watchdog.hpp"
+#include "app/training.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
 
 namespace {
-
-std::string timestamp() {
-  std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return buf;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& content) {
-  std::ofstream out(path);
-  out << content;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-// The newest checkpoint of a run directory that loads, skipping damaged ones.
-std::string resumable_checkpoint(const std::string& run_dir) {
-  namespace fs = std::filesystem;
-  if (!fs::is_directory(run_dir)) throw config_error(run_dir + ": no such run directory");
-  for (std::string path = actors::newest_checkpoint(run_dir); !path.empty();
-       path = actors::newest_checkpoint(run_dir)) {
-    try {
-      model::read_checkpoint_meta(path);
-      return path;
-    } catch (const model::checkpoint_error& e) {
-      std::cerr << "troupe: skipping " << e.what() << "\n";
-      fs::rename(path, path + ".damaged");
-    }
-  }
-  throw config_error(run_dir + ": no checkpoint to resume from in " + run_dir + "/checkpoints");
-}
 
 // troupe serve: the token workers must present, from the first place that
 // has one; otherwise a fresh random one, printed for the workers.
@@ -70,11 +34,9 @@ std::string cluster_token(const train_options& opts, const actors::run_config& c
   if (!opts.token.empty()) return opts.token;
   if (!config.cluster.token.empty()) return config.cluster.token;
   if (const char* env = std::getenv("TROUPE_CLUSTER_TOKEN"); env && *env) return env;
-  std::random_device rd;
-  char hex[33];
-  for (int i = 0; i < 16; ++i) std::snprintf(hex + 2 * i, 3, "%02x", rd() & 0xff);
-  std::cout << "troupe: no cluster token given; workers join with --token " << hex << std::endl;
-  return hex;
+  const std::string token = actors::random_token();
+  std::cout << "troupe: no cluster token given; workers join with --token " << token << std::endl;
+  return token;
 }
 
 // Trains on a second thread while this one shows the agents' frames: SDL
@@ -122,21 +84,21 @@ int run_training(const train_options& opts) {
   if (!opts.view && (w.frames > 0 || !w.screenshot.empty() || !w.record_dir.empty()))
     throw config_error("--frames, --screenshot and --record are for the window: add --view");
   actors::run_request request;
+  actors::run_directory dir;
   if (!opts.resume_dir.empty()) {
     if (!opts.config_path.empty())
       throw config_error("give either a CONFIG or --resume RUN_DIR, not both");
-    request.resume_from = resumable_checkpoint(opts.resume_dir);
-    request.run_dir = opts.resume_dir;
-    request.config = load_config(opts.resume_dir + "/config.yaml", opts.overrides);
+    dir.root = opts.resume_dir;
+    request.resume_from = dir.resume_point();
+    request.config = actors::load_config(dir.config_file(), opts.overrides);
   } else {
     if (opts.config_path.empty()) throw config_error("give a CONFIG file (or --resume RUN_DIR)");
-    request.config = load_config(opts.config_path, opts.overrides);
-    request.run_dir = opts.run_dir.empty()
-                          ? "runs/" + request.config.run.name + "-" + timestamp()
-                          : opts.run_dir;
+    request.config = actors::load_config(opts.config_path, opts.overrides);
+    dir = opts.run_dir.empty() ? actors::run_directory::fresh(request.config.run.name)
+                               : actors::run_directory{opts.run_dir};
   }
+  request.run_dir = dir.root;
   const actors::run_config& config = request.config;
-  const std::string& run_dir = request.run_dir;
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
@@ -151,16 +113,14 @@ int run_training(const train_options& opts) {
     request.cluster.tls = config.cluster.tls;
     actors::run_config for_workers = config;
     for_workers.cluster = {};  // the token and key paths stay on the learner
-    request.cluster.worker_config_yaml = to_yaml(for_workers);
+    request.cluster.worker_config_yaml = actors::to_yaml(for_workers);
     request.config.cluster.token.clear();  // never written to the run directory
   }
-  request.config_yaml = to_yaml(config);
-  std::filesystem::create_directories(run_dir);
-  write_file(std::filesystem::path(run_dir) / "config.yaml", request.config_yaml);
+  request.config_yaml = actors::to_yaml(config);
+  dir.create();
+  dir.write(dir.config_file(), request.config_yaml);
 
-  // Large temporary tensors otherwise map and unmap memory on every pass.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  model::tune_allocator();
   model::set_compute_threads(1);
   std::string devices;
   for (const auto& d : config.devices) devices += (devices.empty() ? "" : ", ") + d;
@@ -171,7 +131,7 @@ int run_training(const train_options& opts) {
                     : std::string())
             << "\n"
             << "troupe: " << model::describe_compute_runtime() << "\n"
-            << "troupe: run directory " << run_dir << std::endl;
+            << "troupe: run directory " << dir.root << std::endl;
   if (!request.resume_from.empty())
     std::cout << "troupe: resuming from " << request.resume_from << std::endl;
 
@@ -198,8 +158,7 @@ int run_training(const train_options& opts) {
                                           ? train_in_view(system, request, opts, interrupted)
                                           : actors::coordinate(system, request, interrupted);
   if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
-  write_file(std::filesystem::path(run_dir) / "summary.json",
-             summary_json(outcome, config.run.stop.mean_return));
+  dir.write(dir.summary_file(), summary_json(outcome, config.run.stop.mean_return));
 
   const auto& t = outcome.totals;
   std::cout << "troupe: stopped (" << outcome.stop_reason << ") after " << outcome.wall_seconds
@@ -208,11 +167,11 @@ int run_training(const train_options& opts) {
   if (t.solved)
     std::cout << "; solved in " << t.seconds_to_target << " s / " << t.env_steps_to_target
               << " env steps";
-  std::cout << "\ntroupe: summary in " << run_dir << "/summary.json";
+  std::cout << "\ntroupe: summary in " << dir.summary_file();
   if (!outcome.last_checkpoint.empty())
     std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
-  if (config.log.plot) plot_run(run_dir);
+  if (config.log.plot) plot_run(dir.root);
   int exit_code = 0;
   if (outcome.stop_reason == "agent_failures") {
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts

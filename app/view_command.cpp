@@ -12,10 +12,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/frame_stream.hpp"
-#include "actors/network_setup.hpp"
+#include "actors/frames/frame_stream.hpp"
+#include "actors/cluster/network_setup.hpp"
 #include "app/commands.hpp"
-#include "app/config_loader.hpp"
+#include "actors/config_loader.hpp"
 #include "app/local_playback.hpp"
 #include "app/stream_window.hpp"
 #include "app/teardown_watchdog.hpp"

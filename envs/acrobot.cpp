@@ -36,7 +36,7 @@ acrobot::state_type derivative(const acrobot::state_type& s, double torque) {
 }
 
 // y + h * k, element-wise.
-acrobot::state_type advance(const acrobot::state_type& y, double h, const acrobot::state_type& k) {
+acrobot::state_type shifted(const acrobot::state_type& y, double h, const acrobot::state_type& k) {
   acrobot::state_type out;
   for (int i = 0; i < 4; ++i) out[i] = y[i] + h * k[i];
   return out;
@@ -53,21 +53,18 @@ double wrap(double x, double low, double high) {
 double clip(double x, double low, double high) { return std::min(std::max(x, low), high); }
 }  // namespace
 
-acrobot::acrobot() {
-  spec_.id = "Acrobot-v1";
-  spec_.observation = space::box_space({6}, {-1, -1, -1, -1, -max_vel_1, -max_vel_2},
-                                       {1, 1, 1, 1, max_vel_1, max_vel_2});
-  spec_.action = space::discrete_space(3);
-  spec_.max_episode_steps = max_steps;
-}
+acrobot::acrobot()
+    : episode_env({"Acrobot-v1",
+                   space::box_space({6}, {-1, -1, -1, -1, -max_vel_1, -max_vel_2},
+                                    {1, 1, 1, 1, max_vel_1, max_vel_2}),
+                   space::discrete_space(3), max_steps}) {}
 
-void acrobot::reset(std::uint64_t seed, float* observation) {
-  rng_.seed(seed);
+acrobot::state_type acrobot::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(-reset_bound, reset_bound);
+  state_type s;
   // Gymnasium holds the initial state as float32.
-  for (double& v : state_) v = static_cast<float>(uniform(rng_));
-  steps_ = 0;
-  write_observation(observation);
+  for (double& v : s) v = static_cast<float>(uniform(rng));
+  return s;
 }
 
 acrobot::state_type acrobot::transition(const state_type& s, int action) {
@@ -75,9 +72,9 @@ acrobot::state_type acrobot::transition(const state_type& s, int action) {
   // One classical Runge-Kutta step over [0, dt].
   const double half = dt / 2.0;
   const state_type k1 = derivative(s, torque);
-  const state_type k2 = derivative(advance(s, half, k1), torque);
-  const state_type k3 = derivative(advance(s, half, k2), torque);
-  const state_type k4 = derivative(advance(s, dt, k3), torque);
+  const state_type k2 = derivative(shifted(s, half, k1), torque);
+  const state_type k3 = derivative(shifted(s, half, k2), torque);
+  const state_type k4 = derivative(shifted(s, dt, k3), torque);
   state_type next;
   for (int i = 0; i < 4; ++i)
     next[i] = s[i] + dt / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
@@ -92,15 +89,10 @@ bool acrobot::is_terminal(const state_type& s) {
   return -std::cos(s[0]) - std::cos(s[1] + s[0]) > 1.0;
 }
 
-step_result acrobot::step(const float* action, float* observation) {
+step_result acrobot::advance(const float* action) {
   state_ = transition(state_, static_cast<int>(action[0]));
-  ++steps_;
-  step_result result;
-  result.terminated = is_terminal(state_);
-  result.reward = result.terminated ? 0.0 : -1.0;
-  result.truncated = !result.terminated && steps_ >= max_steps;
-  write_observation(observation);
-  return result;
+  const bool terminated = is_terminal(state_);
+  return {terminated ? 0.0 : -1.0, terminated, false};
 }
 
 void acrobot::write_observation(float* observation) const {

@@ -3,14 +3,12 @@
 // RK4 step of the "book" equations of motion, then both angles wrapped into
 // [-pi, pi] and the angular velocities clipped.
 #include <array>
-#include <random>
 
-#include "envs/env.hpp"
-#include "envs/render.hpp"
+#include "envs/episode_env.hpp"
 
 namespace troupe::envs {
 
-class acrobot final : public env, public renderable {
+class acrobot final : public episode_env<std::array<double, 4>> {
  public:
   static constexpr double pi = 3.14159265358979323846;
   static constexpr double dt = 0.2;
@@ -29,12 +27,7 @@ class acrobot final : public env, public renderable {
   static constexpr int max_steps = 500;
 
   // State: theta1 (0 = hanging down), theta2 (relative to link 1), dtheta1, dtheta2.
-  using state_type = std::array<double, 4>;
-
   acrobot();
-  const env_spec& spec() const override { return spec_; }
-  void reset(std::uint64_t seed, float* observation) override;
-  step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
 
   // The raw dynamics, without the episode limit: used by the golden tests.
@@ -42,16 +35,11 @@ class acrobot final : public env, public renderable {
   // The free end is more than one link length above the pivot.
   static bool is_terminal(const state_type& s);
 
-  const state_type& state() const { return state_; }
-  void set_state(const state_type& s) { state_ = s; steps_ = 0; }
 
  private:
-  void write_observation(float* observation) const;
-
-  env_spec spec_;
-  state_type state_{};
-  int steps_ = 0;
-  std::mt19937_64 rng_;
+  state_type initial_state(std::mt19937_64& rng) override;
+  step_result advance(const float* action) override;
+  void write_observation(float* observation) const override;
 };
 
 }  // namespace troupe::envs

@@ -1,27 +1,29 @@
 #include "envs/cartpole.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "envs/draw.hpp"
 
 namespace troupe::envs {
 
-cartpole::cartpole() {
-  const double inf = std::numeric_limits<double>::infinity();
-  const double obs_high[4] = {x_threshold * 2, inf, theta_threshold * 2, inf};
-  spec_.id = "CartPole-v1";
-  spec_.observation = space::box_space({4}, {-obs_high[0], -inf, -obs_high[2], -inf},
-                                       {obs_high[0], inf, obs_high[2], inf});
-  spec_.action = space::discrete_space(2);
-  spec_.max_episode_steps = max_steps;
+namespace {
+env_spec cartpole_spec() {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr double x_high = cartpole::x_threshold * 2, theta_high = cartpole::theta_threshold * 2;
+  return {"CartPole-v1",
+          space::box_space({4}, {-x_high, -inf, -theta_high, -inf}, {x_high, inf, theta_high, inf}),
+          space::discrete_space(2), cartpole::max_steps};
 }
+}  // namespace
 
-void cartpole::reset(std::uint64_t seed, float* observation) {
-  rng_.seed(seed);
+cartpole::cartpole() : episode_env(cartpole_spec()) {}
+
+cartpole::state_type cartpole::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(-reset_bound, reset_bound);
-  for (double& v : state_) v = uniform(rng_);
-  steps_ = 0;
-  write_observation(observation);
+  state_type s;
+  for (double& v : s) v = uniform(rng);
+  return s;
 }
 
 cartpole::state_type cartpole::transition(const state_type& s, int action) {
@@ -44,15 +46,9 @@ bool cartpole::is_terminal(const state_type& s) {
          s[2] > theta_threshold;
 }
 
-step_result cartpole::step(const float* action, float* observation) {
+step_result cartpole::advance(const float* action) {
   state_ = transition(state_, static_cast<int>(action[0]));
-  ++steps_;
-  step_result result;
-  result.reward = 1.0;
-  result.terminated = is_terminal(state_);
-  result.truncated = !result.terminated && steps_ >= max_steps;
-  write_observation(observation);
-  return result;
+  return {1.0, is_terminal(state_), false};
 }
 
 void cartpole::write_observation(float* observation) const {

@@ -1,14 +1,12 @@
 #pragma once
 // CartPole-v1 with Gymnasium 1.4.0's dynamics, step for step (explicit Euler).
 #include <array>
-#include <random>
 
-#include "envs/env.hpp"
-#include "envs/render.hpp"
+#include "envs/episode_env.hpp"
 
 namespace troupe::envs {
 
-class cartpole final : public env, public renderable {
+class cartpole final : public episode_env<std::array<double, 4>> {
  public:
   static constexpr double gravity = 9.8;
   static constexpr double masscart = 1.0;
@@ -24,28 +22,18 @@ class cartpole final : public env, public renderable {
   static constexpr int max_steps = 500;
 
   // State: x, x_dot, theta, theta_dot.
-  using state_type = std::array<double, 4>;
-
   cartpole();
-  const env_spec& spec() const override { return spec_; }
-  void reset(std::uint64_t seed, float* observation) override;
-  step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
 
   // The raw dynamics, without the episode limit: used by the golden tests.
   static state_type transition(const state_type& s, int action);
   static bool is_terminal(const state_type& s);
 
-  const state_type& state() const { return state_; }
-  void set_state(const state_type& s) { state_ = s; steps_ = 0; }
 
  private:
-  void write_observation(float* observation) const;
-
-  env_spec spec_;
-  state_type state_{};
-  int steps_ = 0;
-  std::mt19937_64 rng_;
+  state_type initial_state(std::mt19937_64& rng) override;
+  step_result advance(const float* action) override;
+  void write_observation(float* observation) const override;
 };
 
 }  // namespace troupe::envs

@@ -7,20 +7,14 @@
 
 namespace troupe::envs {
 
-mountain_car::mountain_car() {
-  spec_.id = "MountainCar-v0";
-  spec_.observation =
-      space::box_space({2}, {min_position, -max_speed}, {max_position, max_speed});
-  spec_.action = space::discrete_space(3);
-  spec_.max_episode_steps = max_steps;
-}
+mountain_car::mountain_car()
+    : episode_env({"MountainCar-v0",
+                   space::box_space({2}, {min_position, -max_speed}, {max_position, max_speed}),
+                   space::discrete_space(3), max_steps}) {}
 
-void mountain_car::reset(std::uint64_t seed, float* observation) {
-  rng_.seed(seed);
+mountain_car::state_type mountain_car::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(reset_low, reset_high);
-  state_ = {uniform(rng_), 0.0};
-  steps_ = 0;
-  write_observation(observation);
+  return {uniform(rng), 0.0};
 }
 
 mountain_car::state_type mountain_car::transition(const state_type& s, int action) {
@@ -37,15 +31,9 @@ bool mountain_car::is_terminal(const state_type& s) {
   return s[0] >= goal_position && s[1] >= goal_velocity;
 }
 
-step_result mountain_car::step(const float* action, float* observation) {
+step_result mountain_car::advance(const float* action) {
   state_ = transition(state_, static_cast<int>(action[0]));
-  ++steps_;
-  step_result result;
-  result.reward = -1.0;
-  result.terminated = is_terminal(state_);
-  result.truncated = !result.terminated && steps_ >= max_steps;
-  write_observation(observation);
-  return result;
+  return {-1.0, is_terminal(state_), false};
 }
 
 void mountain_car::write_observation(float* observation) const {

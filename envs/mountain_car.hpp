@@ -3,14 +3,12 @@
 // moves with the old position's slope, the position with the new velocity,
 // and the left wall stops a car that runs into it.
 #include <array>
-#include <random>
 
-#include "envs/env.hpp"
-#include "envs/render.hpp"
+#include "envs/episode_env.hpp"
 
 namespace troupe::envs {
 
-class mountain_car final : public env, public renderable {
+class mountain_car final : public episode_env<std::array<double, 2>> {
  public:
   static constexpr double min_position = -1.2;
   static constexpr double max_position = 0.6;
@@ -24,12 +22,7 @@ class mountain_car final : public env, public renderable {
   static constexpr int max_steps = 200;
 
   // State: position, velocity.
-  using state_type = std::array<double, 2>;
-
   mountain_car();
-  const env_spec& spec() const override { return spec_; }
-  void reset(std::uint64_t seed, float* observation) override;
-  step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
 
   // The raw dynamics, without the episode limit: used by the golden tests.
@@ -41,16 +34,11 @@ class mountain_car final : public env, public renderable {
   // the car at `position` tilted with the slope, and a flag at the goal.
   static void draw_scene(rgb_frame& frame, double position, double goal);
 
-  const state_type& state() const { return state_; }
-  void set_state(const state_type& s) { state_ = s; steps_ = 0; }
 
  private:
-  void write_observation(float* observation) const;
-
-  env_spec spec_;
-  state_type state_{};
-  int steps_ = 0;
-  std::mt19937_64 rng_;
+  state_type initial_state(std::mt19937_64& rng) override;
+  step_result advance(const float* action) override;
+  void write_observation(float* observation) const override;
 };
 
 }  // namespace troupe::envs

@@ -8,20 +8,14 @@
 
 namespace troupe::envs {
 
-mountain_car_continuous::mountain_car_continuous() {
-  spec_.id = "MountainCarContinuous-v0";
-  spec_.observation =
-      space::box_space({2}, {min_position, -max_speed}, {max_position, max_speed});
-  spec_.action = space::box_space({1}, {min_action}, {max_action});
-  spec_.max_episode_steps = max_steps;
-}
+mountain_car_continuous::mountain_car_continuous()
+    : episode_env({"MountainCarContinuous-v0",
+                   space::box_space({2}, {min_position, -max_speed}, {max_position, max_speed}),
+                   space::box_space({1}, {min_action}, {max_action}), max_steps}) {}
 
-void mountain_car_continuous::reset(std::uint64_t seed, float* observation) {
-  rng_.seed(seed);
+mountain_car_continuous::state_type mountain_car_continuous::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(reset_low, reset_high);
-  state_ = {uniform(rng_), 0.0};  // float64 until the first step, as in Gymnasium
-  steps_ = 0;
-  write_observation(observation);
+  return {uniform(rng), 0.0};  // float64 until the first step, as in Gymnasium
 }
 
 mountain_car_continuous::transition_result mountain_car_continuous::transition(
@@ -41,17 +35,11 @@ double mountain_car_continuous::reward(double force, bool terminated) {
   return (terminated ? goal_reward : 0.0) - libm_square(force) * action_cost;
 }
 
-step_result mountain_car_continuous::step(const float* action, float* observation) {
+step_result mountain_car_continuous::advance(const float* action) {
   const double force = action[0];
   const transition_result next = transition(state_, force);
   state_ = next.state;
-  ++steps_;
-  step_result result;
-  result.terminated = next.terminated;
-  result.reward = reward(force, next.terminated);
-  result.truncated = !result.terminated && steps_ >= max_steps;
-  write_observation(observation);
-  return result;
+  return {reward(force, next.terminated), next.terminated, false};
 }
 
 void mountain_car_continuous::write_observation(float* observation) const {

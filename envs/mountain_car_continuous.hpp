@@ -3,14 +3,12 @@
 // float64 arithmetic, a state rounded to float32 after every step, and the
 // goal test made on the float64 values before that rounding.
 #include <array>
-#include <random>
 
-#include "envs/env.hpp"
-#include "envs/render.hpp"
+#include "envs/episode_env.hpp"
 
 namespace troupe::envs {
 
-class mountain_car_continuous final : public env, public renderable {
+class mountain_car_continuous final : public episode_env<std::array<double, 2>> {
  public:
   static constexpr double min_action = -1.0;
   static constexpr double max_action = 1.0;
@@ -28,17 +26,12 @@ class mountain_car_continuous final : public env, public renderable {
   static constexpr int max_steps = 999;
 
   // State: position, velocity (float32 values after any step).
-  using state_type = std::array<double, 2>;
-
   struct transition_result {
     state_type state;  // rounded to float32, as the env stores it
     bool terminated;   // decided on the float64 values before rounding
   };
 
   mountain_car_continuous();
-  const env_spec& spec() const override { return spec_; }
-  void reset(std::uint64_t seed, float* observation) override;
-  step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
 
   // The raw dynamics, without the episode limit: used by the golden tests.
@@ -47,16 +40,11 @@ class mountain_car_continuous final : public env, public renderable {
   // The goal bonus less the cost of the unclipped action.
   static double reward(double force, bool terminated);
 
-  const state_type& state() const { return state_; }
-  void set_state(const state_type& s) { state_ = s; steps_ = 0; }
 
  private:
-  void write_observation(float* observation) const;
-
-  env_spec spec_;
-  state_type state_{};
-  int steps_ = 0;
-  std::mt19937_64 rng_;
+  state_type initial_state(std::mt19937_64& rng) override;
+  step_result advance(const float* action) override;
+  void write_observation(float* observation) const override;
 };
 
 }  // namespace troupe::envs

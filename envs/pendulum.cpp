@@ -8,22 +8,16 @@
 
 namespace troupe::envs {
 
-pendulum::pendulum() {
-  spec_.id = "Pendulum-v1";
-  spec_.observation = space::box_space({3}, {-1, -1, -max_speed}, {1, 1, max_speed});
-  spec_.action = space::box_space({1}, {-max_torque}, {max_torque});
-  spec_.max_episode_steps = max_steps;
-}
+pendulum::pendulum()
+    : episode_env({"Pendulum-v1", space::box_space({3}, {-1, -1, -max_speed}, {1, 1, max_speed}),
+                   space::box_space({1}, {-max_torque}, {max_torque}), max_steps}) {}
 
-void pendulum::reset(std::uint64_t seed, float* observation) {
-  rng_.seed(seed);
+pendulum::state_type pendulum::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> theta(-reset_theta_bound, reset_theta_bound);
   std::uniform_real_distribution<double> speed(-reset_speed_bound, reset_speed_bound);
-  state_[0] = theta(rng_);
-  state_[1] = speed(rng_);
-  steps_ = 0;
   last_torque_ = 0.0;
-  write_observation(observation);
+  const double first = theta(rng);  // drawn in this order
+  return {first, speed(rng)};
 }
 
 double pendulum::angle_normalize(double theta) {
@@ -51,17 +45,12 @@ double pendulum::reward(const state_type& s, double torque) {
   return -cost;
 }
 
-step_result pendulum::step(const float* action, float* observation) {
+step_result pendulum::advance(const float* action) {
   const double torque = action[0];
-  step_result result;
-  result.reward = reward(state_, torque);
+  const double r = reward(state_, torque);
   state_ = transition(state_, torque);
   last_torque_ = std::clamp(torque, -max_torque, max_torque);
-  ++steps_;
-  result.terminated = false;  // only the time limit ends an episode
-  result.truncated = steps_ >= max_steps;
-  write_observation(observation);
-  return result;
+  return {r, false, false};  // only the time limit ends an episode
 }
 
 void pendulum::write_observation(float* observation) const {

@@ -3,14 +3,12 @@
 // update (the clipped new angular velocity advances the angle), an angle that
 // is never wrapped in the state, and a cost on the state before the step.
 #include <array>
-#include <random>
 
-#include "envs/env.hpp"
-#include "envs/render.hpp"
+#include "envs/episode_env.hpp"
 
 namespace troupe::envs {
 
-class pendulum final : public env, public renderable {
+class pendulum final : public episode_env<std::array<double, 2>> {
  public:
   static constexpr double pi = 3.14159265358979323846;
   static constexpr double max_speed = 8.0;
@@ -24,12 +22,7 @@ class pendulum final : public env, public renderable {
   static constexpr int max_steps = 200;
 
   // State: theta (0 = upright, not wrapped), theta_dot.
-  using state_type = std::array<double, 2>;
-
   pendulum();
-  const env_spec& spec() const override { return spec_; }
-  void reset(std::uint64_t seed, float* observation) override;
-  step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
 
   // The raw dynamics, without the episode limit: used by the golden tests.
@@ -40,17 +33,13 @@ class pendulum final : public env, public renderable {
   // Into [-pi, pi), with a floor-style modulo as numpy's `%` does.
   static double angle_normalize(double theta);
 
-  const state_type& state() const { return state_; }
-  void set_state(const state_type& s) { state_ = s; steps_ = 0; }
 
  private:
-  void write_observation(float* observation) const;
+  state_type initial_state(std::mt19937_64& rng) override;
+  step_result advance(const float* action) override;
+  void write_observation(float* observation) const override;
 
-  env_spec spec_;
-  state_type state_{};
-  int steps_ = 0;
   double last_torque_ = 0.0;  // only for the picture
-  std::mt19937_64 rng_;
 };
 
 }  // namespace troupe::envs

@@ -73,4 +73,6 @@ std::unique_ptr<env> make_env(const env_config& config) {
   throw std::invalid_argument("unknown environment '" + id + "' (registered: " + known + ")");
 }
 
+env_spec spec_of(const env_config& config) { return make_env(config)->spec(); }
+
 }  // namespace troupe::envs

@@ -29,4 +29,7 @@ std::unique_ptr<env> make_env(const env_config& config);
 std::unique_ptr<env> make_env(const std::string& id);  // with default options
 bool is_registered(const std::string& id);
 
+// The spec of the environments `config` makes (made once, to ask).
+env_spec spec_of(const env_config& config);
+
 }  // namespace troupe::envs

@@ -1,6 +1,7 @@
 #include "model/compute_runtime.hpp"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <link.h>
 
 #include <climits>
@@ -37,6 +38,11 @@ using get_threads_fn = int (*)();
 using set_threads_fn = void (*)(int);
 
 }  // namespace
+
+void tune_allocator() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
 
 void set_compute_threads(int threads) {
   torch::set_num_threads(threads);

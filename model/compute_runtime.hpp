@@ -5,6 +5,11 @@
 
 namespace troupe::model {
 
+// Keeps freed memory in the process: large temporary tensors otherwise map
+// and unmap memory on every forward pass (glibc's defaults; measured several
+// times slower for convolutions at large batches). Call once at start-up.
+void tune_allocator();
+
 // Sets LibTorch's intra-op threads and, when OpenBLAS is loaded, its threads.
 void set_compute_threads(int threads);
 

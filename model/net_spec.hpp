@@ -4,6 +4,14 @@
 
 namespace troupe::model {
 
+// The `model` section of a run config: what the user chooses of the network.
+struct model_config {
+  std::string kind = "mlp";            // mlp | cnn
+  std::vector<int> hidden = {64, 64};
+  bool shared_trunk = true;
+  double log_std_init = 0.0;
+};
+
 // What a network is built from: sizes come from the environment's spaces.
 struct net_spec {
   std::string kind = "mlp";    // mlp | cnn (cnn reads observations as H x W x C)
@@ -16,6 +24,23 @@ struct net_spec {
   bool shared_trunk = true;    // false: the value head gets a trunk of its own
   double log_std_init = 0.0;   // Gaussian head: initial log standard deviation
 };
+
+// The network `config` asks for, over observations of `obs_shape` and with
+// `action_size` actions (categorical) or action dimensions (continuous).
+inline net_spec make_net_spec(const model_config& config, std::vector<int> obs_shape,
+                              bool continuous, int action_size) {
+  net_spec spec;
+  spec.kind = config.kind;
+  spec.obs_size = 1;
+  for (int d : obs_shape) spec.obs_size *= d;
+  spec.obs_shape = std::move(obs_shape);
+  spec.continuous = continuous;
+  spec.action_size = action_size;
+  spec.hidden = config.hidden;
+  spec.shared_trunk = config.shared_trunk;
+  spec.log_std_init = config.log_std_init;
+  return spec;
+}
 
 // A categorical-policy MLP over flat observations.
 inline net_spec mlp_spec(int obs_size, int num_actions, std::vector<int> hidden) {

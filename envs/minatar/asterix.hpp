@@ -7,7 +7,7 @@
 
 namespace troupe::envs::minatar {
 
-struct asterix {
+struct asterix : game_basics {
   static constexpr const char* name = "Asterix";
   static constexpr int channels = 4;
   static constexpr std::array<const char*, channels> channel_names = {"player", "enemy", "trail",
@@ -29,14 +29,11 @@ struct asterix {
     bool gold = false;
   };
 
-  bool ramping = true;
   int player_x = 5, player_y = 5;
   std::array<std::optional<entity>, slots> entities{};
   int spawn_interval = init_spawn_interval, spawn_timer = init_spawn_interval;
   int move_interval = init_move_interval, move_timer = init_move_interval;
   int ramp_timer = ramp_interval;
-  int ramp_index = 0;
-  bool terminal = false;
 
   void reset(numpy_rng& rng);
   act_result act(int a, numpy_rng& rng);

@@ -6,7 +6,7 @@
 
 namespace troupe::envs::minatar {
 
-struct breakout {
+struct breakout : game_basics {
   static constexpr const char* name = "Breakout";
   static constexpr int channels = 4;
   static constexpr std::array<const char*, channels> channel_names = {"paddle", "ball", "trail",
@@ -20,13 +20,11 @@ struct breakout {
   // Ball headings, diagonal.
   enum heading : int { up_left = 0, up_right = 1, down_right = 2, down_left = 3 };
 
-  bool ramping = false;  // Breakout has no ramp; kept for a uniform interface
   int paddle_x = 4;
   int ball_x = 0, ball_y = 3, ball_heading = down_right;
   int last_x = 0, last_y = 3;  // the ball's previous cell
   bool struck_last_frame = false;
   std::array<std::array<bool, board_size>, board_size> bricks{};  // [y][x]
-  bool terminal = false;
 
   void reset(numpy_rng& rng);
   act_result act(int a, numpy_rng& rng);

@@ -6,7 +6,7 @@
 
 namespace troupe::envs::minatar {
 
-struct freeway {
+struct freeway : game_basics {
   static constexpr const char* name = "Freeway";
   static constexpr int channels = 7;
   static constexpr std::array<const char*, channels> channel_names = {
@@ -29,12 +29,10 @@ struct freeway {
     int countdown = 0;
   };
 
-  bool ramping = false;  // Freeway has no ramp; kept for a uniform interface
   int chicken_y = board_size - 1;
   int move_timer = player_speed;
   int frames_left = time_limit;
   std::array<car, lanes> cars{};
-  bool terminal = false;
 
   void reset(numpy_rng& rng);
   act_result act(int a, numpy_rng& rng);

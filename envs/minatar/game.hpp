@@ -43,6 +43,16 @@ class numpy_rng {
   std::mt19937 engine_;
 };
 
+// What every game's state holds besides its board: whether it speeds up as
+// it goes on (Breakout and Freeway never do), how far it has ramped, and
+// whether the episode is over. Each game (asterix.hpp, ...) adds its board
+// and three rules: reset(rng), act(action, rng) and observe(cells).
+struct game_basics {
+  bool ramping = true;
+  int ramp_index = 0;
+  bool terminal = false;
+};
+
 // One frame's outcome: a small non-negative integer reward and the terminal flag.
 struct act_result {
   int reward = 0;

@@ -8,7 +8,7 @@
 
 namespace troupe::envs::minatar {
 
-struct seaquest {
+struct seaquest : game_basics {
   static constexpr const char* name = "Seaquest";
   static constexpr int channels = 10;
   static constexpr std::array<const char*, channels> channel_names = {
@@ -59,7 +59,6 @@ struct seaquest {
     }
   };
 
-  bool ramping = true;
   int sub_x = 5, sub_y = 0;
   bool sub_facing_right = false;
   int oxygen = max_oxygen;
@@ -72,8 +71,6 @@ struct seaquest {
   int spawn_interval = init_spawn_interval, spawn_timer = init_spawn_interval;
   int diver_spawn_timer = diver_spawn_interval;
   int move_interval = init_move_interval;
-  int ramp_index = 0;
-  bool terminal = false;
 
   void reset(numpy_rng& rng);
   act_result act(int a, numpy_rng& rng);

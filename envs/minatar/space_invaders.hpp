@@ -7,7 +7,7 @@
 
 namespace troupe::envs::minatar {
 
-struct space_invaders {
+struct space_invaders : game_basics {
   static constexpr const char* name = "SpaceInvaders";
   static constexpr int channels = 6;
   static constexpr std::array<const char*, channels> channel_names = {
@@ -26,7 +26,6 @@ struct space_invaders {
 
   using grid = std::array<std::array<bool, board_size>, board_size>;  // [y][x]
 
-  bool ramping = true;
   int cannon_x = 5;
   grid aliens{}, friendly_bullets{}, enemy_bullets{};
   int alien_direction = -1;  // -1 left, +1 right
@@ -34,8 +33,6 @@ struct space_invaders {
   int alien_move_timer = init_move_interval;
   int alien_shot_timer = enemy_shot_interval;
   int shot_timer = 0;
-  int ramp_index = 0;
-  bool terminal = false;
 
   space_invaders() { place_wave(); }
   void reset(numpy_rng& rng);

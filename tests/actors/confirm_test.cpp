@@ -62,7 +62,7 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
   mc.log.progress_seconds = 3600;
   mc.start = std::chrono::steady_clock::now();
   mc.evaluator = sys.spawn(scripted_evaluator, &s);
-  auto metrics = spawn_metrics(sys, mc, model_owner_actor{}, caf::actor_cast<caf::actor>(self));
+  auto metrics = spawn_metrics(sys, mc, model_owner_actor{}, caf::actor_cast<run_control>(self));
 
   self->send(metrics, episodes_of(50, 4));  // window full, below target: no verdict asked
   CHECK(totals_of(self, metrics).confirmations == 0);

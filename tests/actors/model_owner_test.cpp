@@ -18,7 +18,7 @@ TEST_CASE("the model-owner answers every concurrent request with its own rows") 
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  auto owner = actors::spawn_model_owner(sys, model, {max_batch, 5});
+  auto owner = actors::spawn_model_owner(sys, model, {max_batch}, 5);
 
   // Each request's observations are unique, so a reply routed to the wrong
   // requester, or rows shuffled inside a batch, shows up as wrong values.
@@ -78,7 +78,7 @@ TEST_CASE("64 one-row agents: replies shared with the courier reach each agent o
   int shared_rounds = 0;  // rounds with a batch large enough to share
   for (int round = 0; round < 20; ++round) {
     CAPTURE(round);
-    auto owner = actors::spawn_model_owner(sys, model, {256, std::uint64_t(round)});
+    auto owner = actors::spawn_model_owner(sys, model, {256}, std::uint64_t(round));
     std::vector<int> wrong(agents, 0), answered(agents, 0);
     std::vector<std::thread> threads;
     for (int a = 0; a < agents; ++a)
@@ -123,7 +123,7 @@ TEST_CASE("the model-owner rejects a malformed request with an error, not a cras
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  auto owner = actors::spawn_model_owner(sys, model, {8, 1});
+  auto owner = actors::spawn_model_owner(sys, model, {8}, 1);
   caf::scoped_actor self{sys};
   bool got_error = false;
   self->request(owner, caf::infinite, actors::predict_request{0, 2, {1.f, 2.f, 3.f}})
@@ -139,7 +139,7 @@ TEST_CASE("with max_wait_us a lone request is still answered, by the batch timer
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  auto owner = actors::spawn_model_owner(sys, model, {64, 1, 2000});
+  auto owner = actors::spawn_model_owner(sys, model, {64, 2000}, 1);
   caf::scoped_actor self{sys};
   for (int i = 0; i < 20; ++i) {
     bool answered = false;

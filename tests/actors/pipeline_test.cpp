@@ -36,7 +36,6 @@ metrics_actor::behavior_type recorder(metrics_actor::pointer, trace* log) {
         std::lock_guard<std::mutex> lock(log->mutex);
         log->trained.emplace_back(r.agent_id, r.sequence);
       },
-      [=](caf::tick_atom) {},
       [=](totals_atom) { return metrics_totals{}; },
   };
 }
@@ -59,7 +58,7 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
     auto model = model::make_shared_model(model::mlp_spec(4, 2, {16}), round + 1);
     trace log;
     auto metrics = sys.spawn(recorder, &log);
-    auto owner = spawn_model_owner(sys, model, {256, std::uint64_t(round)});
+    auto owner = spawn_model_owner(sys, model, {256}, std::uint64_t(round));
     auto learner = spawn_learner(
         sys, std::make_shared<algo::a3c_learner>(model, algo::algo_config{}), metrics);
     std::vector<agent_actor> agents;

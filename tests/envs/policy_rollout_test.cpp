@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "envs/cartpole.hpp"
-#include "envs/env_bench.hpp"
 #include "envs/policy_rollout.hpp"
 #include "envs/registry.hpp"
 
@@ -165,19 +164,5 @@ TEST_CASE("policy rollout: reproducible from its seed") {
   CHECK(a.lengths == b.lengths);
   CHECK(a.returns != c.returns);
   CHECK_THROWS_AS(rollout("CartPole-v1", fixed_policy::random, 0, 1), std::invalid_argument);
-}
-
-TEST_CASE("policy rollout: the step benchmark times every registered environment") {
-  CHECK(median({3.0, 1.0, 2.0}) == 2.0);
-  CHECK(median({4.0, 1.0, 2.0, 3.0}) == 2.5);
-  for (const auto& entry : registered_envs()) {
-    CAPTURE(entry.id);
-    const auto r = bench_env(entry, 2000, 3);
-    CHECK(r.id == entry.id);
-    CHECK(r.steps == 2000);
-    REQUIRE(r.repeat_ns.size() == 3);
-    CHECK(r.ns_per_step > 0.0);
-    CHECK(r.ns_per_step == median(r.repeat_ns));
-  }
 }
 }

@@ -1,0 +1,250 @@
+#include "actors/cluster/gateway.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+#include "actors/cluster/token.hpp"
+#include "actors/errors.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+struct worker_entry {
+  std::string name;
+  caf::actor_addr control;  // the worker's own actor: told when the run ends
+  std::uint32_t first_agent = 0;
+  std::int32_t agents = 0;
+  std::vector<std::int32_t> view_slots;  // per agent: its frame hub slot, -1 until named
+  bool owns(std::uint32_t id) const {
+    return id >= first_agent && id < first_agent + std::uint32_t(agents);
+  }
+};
+
+struct gateway_state {
+  gateway_config config;
+  std::vector<model_owner_actor> owners;  // one per replica
+  std::vector<learner_actor> learners;
+  metrics_actor metrics;
+  std::map<caf::node_id, worker_entry> workers;
+  std::map<std::string, int> names_used;
+  std::uint32_t next_agent_id = 1u << 20;  // above any local agent's id
+  std::vector<bool> view_slot_taken;       // from config.first_view_slot on
+  bool stopped = false;
+  cluster_final totals;
+  static inline const char* name = "cluster_gateway";
+};
+
+using gateway_pointer = cluster_gateway_actor::stateful_pointer<gateway_state>;
+
+// Logs the first rejections, then one in a thousand: a flood must not
+// become a flood of log lines.
+caf::error reject(gateway_pointer self, errc code, const std::string& why) {
+  const auto n = ++self->state.totals.messages_rejected;
+  if (n <= 10 || n % 1000 == 0)
+    std::cerr << "troupe serve: rejected a message from "
+              << caf::to_string(self->current_sender() ? self->current_sender()->node()
+                                                       : caf::node_id())
+              << ": " << why << " (" << n << " rejected so far)" << std::endl;
+  return make_error(code, why);
+}
+
+// The lowest frame hub slot no worker's agent holds.
+std::int32_t take_view_slot(gateway_state& st) {
+  size_t k = 0;
+  while (k < st.view_slot_taken.size() && st.view_slot_taken[k]) ++k;
+  if (k == st.view_slot_taken.size()) st.view_slot_taken.push_back(false);
+  st.view_slot_taken[k] = true;
+  return st.config.first_view_slot + std::int32_t(k);
+}
+
+// A worker left: viewers of its agents are moved on, its slots reused.
+void release_view_slots(gateway_pointer self, const worker_entry& w) {
+  auto& st = self->state;
+  for (std::int32_t slot : w.view_slots) {
+    if (slot < 0) continue;
+    st.view_slot_taken[size_t(slot - st.config.first_view_slot)] = false;
+    self->send(st.config.frame_hub, agent_atom_v, slot, agent_actor{});
+  }
+}
+
+// The joined worker that sent the current message, or null.
+worker_entry* sender_worker(gateway_pointer self) {
+  const auto& sender = self->current_sender();
+  if (!sender) return nullptr;
+  auto it = self->state.workers.find(sender->node());
+  return it == self->state.workers.end() ? nullptr : &it->second;
+}
+
+bool all_finite(const std::vector<float>& v) {
+  for (float x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+std::string check_rollout(const gateway_config& c, const algo::rollout& r) {
+  if (r.n_steps != c.n_steps || r.n_envs != c.envs_per_agent || r.obs_size != c.obs_size ||
+      r.action_size != c.action_width)
+    return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
+           std::to_string(r.n_envs) + " envs) is not the run's";
+  if (const std::string error = algo::rollout_shape_error(r); !error.empty())
+    return "rollout: " + error;
+  if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions))
+    return "rollout holds non-finite numbers";
+  return "";
+}
+
+// The replica that serves an agent: the same for its predicts and rollouts.
+size_t replica_of(const gateway_state& st, std::uint32_t agent_id) {
+  return agent_id % st.owners.size();
+}
+
+cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_config config,
+                                             std::vector<model_owner_actor> owners,
+                                             std::vector<learner_actor> learners,
+                                             metrics_actor metrics) {
+  auto& st = self->state;
+  st.config = std::move(config);
+  st.owners = std::move(owners);
+  st.learners = std::move(learners);
+  st.metrics = std::move(metrics);
+  self->set_down_handler([=](caf::down_msg& down) {
+    auto& st = self->state;
+    for (auto it = st.workers.begin(); it != st.workers.end(); ++it) {
+      if (it->second.control != down.source) continue;
+      std::cerr << "troupe serve: worker '" << it->second.name << "' left ("
+                << caf::to_string(down.reason) << ")" << std::endl;
+      release_view_slots(self, it->second);
+      st.workers.erase(it);
+      return;
+    }
+  });
+  return {
+      [=](join_request& req) -> caf::result<join_reply> {
+        auto& st = self->state;
+        const auto& sender = self->current_sender();
+        if (!sender) return reject(self, errc::malformed, "join without a sender");
+        if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+        if (req.protocol != cluster_protocol_version)
+          return make_error(errc::protocol_mismatch,
+                            "cluster protocol " + std::to_string(req.protocol) +
+                                " but the learner speaks " + std::to_string(cluster_protocol_version));
+        if (!tokens_match(req.token, st.config.token)) {
+          ++st.totals.workers_refused;
+          std::cerr << "troupe serve: refused worker '" << req.name << "' from "
+                    << caf::to_string(sender->node()) << ": wrong or missing token" << std::endl;
+          return make_error(errc::refused, "wrong or missing cluster token");
+        }
+        if (req.agents < 1 || req.agents > st.config.max_agents_per_worker)
+          return reject(self, errc::malformed, "a worker must bring 1.." +
+                                  std::to_string(st.config.max_agents_per_worker) + " agents");
+        if (st.workers.count(sender->node()))
+          return reject(self, errc::malformed, "this node has joined already");
+        worker_entry w;
+        const int seen = st.names_used[req.name]++;
+        w.name = req.name.empty() ? "worker" : req.name.substr(0, 64);
+        if (seen) w.name += "#" + std::to_string(seen + 1);
+        w.control = caf::actor_cast<caf::actor_addr>(sender);
+        w.first_agent = st.next_agent_id;
+        w.agents = req.agents;
+        w.view_slots.assign(size_t(req.agents), -1);
+        st.next_agent_id += std::uint32_t(req.agents);
+        self->monitor(caf::actor_cast<caf::actor>(sender));
+        std::cerr << "troupe serve: worker '" << w.name << "' joined with " << w.agents
+                  << " agents" << std::endl;
+        ++st.totals.workers_joined;
+        st.workers[sender->node()] = w;
+        return join_reply{st.config.config_yaml, w.first_agent,
+                          st.config.seed + w.first_agent};
+      },
+      [=](predict_request& req) -> caf::result<predict_reply> {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) return reject(self, errc::not_joined, "predict request from a node that has not joined");
+        if (!w->owns(req.agent_id))
+          return reject(self, errc::malformed, "predict request for a foreign agent id");
+        if (req.rows != st.config.envs_per_agent ||
+            req.observations.size() != size_t(req.rows) * size_t(st.config.obs_size) ||
+            !all_finite(req.observations))
+          return reject(self, errc::malformed, "predict request with malformed observations");
+        return self->delegate(st.owners[replica_of(st, req.agent_id)], std::move(req));
+      },
+      [=](algo::rollout& r) -> caf::result<train_ack> {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) return reject(self, errc::not_joined, "rollout from a node that has not joined");
+        if (!w->owns(r.agent_id)) return reject(self, errc::malformed, "rollout for a foreign agent id");
+        if (const std::string why = check_rollout(st.config, r); !why.empty())
+          return reject(self, errc::malformed, why);
+        // After the stop, nothing more is collected: the worker drops it.
+        if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+        // Its steps count as collected here, where they reach the learner's
+        // node, so that collected = trained + dropped holds however workers die.
+        episode_report steps;
+        steps.agent_id = r.agent_id;
+        steps.env_steps = r.samples();
+        steps.node = w->name;
+        self->send(st.metrics, std::move(steps));
+        return self->delegate(st.learners[replica_of(st, r.agent_id)], std::move(r));
+      },
+      [=](episode_report& report) {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) {
+          reject(self, errc::not_joined, "episode report from a node that has not joined");
+          return;
+        }
+        if (st.stopped) return;
+        if (!w->owns(report.agent_id) || report.returns.size() != report.lengths.size() ||
+            !all_finite(report.returns) || !std::isfinite(report.predict_seconds) ||
+            report.predict_seconds < 0 || report.predicts < 0) {
+          reject(self, errc::malformed, "malformed episode report");
+          return;
+        }
+        report.env_steps = 0;  // counted from the rollouts that arrived
+        report.node = w->name;
+        self->send(st.metrics, std::move(report));
+      },
+      [=](agent_atom, std::uint32_t id, agent_actor agent) {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) {
+          reject(self, errc::not_joined, "agent named by a node that has not joined");
+          return;
+        }
+        if (!w->owns(id) || !agent || agent->node() != self->current_sender()->node()) {
+          reject(self, errc::malformed, "a worker named an agent that is not its own");
+          return;
+        }
+        if (!st.config.frame_hub || st.stopped) return;
+        std::int32_t& slot = w->view_slots[id - w->first_agent];
+        if (slot < 0) slot = take_view_slot(st);
+        self->send(st.config.frame_hub, agent_atom_v, slot, std::move(agent));
+      },
+      [=](stop_atom) -> caf::result<cluster_final> {
+        auto& st = self->state;
+        const auto& sender = self->current_sender();
+        if (!sender || sender->node() != self->node())
+          return reject(self, errc::not_local, "stop from another node");
+        st.stopped = true;
+        for (auto& [node, w] : st.workers)
+          caf::anon_send(caf::actor_cast<caf::actor>(w.control), stop_atom_v);
+        return st.totals;
+      },
+  };
+}
+
+}  // namespace
+
+cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
+                                    std::vector<model_owner_actor> owners,
+                                    std::vector<learner_actor> learners, metrics_actor metrics) {
+  if (owners.empty() || owners.size() != learners.size())
+    throw std::invalid_argument("spawn_gateway: one model-owner and one learner per replica");
+  return sys.spawn(gateway, config, std::move(owners), std::move(learners), std::move(metrics));
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,66 @@
+#pragma once
+// The cluster gateway: the one actor a learner node publishes over TCP.
+// Workers join through it with the shared token and then send everything
+// through it: predict requests (delegated to the model-owner, which answers
+// the worker's agent directly), rollouts (delegated to the learner) and
+// episode reports (to the metrics actor). With several devices, a remote
+// agent talks to the model-owner and learner of replica (agent id mod the
+// number of replicas), as local agents do. Workers also name their agents, so
+// that the learner's frame hub (when someone may watch) can ask them for
+// frames like its own. Nothing from the network reaches
+// those actors unchecked: the sender must be a joined worker and the message
+// must have the run's shapes.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "actors/agent_actor.hpp"
+#include "actors/frames/frame_hub.hpp"
+#include "actors/learner_actor.hpp"
+#include "actors/messages.hpp"
+#include "actors/metrics_actor.hpp"
+#include "actors/model_owner.hpp"
+
+namespace troupe::actors {
+
+// A worker speaking another version is refused with a message saying so.
+constexpr std::int32_t cluster_protocol_version = 2;
+
+// stop_atom comes from the coordinator only (the learner's own node): the
+// gateway stops forwarding, tells every worker the run has ended, and answers
+// what it saw. Refusals are actors/errors.hpp's codes: a worker is refused
+// (errc::refused), speaks another protocol (protocol_mismatch), comes after
+// the end (run_ended); a message fails its checks (malformed) or comes from
+// a node that has not joined (not_joined).
+using cluster_gateway_actor =
+    caf::typed_actor<caf::replies_to<join_request>::with<join_reply>,
+                     caf::replies_to<predict_request>::with<predict_reply>,
+                     caf::replies_to<algo::rollout>::with<train_ack>,
+                     caf::reacts_to<episode_report>,
+                     // A worker: its agent with this id is this actor (again
+                     // after a restart), for viewers.
+                     caf::reacts_to<agent_atom, std::uint32_t, agent_actor>,
+                     caf::replies_to<stop_atom>::with<cluster_final>>;
+
+struct gateway_config {
+  std::string token;
+  std::string config_yaml;  // what workers receive; holds no token
+  std::uint64_t seed = 1;   // workers' agents draw theirs from it
+  // The run's shapes, to check what arrives.
+  int envs_per_agent = 1;
+  int obs_size = 1;
+  int action_width = 1;  // floats per action
+  int n_steps = 1;
+  int max_agents_per_worker = 1024;
+  // Where viewers see the workers' agents: the hub's slots from
+  // first_view_slot on. No hub: nobody can watch, agents are not named.
+  frame_hub_actor frame_hub;
+  std::int32_t first_view_slot = 0;
+};
+
+// `owners` and `learners`: one per replica, in replica order.
+cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
+                                    std::vector<model_owner_actor> owners,
+                                    std::vector<learner_actor> learners, metrics_actor metrics);
+
+}  // namespace troupe::actors

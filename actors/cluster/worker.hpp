@@ -1,0 +1,36 @@
+#pragma once
+// A cluster worker (troupe join): joins a learner's run through its gateway,
+// receives the run's config from it, and runs agents whose predict requests,
+// rollouts and reports all go to the gateway. The agent supervisor replaces
+// agents that fail; a lost learner is retried for a while.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <caf/fwd.hpp>
+
+#include "actors/run_config.hpp"
+
+namespace troupe::actors {
+
+struct worker_options {
+  std::string host;
+  std::uint16_t port = 0;
+  int agents = 2;
+  std::string token;
+  double retry_seconds = 30;  // keep trying this long while the learner is unreachable
+  std::string name;           // in the learner's metrics and logs
+  tls_files tls;
+  // Reads the run config the learner sends (its YAML).
+  std::function<run_config(const std::string& yaml)> read_config;
+};
+
+// The exit code: 0 when the run ended (or on `interrupted`), exit_refused when
+// the learner refused this worker, 1 when it stayed unreachable or agents
+// failed beyond agents.max_restarts.
+constexpr int exit_refused = 3;
+int run_worker(caf::actor_system& sys, const worker_options& options,
+               std::atomic<bool>& interrupted);
+
+}  // namespace troupe::actors

@@ -1,0 +1,460 @@
+#include "actors/config_loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include "envs/registry.hpp"
+#include "model/compute_runtime.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+// Where a value came from, for error messages.
+struct origin {
+  std::string file;
+  std::set<std::string> overridden;  // keys set by --set
+
+  std::string at(const std::string& key, const YAML::Node& node) const {
+    if (overridden.count(key)) return "--set " + key;
+    const YAML::Mark m = node.Mark();
+    if (m.line < 0) return file;
+    return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+  }
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& what) {
+  throw config_error(where + ": key '" + key + "': " + what);
+}
+
+std::string scalar_text(const YAML::Node& node) {
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+// One config key: how to read it, write it back and describe it.
+struct field {
+  std::string key, type, range, help;
+  std::function<void(const YAML::Node&, const std::string& where)> read;
+  std::function<YAML::Node()> write;
+};
+
+template <class T>
+bool scalar_as(const YAML::Node& node, T& out) {
+  if (!node.IsScalar()) return false;
+  try {
+    out = node.as<T>();
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+std::string range_text(double lo, double hi, bool lo_open) {
+  auto num = [](double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  };
+  const bool inf = hi == std::numeric_limits<double>::infinity();
+  return std::string(lo_open ? "(" : "[") + num(lo) + ", " + (inf ? "inf)" : num(hi) + "]");
+}
+
+field number(const std::string& key, double& target, double lo, double hi, bool lo_open,
+             const std::string& help) {
+  const std::string range = range_text(lo, hi, lo_open);
+  return {key, "number", range, help,
+          [&target, key, lo, hi, lo_open, range](const YAML::Node& n, const std::string& where) {
+            double v;
+            if (!scalar_as(n, v) || !std::isfinite(v))
+              fail(where, key, "expected a number, got " + scalar_text(n));
+            if (v < lo || v > hi || (lo_open && v == lo))
+              fail(where, key, "expected a number in " + range + ", got " + n.Scalar());
+            target = v;
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+template <class Int>
+field integer(const std::string& key, Int& target, long long lo, long long hi,
+              const std::string& help) {
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return {key, "integer", range, help,
+          [&target, key, lo, hi, range](const YAML::Node& n, const std::string& where) {
+            long long v;
+            double d;
+            if (!scalar_as(n, v)) {
+              if (scalar_as(n, d) && std::isfinite(d))
+                fail(where, key, "expected an integer, got " + n.Scalar());
+              fail(where, key, "expected an integer, got " + scalar_text(n));
+            }
+            if (v < lo || v > hi)
+              fail(where, key, "expected an integer in " + range + ", got " + n.Scalar());
+            target = static_cast<Int>(v);
+          },
+          [&target] { return YAML::Node(static_cast<long long>(target)); }};
+}
+
+field boolean(const std::string& key, bool& target, const std::string& help) {
+  return {key, "bool", "true | false", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!scalar_as(n, target))
+              fail(where, key, "expected true or false, got " + scalar_text(n));
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+// A string; `allowed` (when not empty) lists its legal values.
+field text(const std::string& key, std::string& target, std::vector<std::string> allowed,
+           const std::string& help) {
+  std::string range;
+  for (const auto& a : allowed) range += (range.empty() ? "" : " | ") + a;
+  return {key, "string", range.empty() ? "non-empty" : range, help,
+          [&target, key, allowed, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            if (!allowed.empty() &&
+                std::find(allowed.begin(), allowed.end(), n.Scalar()) == allowed.end())
+              fail(where, key, "expected one of " + range + ", got '" + n.Scalar() + "'");
+            target = n.Scalar();
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+// One of a fixed set of names, each standing for a value of T.
+template <class T>
+field choice(const std::string& key, T& target, std::vector<std::pair<std::string, T>> names,
+             const std::string& help) {
+  std::string range;
+  for (const auto& item : names) range += (range.empty() ? "" : " | ") + item.first;
+  return {key, "string", range, help,
+          [&target, key, names, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            for (const auto& [name, value] : names)
+              if (name == n.Scalar()) {
+                target = value;
+                return;
+              }
+            fail(where, key, "expected one of " + range + ", got '" + n.Scalar() + "'");
+          },
+          [&target, names] {
+            for (const auto& [name, value] : names)
+              if (value == target) return YAML::Node(name);
+            return YAML::Node();
+          }};
+}
+
+// A string that may be empty (meaning: not set).
+field optional_text(const std::string& key, std::string& target, const std::string& help) {
+  return {key, "string", "any (empty: not set)", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (n.IsNull()) {
+              target.clear();
+              return;
+            }
+            if (!n.IsScalar()) fail(where, key, "expected a string, got " + scalar_text(n));
+            target = n.Scalar();
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
+               const std::string& help) {
+  const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return {key, "list of integers", range, help,
+          [&target, key, lo, hi, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence()) fail(where, key, "expected a list of integers, got " + scalar_text(n));
+            std::vector<int> out;
+            for (const auto& item : n) {
+              long long v;
+              if (!scalar_as(item, v) || v < lo || v > hi)
+                fail(where, key, "expected integers " + range + ", got " + scalar_text(item));
+              out.push_back(static_cast<int>(v));
+            }
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (int v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+field device_list(const std::string& key, std::vector<std::string>& target,
+                  const std::string& help) {
+  return {key, "list of strings", "each cpu or cuda:N (cuda: a CUDA build only)", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence() || n.size() == 0)
+              fail(where, key, "expected a non-empty list of devices such as [cpu] or [cpu, cpu], got " +
+                                   scalar_text(n));
+            if (n.size() > 64) fail(where, key, "expected at most 64 devices, got " + std::to_string(n.size()));
+            std::vector<std::string> out;
+            for (const auto& item : n) {
+              if (!item.IsScalar())
+                fail(where, key, "expected 'cpu' or 'cuda:N', got " + scalar_text(item));
+              const std::string& name = item.Scalar();
+              if (const std::string problem = model::device_problem(name); !problem.empty())
+                fail(where, key, problem);
+              out.push_back(name);
+            }
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (const auto& v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+std::vector<std::string> env_ids() {
+  std::vector<std::string> ids;
+  for (const auto& e : envs::registered_envs()) ids.push_back(e.id);
+  return ids;
+}
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+std::vector<field> fields_of(run_config& c) {
+  return {
+      text("run.name", c.run.name, {}, "name of the run; the run directory is runs/<name>-<timestamp>"),
+      integer("run.seed", c.run.seed, 0, std::numeric_limits<int>::max(), "seeds the network, the environments and action sampling"),
+      number("run.stop.mean_return", c.run.stop.mean_return, -inf, inf, false, "stop when the mean return of the last run.stop.window episodes reaches this"),
+      integer("run.stop.window", c.run.stop.window, 1, 100000, "episodes in the mean-return window"),
+      integer("run.stop.confirm_episodes", c.run.stop.confirm_episodes, 0, 100000, "0: the window's mean decides; N: once it reaches mean_return, N fresh episodes of the current parameters must score it too (the window mixes older versions)"),
+      integer("run.stop.env_steps", c.run.stop.env_steps, 0, std::numeric_limits<long long>::max(), "stop after this many env steps (0: no limit)"),
+      number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
+      text("env.id", c.env.id, env_ids(), "the environment to train on"),
+      integer("env.envs_per_agent", c.env.envs_per_agent, 1, 4096, "environments each agent steps; one predict request covers all of them"),
+      number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
+      boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
+      boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
+      integer("agents.count", c.agents.count, 0, 1024, "agent actors on the learner's node, each on its own thread (0 only with troupe serve: workers do all the acting)"),
+      integer("agents.max_restarts", c.agents.max_restarts, 0, 1000000, "agent failures (an environment that throws, say) survived by restarting the agent; one more stops the run with an error"),
+      boolean("agents.batch_scheduling", c.agents.batch_scheduling, "agent threads under SCHED_BATCH: an agent woken by a reply does not preempt the model-owner or learner that woke it (faster; replies wait up to a scheduler tick longer)"),
+      number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
+      integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
+      number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),
+      choice("algo.optimizer", c.algo.optimizer, {{"rmsprop", algo::optimizer_kind::rmsprop}, {"adam", algo::optimizer_kind::adam}}, "optimiser"),
+      number("algo.entropy_coef", c.algo.entropy_coef, 0, inf, false, "weight of the entropy bonus"),
+      number("algo.value_coef", c.algo.value_coef, 0, inf, false, "weight of the value loss"),
+      number("algo.max_grad_norm", c.algo.max_grad_norm, 0, inf, false, "clip the gradient's global norm to this (0: no clipping)"),
+      number("algo.rmsprop_alpha", c.algo.rmsprop_alpha, 0, 1, true, "RMSprop smoothing constant"),
+      number("algo.optimizer_eps", c.algo.optimizer_eps, 0, 1, true, "optimiser epsilon"),
+      integer("algo.max_rollouts_in_flight", c.algo.max_rollouts_in_flight, 1, 1024, "per agent: rollouts sent but not yet trained before the agent pauses; bounds the policy lag"),
+      choice("algo.correction", c.algo.correction, {{"none", algo::correction_kind::none}, {"vtrace", algo::correction_kind::vtrace}}, "off-policy correction for the policy lag"),
+      number("algo.vtrace.rho_bar", c.algo.vtrace_rho_bar, 0, inf, true, "V-trace: clip of the importance weight of each TD error"),
+      number("algo.vtrace.c_bar", c.algo.vtrace_c_bar, 0, inf, true, "V-trace: clip of the trace coefficients"),
+      number("algo.gae_lambda", c.algo.gae_lambda, 0, 1, false, "generalised advantage estimation's lambda (1: plain n-step returns; ignored with vtrace)"),
+      number("algo.reward_scale", c.algo.reward_scale, 0, inf, true, "rewards are multiplied by this for learning (metrics show the true return)"),
+      text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: a tanh MLP, or a 3x3 convolution (16 channels) then ReLU layers for H x W x C observations"),
+      boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
+      number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
+      int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+      integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
+      integer("batching.max_wait_us", c.batching.max_wait_us, 0, 1000000, "a batch that is not full waits this long for more requests (0: flush as soon as none is waiting)"),
+      device_list("devices", c.devices, "one parameter replica (model-owner and learner) per entry; agents are spread over them round-robin; [cpu, cpu] runs two replicas on the CPU"),
+      integer("replicas.max_lag", c.replicas.max_lag, 1, 1000000, "with several devices: no replica is ever more than this many of another replica's own updates behind it (a replica that would get further ahead waits)"),
+      number("checkpoint.every_seconds", c.checkpoint.every_seconds, 0, inf, false, "seconds between checkpoints (0: only at the end)"),
+      integer("checkpoint.keep", c.checkpoint.keep, 1, 1000, "newest checkpoints kept in the run directory"),
+      boolean("log.progress", c.log.progress, "print a progress line"),
+      number("log.progress_seconds", c.log.progress_seconds, 0.05, 3600, false, "seconds between progress lines and metrics.csv rows"),
+      optional_text("cluster.token", c.cluster.token, "troupe serve: the shared secret workers must present (else --token, or TROUPE_CLUSTER_TOKEN; else a random one is printed); never sent to workers"),
+      optional_text("cluster.tls.certificate", c.cluster.tls.certificate, "troupe serve: PEM certificate of the learner; with key and ca, workers connect over TLS"),
+      optional_text("cluster.tls.key", c.cluster.tls.key, "troupe serve: PEM private key of cluster.tls.certificate"),
+      optional_text("cluster.tls.ca", c.cluster.tls.ca, "troupe serve: PEM CA certificate that workers' certificates must be signed by"),
+      boolean("log.plot", c.log.plot, "after the run, draw RUN_DIR/curves.png with scripts/plot.py (needs python3 with matplotlib)"),
+  };
+}
+
+const std::vector<std::string> required_keys = {"run.name", "env.id"};
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestion(const std::string& key, const std::vector<field>& fields) {
+  std::string best;
+  size_t best_distance = 4;  // suggest only close matches
+  for (const auto& f : fields) {
+    const size_t d = edit_distance(key, f.key);
+    if (d < best_distance) best_distance = d, best = f.key;
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+void read_mapping(const YAML::Node& map, const std::string& prefix, std::vector<field>& fields,
+                  const origin& from, std::set<std::string>& seen) {
+  std::set<std::string> in_this_mapping;
+  for (const auto& item : map) {
+    if (!item.first.IsScalar())
+      throw config_error(from.at(prefix, item.first) + ": keys must be plain strings");
+    const std::string key = prefix.empty() ? item.first.Scalar() : prefix + "." + item.first.Scalar();
+    const std::string where = from.at(key, item.first);
+    // yaml-cpp keeps one of two equal keys silently; a user meant something.
+    if (!in_this_mapping.insert(item.first.Scalar()).second)
+      fail(where, key, "duplicate key in the same mapping");
+    auto exact = std::find_if(fields.begin(), fields.end(), [&](const field& f) { return f.key == key; });
+    if (exact != fields.end()) {
+      exact->read(item.second, from.at(key, item.second));
+      seen.insert(key);
+      continue;
+    }
+    const bool is_section = std::any_of(fields.begin(), fields.end(), [&](const field& f) {
+      return f.key.compare(0, key.size() + 1, key + ".") == 0;
+    });
+    if (!is_section) fail(where, key, "unknown key" + suggestion(key, fields));
+    if (!item.second.IsMap())
+      fail(from.at(key, item.second), key, "expected a mapping of keys, got " + scalar_text(item.second));
+    read_mapping(item.second, key, fields, from, seen);
+  }
+}
+
+YAML::Node parse_text(const std::string& content, const std::string& path);
+
+YAML::Node parse_file(const std::string& path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0) throw config_error(path + ": no such config file");
+  if (S_ISDIR(info.st_mode)) throw config_error(path + ": is a directory, expected a YAML config file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw config_error(path + ": cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_text(buffer.str(), path);
+}
+
+YAML::Node parse_text(const std::string& content, const std::string& path) {
+  if (content.find('\0') != std::string::npos)
+    throw config_error(path + ": is not a text file (it contains NUL bytes)");
+  try {
+    YAML::Node root = YAML::Load(content);
+    if (root.IsNull()) throw config_error(path + ": is empty, expected a mapping of config keys");
+    if (!root.IsMap())
+      throw config_error(path + ":1:1: expected a mapping of config keys at the top level, got " +
+                         scalar_text(root));
+    return root;
+  } catch (const YAML::ParserException& e) {
+    throw config_error(path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                       std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  }
+}
+
+// Puts an override's value at its dotted path, creating sections on the way.
+void apply_override(YAML::Node& root, const std::string& assignment, origin& from) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw config_error("--set " + assignment + ": expected dotted.key=value");
+  const std::string key = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::ParserException& e) {
+    throw config_error("--set " + key + ": the value is not valid YAML: " + e.msg);
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (part.empty()) throw config_error("--set " + key + ": empty part in the key path");
+    parts.push_back(part);
+  }
+  YAML::Node node = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = node[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = node[parts[i]];
+    } else if (!next.IsMap()) {
+      throw config_error("--set " + key + ": '" + parts[i] + "' is not a section");
+    }
+    node.reset(next);
+  }
+  node[parts.back()] = value;
+  from.overridden.insert(key);
+}
+
+}  // namespace
+
+// Reads and validates a parsed config; `path` names it in error messages.
+static run_config load_parsed(YAML::Node root, const std::string& path,
+                                      const std::vector<std::string>& overrides);
+
+run_config load_config_text(const std::string& text, const std::string& origin) {
+  return load_parsed(parse_text(text, origin), origin, {});
+}
+
+run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_parsed(parse_file(path), path, overrides);
+}
+
+static run_config load_parsed(YAML::Node root, const std::string& path,
+                                      const std::vector<std::string>& overrides) {
+  origin from{path, {}};
+  for (const auto& o : overrides) apply_override(root, o, from);
+  run_config config;
+  auto fields = fields_of(config);
+  std::set<std::string> seen;
+  read_mapping(root, "", fields, from, seen);
+  for (const auto& key : required_keys)
+    if (!seen.count(key)) throw config_error(path + ": missing required key '" + key + "'");
+  if (const std::string problem = config.cluster.tls.problem(); !problem.empty())
+    throw config_error(path + ": cluster.tls " + problem);
+  return config;
+}
+
+std::string to_yaml(const run_config& config) {
+  run_config copy = config;
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& f : fields_of(copy)) {
+    std::vector<std::string> parts;
+    std::stringstream ss(f.key);
+    for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+    YAML::Node node = root;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (!node[parts[i]]) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      YAML::Node next = node[parts[i]];
+      node.reset(next);
+    }
+    node[parts.back()] = f.write();
+  }
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string describe_config() {
+  run_config defaults;
+  std::ostringstream out;
+  for (const auto& f : fields_of(defaults)) {
+    YAML::Emitter value;
+    value << YAML::Flow << f.write();
+    out << f.key << "\n"
+        << "  type:    " << f.type << "\n"
+        << "  default: " << value.c_str() << "\n"
+        << "  allowed: " << f.range << "\n"
+        << "  meaning: " << f.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,30 @@
+#pragma once
+// Reads a run config from YAML into run_config, validating every key
+// in one place. Errors name the file, line, column, full key path and what was
+// expected.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "actors/run_config.hpp"
+
+namespace troupe::actors {
+
+struct config_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// `overrides` are "dotted.key=value" strings; each value is parsed as YAML.
+run_config load_config(const std::string& path,
+                               const std::vector<std::string>& overrides = {});
+
+// The same, from YAML text; `origin` names it in error messages.
+run_config load_config_text(const std::string& text, const std::string& origin);
+
+// The resolved config, as YAML that load_config reads back to the same values.
+std::string to_yaml(const run_config& config);
+
+// Every key with its type, default, allowed values and meaning.
+std::string describe_config();
+
+}  // namespace troupe::actors

@@ -1,0 +1,111 @@
+#include "actors/run_builder.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include <caf/io/all.hpp>
+#include <caf/openssl/all.hpp>
+
+#include "actors/run_directory.hpp"
+#include "algo/a3c_learner.hpp"
+#include "envs/registry.hpp"
+#include "model/replica_clock.hpp"
+
+namespace troupe::actors {
+
+model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env) {
+  const bool continuous = env.action.type == envs::space::kind::box;
+  model::net_spec net = model::make_net_spec(config.model, env.observation.shape, continuous,
+                                             continuous ? env.action.flat_size() : env.action.n);
+  if (net.kind == "cnn" && net.obs_shape.size() != 3)
+    throw std::invalid_argument("model.kind: cnn needs image-like (H x W x C) observations, but " +
+                                config.env.id + " has " + env.observation.describe());
+  return net;
+}
+
+namespace {
+
+// Spawns the gateway and publishes it (over TLS when configured).
+cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
+                                    const run_parts& run) {
+  const run_config& config = request.config;
+  gateway_config g;
+  g.token = request.cluster.token;
+  g.config_yaml = request.cluster.worker_config_yaml;
+  g.seed = run.streams.workers();
+  g.envs_per_agent = config.env.envs_per_agent;
+  g.obs_size = run.env.observation.flat_size();
+  g.action_width = run.env.action.flat_size();
+  g.n_steps = config.algo.n_steps;
+  g.frame_hub = request.frame_hub;
+  g.first_view_slot = config.agents.count;  // after the learner's own agents
+  auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);
+  const auto& c = request.cluster;
+  auto port = c.tls.enabled()
+                  ? caf::openssl::publish(gateway, c.port, c.host.c_str(), true)
+                  : sys.middleman().publish(gateway, c.port, c.host.c_str(), true);
+  if (!port) {
+    caf::anon_send_exit(gateway, caf::exit_reason::user_shutdown);
+    throw std::runtime_error("cannot listen on " + c.host + ":" + std::to_string(c.port) + ": " +
+                             sys.render(port.error()));
+  }
+  std::cout << "troupe: listening for workers on " << c.host << ":" << *port
+            << (c.tls.enabled() ? " (TLS)" : "") << std::endl;
+  return gateway;
+}
+
+}  // namespace
+
+run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
+                    std::chrono::steady_clock::time_point start) {
+  const run_config& config = request.config;
+  run_parts run;
+  run.env = envs::spec_of(config.env);
+  // One parameter replica per device, all starting from replica 0's
+  // parameters (and, resuming, all from the same checkpoint).
+  const model::net_spec spec = net_spec_for(config, run.env);
+  const size_t replicas = config.devices.size();
+  for (size_t d = 0; d < replicas; ++d) {
+    run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
+    if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
+    run.trainers.push_back(std::make_shared<algo::a3c_learner>(run.models[d], config.algo));
+    if (!request.resume_from.empty()) run.resumed = run.trainers[d]->restore(request.resume_from);
+  }
+  run.segment = request.resume_from.empty() ? 0 : run.resumed.segment + 1;
+  run.streams = agents::run_streams(config.run.seed, run.segment);
+  for (auto& m : run.models) model::warm_up(*m, config.batching.max_batch);
+
+  for (size_t d = 0; d < replicas; ++d)
+    run.owners.push_back(spawn_model_owner(sys, run.models[d], config.batching, run.streams.owner(d)));
+  metrics_config mcfg{config.run.stop, config.log,
+                      request.run_dir.empty() ? std::string()
+                                              : run_directory{request.run_dir}.metrics_file(),
+                      start, run.resumed};
+  if (config.run.stop.confirm_episodes > 0) {
+    // Replica 0's parameters are judged (and saved by checkpoints).
+    run.evaluator = spawn_evaluator(sys, run.models[0], config.env, config.run.stop.mean_return,
+                                    {run.models.begin() + 1, run.models.end()});
+    mcfg.evaluator = run.evaluator;
+    mcfg.confirm_seed = run.streams.confirmation();
+  }
+  run.metrics = spawn_metrics(sys, mcfg, run.owners[0], std::move(coordinator));
+  auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
+  for (size_t d = 0; d < replicas; ++d)
+    run.learners.push_back(spawn_learner(
+        sys, run.trainers[d], run.metrics,
+        replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock}));
+  if (replicas > 1) introduce_replicas(run.learners);
+  if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
+  return run;
+}
+
+void run_parts::exit_all() const {
+  const auto quit = caf::exit_reason::user_shutdown;
+  for (const auto& l : learners) caf::anon_send_exit(l, quit);
+  for (const auto& o : owners) caf::anon_send_exit(o, quit);
+  if (metrics) caf::anon_send_exit(metrics, quit);
+  if (gateway) caf::anon_send_exit(gateway, quit);
+  if (evaluator) caf::anon_send_exit(evaluator, quit);
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,79 @@
+#pragma once
+// The run builder: a run's config in, the actors of one run (or of one
+// resumed segment of it) out. One parameter replica per `devices` entry
+// (model, learner, model-owner), the metrics actor, the evaluator that
+// confirms a solve, and the cluster gateway when the run serves workers.
+// Agents are started by the agent supervisor; the coordinator runs the whole.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/cluster/gateway.hpp"
+#include "actors/evaluator.hpp"
+#include "actors/frames/frame_hub.hpp"
+#include "actors/learner_actor.hpp"
+#include "actors/metrics_actor.hpp"
+#include "actors/model_owner.hpp"
+#include "actors/run_config.hpp"
+#include "agents/random_streams.hpp"
+#include "envs/env.hpp"
+#include "model/checkpoint.hpp"
+#include "model/net_spec.hpp"
+
+namespace troupe::algo {
+class a3c_learner;
+}
+
+namespace troupe::actors {
+
+// troupe serve: where the gateway listens for workers, and what they get.
+struct cluster_listen {
+  std::string host;  // empty: no cluster (troupe train)
+  std::uint16_t port = 0;
+  std::string token;
+  tls_files tls;
+  std::string worker_config_yaml;  // the resolved config without the token
+};
+
+struct run_request {
+  run_config config;
+  std::string config_yaml;  // the resolved config, stored in checkpoints
+  std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
+  std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
+  cluster_listen cluster;
+  // When set, told about every agent (and its replacements) and the metrics
+  // actor, so viewers can watch the run through it. Its owner stops it.
+  frame_hub_actor frame_hub;
+};
+
+struct run_parts {
+  envs::env_spec env;                  // the environments' spec, read once
+  model::checkpoint_meta resumed;      // what earlier segments did (zeros: a fresh run)
+  std::uint64_t segment = 0;           // 0, then one more per resume
+  agents::run_streams streams{1, 0};
+  // Replica d: its parameters, learner, model-owner and learner actor.
+  std::vector<std::shared_ptr<model::shared_model>> models;
+  std::vector<std::shared_ptr<algo::a3c_learner>> trainers;
+  std::vector<model_owner_actor> owners;
+  std::vector<learner_actor> learners;
+  metrics_actor metrics;
+  evaluator_actor evaluator;       // only with run.stop.confirm_episodes > 0
+  cluster_gateway_actor gateway;   // only when serving workers
+
+  // Every actor above, told to quit.
+  void exit_all() const;
+};
+
+// Builds and starts everything but the agents. `coordinator` is told when a
+// stop condition is met; `start` is when the run began (for its clocks).
+// Throws std::invalid_argument (a config that cannot run) or
+// std::runtime_error (a port that cannot be listened on, say).
+run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
+                    std::chrono::steady_clock::time_point start);
+
+// The network a config asks for, sized from its environments' spec.
+model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env);
+
+}  // namespace troupe::actors

@@ -1,0 +1,32 @@
+#pragma once
+// What a run leaves on disk, in one place: RUN/config.yaml (the resolved
+// config), RUN/metrics.csv (a row per progress period), RUN/summary.json
+// (the outcome), RUN/checkpoints/ (model/checkpoint_store.hpp) and, with
+// log.plot, RUN/curves.png.
+#include <string>
+
+#include "model/checkpoint_store.hpp"
+
+namespace troupe::actors {
+
+struct run_directory {
+  std::string root;  // empty: a run that keeps no files
+
+  // runs/<name>-<local time>, for a run started without --run-dir.
+  static run_directory fresh(const std::string& run_name);
+
+  std::string config_file() const { return root + "/config.yaml"; }
+  std::string metrics_file() const { return root + "/metrics.csv"; }
+  std::string summary_file() const { return root + "/summary.json"; }
+  std::string curves_file() const { return root + "/curves.png"; }
+  model::checkpoint_store checkpoints(int keep = 1) const { return {root, keep}; }
+
+  void create() const;
+  // Replaces `path` with `content`; throws std::runtime_error when it cannot.
+  static void write(const std::string& path, const std::string& content);
+  // The checkpoint a resumed run starts from: the newest that loads (damaged
+  // ones are set aside). Throws config_error when there is none.
+  std::string resume_point() const;
+};
+
+}  // namespace troupe::actors

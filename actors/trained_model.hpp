@@ -1,0 +1,24 @@
+#pragma once
+// A trained policy from a run directory (its newest checkpoint) or a
+// checkpoint file, with the config it was trained with: what `troupe eval`
+// scores and `troupe play` shows.
+#include <memory>
+#include <string>
+
+#include "actors/run_config.hpp"
+#include "model/checkpoint.hpp"
+#include "model/shared_model.hpp"
+
+namespace troupe::actors {
+
+struct trained_model {
+  std::string checkpoint;  // the file loaded
+  model::checkpoint_meta meta;
+  run_config config;
+  std::shared_ptr<model::shared_model> model;
+};
+
+// Throws config_error saying what is missing or damaged.
+trained_model load_trained_model(const std::string& run_dir_or_checkpoint);
+
+}  // namespace troupe::actors

@@ -1,0 +1,43 @@
+#pragma once
+// Every random stream of a run, in one table. Each component draws from its
+// own seed, derived from run.seed, the stream's number below and the run
+// segment (a resumed run is the next segment), so no two streams overlap and
+// a resumed run draws fresh, reproducible numbers.
+#include <cstdint>
+
+namespace troupe::agents {
+
+// A seed for `stream` of `segment` of the run seeded `run_seed`.
+std::uint64_t stream_seed(std::uint64_t run_seed, std::uint64_t stream, std::uint64_t segment);
+
+class run_streams {
+ public:
+  // The streams' numbers. Agents take 1 + their id, so the others sit far
+  // above any agent count.
+  static constexpr std::uint64_t owner_sampling = 0;          // replica 0's model-owner
+  static constexpr std::uint64_t first_agent = 1;             // agent i: first_agent + i
+  static constexpr std::uint64_t confirmations = 1u << 20;   // run.stop.confirm_episodes
+  static constexpr std::uint64_t cluster_workers = 1u << 21; // what the gateway hands workers
+  static constexpr std::uint64_t replica_sampling = 1u << 22;  // replica d > 0: + d
+
+  run_streams(std::uint64_t run_seed, std::uint64_t segment) : seed_(run_seed), segment_(segment) {}
+
+  // Action sampling of replica `replica`'s model-owner (replica 0 keeps the
+  // stream a one-device run has).
+  std::uint64_t owner(std::uint64_t replica) const {
+    return stream_seed(seed_, replica == 0 ? owner_sampling : replica_sampling + replica, segment_);
+  }
+  // Agent `id` of this node, in its `incarnation` (0, then one more per
+  // restart: a replacement draws fresh numbers).
+  std::uint64_t agent(std::uint64_t id, std::uint64_t incarnation) const {
+    return stream_seed(seed_, first_agent + id, segment_ + (incarnation << 32));
+  }
+  std::uint64_t confirmation() const { return stream_seed(seed_, confirmations, segment_); }
+  // Workers' agents draw from this plus their agent id.
+  std::uint64_t workers() const { return stream_seed(seed_, cluster_workers, segment_); }
+
+ private:
+  std::uint64_t seed_, segment_;
+};
+
+}  // namespace troupe::agents

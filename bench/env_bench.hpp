@@ -1,0 +1,32 @@
+#pragma once
+// The cost of one environment step: plain C++, no actors, no tensors.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/env.hpp"
+#include "envs/registry.hpp"
+
+namespace troupe::bench {
+
+struct env_bench_result {
+  std::string id;
+  double ns_per_step = 0.0;       // the median over the repeats
+  long steps = 0;                 // timed steps in each repeat
+  std::vector<double> repeat_ns;  // ns per step of each repeat, in order
+};
+
+// Steps `environment` `steps` times on this thread with uniformly random
+// actions, resetting it whenever an episode ends (the resets are timed too),
+// and returns the nanoseconds per step. The actions are drawn before the clock
+// starts (a cycle of 4096), so the time is the environment's alone.
+double time_env_steps(envs::env& environment, long steps, std::uint64_t seed);
+
+// One untimed warm-up of steps / 10, then `repeats` timed runs of `steps`.
+env_bench_result bench_env(const envs::registry_entry& entry, long steps, int repeats = 3,
+                           std::uint64_t seed = 0);
+
+// The median of `values` (the mean of the middle two for an even count).
+double median(std::vector<double> values);
+
+}  // namespace troupe::bench

@@ -1,0 +1,240 @@
+#include "bench/inference_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include "actors/agent_thread.hpp"
+#include "actors/model_owner.hpp"
+#include "model/gpu_monitor.hpp"
+
+namespace troupe::bench {
+
+using namespace actors;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+clock_type::duration seconds_of(double seconds) {
+  return std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
+}
+
+// What one requester measured.
+struct requester_log {
+  std::int64_t answered = 0;
+  std::vector<float> latency_us;
+};
+
+std::vector<float> random_observation(int size, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  std::vector<float> obs(size);
+  for (float& x : obs) x = u(rng) < 0.5f ? 0.f : 1.f;  // binary, like MinAtar boards
+  return obs;
+}
+
+inference_result summarise(const std::string& mode, int agents, double seconds,
+                           std::vector<requester_log>& logs) {
+  inference_result r;
+  r.mode = mode;
+  r.agents = agents;
+  std::vector<float> all;
+  for (auto& log : logs) {
+    r.predictions_per_s += log.answered;
+    all.insert(all.end(), log.latency_us.begin(), log.latency_us.end());
+  }
+  r.predictions_per_s /= seconds;
+  if (!all.empty()) {
+    auto at = [&](double q) {
+      auto it = all.begin() + static_cast<std::ptrdiff_t>(q * (all.size() - 1));
+      std::nth_element(all.begin(), it, all.end());
+      return double(*it);
+    };
+    r.p50_us = at(0.50);
+    r.p99_us = at(0.99);
+  }
+  return r;
+}
+
+// Closed loop on plain threads: `predict_once(thread)` answers one request.
+template <class Predict>
+void run_threads(int agents, const inference_bench_config& config,
+                 std::vector<requester_log>& logs, Predict predict_once) {
+  const double seconds = config.seconds;
+  const clock_type::time_point deadline = clock_type::now() + seconds_of(seconds);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < agents; ++t)
+    threads.emplace_back([&, t] {
+      if (config.batch_scheduling) schedule_this_thread_as_batch();
+      auto& log = logs[t];
+      while (true) {
+        const auto start = clock_type::now();
+        if (start >= deadline) break;
+        predict_once(t);
+        log.latency_us.push_back(
+            std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
+        ++log.answered;
+      }
+    });
+  for (auto& t : threads) t.join();
+}
+
+// A requester actor: detached like an agent, one request in flight.
+struct requester_state {
+  model_owner_actor owner;
+  predict_request request;
+  clock_type::time_point deadline, sent;
+  requester_log* log = nullptr;
+  static inline const char* name = "bench_requester";
+};
+
+using requester_actor = caf::typed_actor<caf::reacts_to<start_atom>>;
+
+void ask(requester_actor::stateful_pointer<requester_state> self) {
+  auto& st = self->state;
+  st.sent = clock_type::now();
+  if (st.sent >= st.deadline) {
+    self->quit();
+    return;
+  }
+  self->request(st.owner, caf::infinite, st.request)
+      .then(
+          [=](const predict_reply&) {
+            auto& st = self->state;
+            st.log->latency_us.push_back(
+                std::chrono::duration<float, std::micro>(clock_type::now() - st.sent).count());
+            ++st.log->answered;
+            ask(self);
+          },
+          [=](caf::error& err) { self->quit(err); });
+}
+
+requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer<requester_state> self,
+                                         model_owner_actor owner, std::vector<float> obs,
+                                         requester_log* log, clock_type::time_point deadline,
+                                         bool batch_scheduling) {
+  self->state.owner = std::move(owner);
+  self->state.request = predict_request{0, 1, std::move(obs)};
+  self->state.log = log;
+  self->state.deadline = deadline;
+  return {[=](start_atom) {
+    if (batch_scheduling) schedule_this_thread_as_batch();  // on its own thread
+    ask(self);
+  }};
+}
+
+inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode, int agents,
+                                const inference_bench_config& config,
+                                const model::net_spec& spec) {
+  auto model = model::make_shared_model(spec, 1, config.device);
+  const batching_config batching =
+      mode == "batched" ? config.batching : batching_config{/*max_batch=*/1, /*max_wait_us=*/0};
+  model::warm_up(*model, batching.max_batch);
+  auto owner = spawn_model_owner(sys, model, batching, /*seed=*/1);
+  std::vector<requester_log> logs(agents);
+  caf::scoped_actor self{sys};
+  const clock_type::time_point deadline = clock_type::now() + seconds_of(config.seconds);
+  std::vector<requester_actor> requesters;
+  for (int a = 0; a < agents; ++a) {
+    requesters.push_back(sys.spawn<caf::detached>(
+        bench_requester, owner, random_observation(spec.obs_size, a), &logs[a], deadline,
+        config.batch_scheduling));
+    self->monitor(requesters.back());
+  }
+  for (auto& r : requesters) self->send(r, start_atom_v);
+  for (int a = 0; a < agents; ++a) self->receive([](const caf::down_msg&) {});
+  inference_result result = summarise(mode, agents, config.seconds, logs);
+  self->request(owner, caf::infinite, stats_atom_v)
+      .receive(
+          [&](const batch_stats& s) {
+            result.mean_batch = s.forward_passes ? double(s.observations) / s.forward_passes : 0;
+            result.owner_forward_share = s.forward_seconds / config.seconds;
+            result.owner_reply_share = s.reply_seconds / config.seconds;
+          },
+          [](caf::error&) {});
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+  result.model_bytes = model::parameter_bytes(*model);
+  return result;
+}
+
+inference_result run_mutex_mode(int agents, const inference_bench_config& config,
+                                const model::net_spec& spec) {
+  auto model = model::make_shared_model(spec, 1, config.device);
+  model::warm_up(*model, 1);
+  std::mutex mutex;
+  std::vector<requester_log> logs(agents);
+  std::vector<std::vector<float>> obs;
+  std::vector<model::prediction> out(agents);
+  for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
+  run_threads(agents, config, logs, [&](int t) {
+    std::lock_guard<std::mutex> lock(mutex);
+    model::predict(*model, obs[t].data(), 1, out[t]);
+  });
+  inference_result result = summarise("mutex", agents, config.seconds, logs);
+  result.model_bytes = model::parameter_bytes(*model);
+  return result;
+}
+
+inference_result run_copies_mode(int agents, const inference_bench_config& config,
+                                 const model::net_spec& spec) {
+  std::vector<std::shared_ptr<model::shared_model>> copies;
+  for (int a = 0; a < agents; ++a) {
+    copies.push_back(model::make_shared_model(spec, 1, config.device));  // same seed: same parameters
+    model::warm_up(*copies.back(), 1);
+  }
+  std::vector<requester_log> logs(agents);
+  std::vector<std::vector<float>> obs;
+  std::vector<model::prediction> out(agents);
+  for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
+  run_threads(agents, config, logs,
+              [&](int t) { model::predict(*copies[t], obs[t].data(), 1, out[t]); });
+  inference_result result = summarise("copies", agents, config.seconds, logs);
+  result.model_bytes = model::parameter_bytes(*copies.front()) * agents;
+  return result;
+}
+
+}  // namespace
+
+model::net_spec bench_net_spec(const std::string& net) {
+  if (net == "mlp") return model::mlp_spec(4, 2, {64, 64});
+  if (net == "cnn") {
+    model::net_spec spec;
+    spec.kind = "cnn";
+    spec.obs_shape = {10, 10, 4};
+    spec.obs_size = 400;
+    spec.action_size = 6;
+    spec.hidden = {128};
+    return spec;
+  }
+  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp or cnn)");
+}
+
+std::vector<inference_result> run_inference_bench(
+    caf::actor_system& sys, const inference_bench_config& config,
+    const std::function<void(const inference_result&)>& on_result) {
+  const model::net_spec spec = bench_net_spec(config.net);
+  std::vector<inference_result> results;
+  for (int agents : config.agents)
+    for (const auto& mode : config.modes) {
+      inference_result r;
+      model::gpu_monitor gpu(config.device);
+      if (mode == "batched" || mode == "unbatched")
+        r = run_owner_mode(sys, mode, agents, config, spec);
+      else if (mode == "mutex")
+        r = run_mutex_mode(agents, config, spec);
+      else if (mode == "copies")
+        r = run_copies_mode(agents, config, spec);
+      else
+        throw std::invalid_argument("unknown bench mode '" + mode + "'");
+      r.gpu_utilisation = gpu.stop().value_or(-1.0);
+      if (on_result) on_result(r);
+      results.push_back(r);
+    }
+  return results;
+}
+
+}  // namespace troupe::bench

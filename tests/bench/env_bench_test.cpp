@@ -1,0 +1,23 @@
+// The step benchmark (troupe bench envs): plain C++, no actors.
+#include <doctest/doctest.h>
+
+#include "bench/env_bench.hpp"
+
+using namespace troupe::bench;
+using troupe::envs::registered_envs;
+
+TEST_SUITE("envs") {
+TEST_CASE("bench envs: the step benchmark times every registered environment") {
+  CHECK(median({3.0, 1.0, 2.0}) == 2.0);
+  CHECK(median({4.0, 1.0, 2.0, 3.0}) == 2.5);
+  for (const auto& entry : registered_envs()) {
+    CAPTURE(entry.id);
+    const auto r = bench_env(entry, 2000, 3);
+    CHECK(r.id == entry.id);
+    CHECK(r.steps == 2000);
+    REQUIRE(r.repeat_ns.size() == 3);
+    CHECK(r.ns_per_step > 0.0);
+    CHECK(r.ns_per_step == median(r.repeat_ns));
+  }
+}
+}
