@@ -35,7 +35,6 @@ class acrobot final : public episode_env<std::array<double, 4>> {
   // The free end is more than one link length above the pivot.
   static bool is_terminal(const state_type& s);
 
-
  private:
   state_type initial_state(std::mt19937_64& rng) override;
   step_result advance(const float* action) override;

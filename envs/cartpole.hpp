@@ -29,7 +29,6 @@ class cartpole final : public episode_env<std::array<double, 4>> {
   static state_type transition(const state_type& s, int action);
   static bool is_terminal(const state_type& s);
 
-
  private:
   state_type initial_state(std::mt19937_64& rng) override;
   step_result advance(const float* action) override;

@@ -34,7 +34,6 @@ class mountain_car final : public episode_env<std::array<double, 2>> {
   // the car at `position` tilted with the slope, and a flag at the goal.
   static void draw_scene(rgb_frame& frame, double position, double goal);
 
-
  private:
   state_type initial_state(std::mt19937_64& rng) override;
   step_result advance(const float* action) override;

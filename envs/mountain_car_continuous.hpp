@@ -40,7 +40,6 @@ class mountain_car_continuous final : public episode_env<std::array<double, 2>> 
   // The goal bonus less the cost of the unclipped action.
   static double reward(double force, bool terminated);
 
-
  private:
   state_type initial_state(std::mt19937_64& rng) override;
   step_result advance(const float* action) override;

@@ -33,7 +33,6 @@ class pendulum final : public episode_env<std::array<double, 2>> {
   // Into [-pi, pi), with a floor-style modulo as numpy's `%` does.
   static double angle_normalize(double theta);
 
-
  private:
   state_type initial_state(std::mt19937_64& rng) override;
   step_result advance(const float* action) override;

@@ -16,19 +16,25 @@ std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint6
   return std::make_shared<shared_model>(spec, where);
 }
 
+namespace {
+
+// Every parameter and buffer of `from` into `to`, with the version; the
+// caller holds whatever sections it needs.
+void copy_tensors(const shared_model& from, shared_model& to) {
+  torch::NoGradGuard no_grad;
+  const auto source = from.net->parameters();
+  auto target = to.net->parameters();
+  for (size_t i = 0; i < source.size(); ++i) target[i].copy_(source[i]);
+  const auto source_buffers = from.net->buffers();
+  auto target_buffers = to.net->buffers();
+  for (size_t i = 0; i < source_buffers.size(); ++i) target_buffers[i].copy_(source_buffers[i]);
+  to.version = from.version;
+}
+
+}  // namespace
+
 void copy_parameters(shared_model& from, shared_model& to) {
-  from.params.run_shared([&] {
-    to.params.run([&] {
-      torch::NoGradGuard no_grad;
-      const auto source = from.net->parameters();
-      auto target = to.net->parameters();
-      for (size_t i = 0; i < source.size(); ++i) target[i].copy_(source[i]);
-      const auto source_buffers = from.net->buffers();
-      auto target_buffers = to.net->buffers();
-      for (size_t i = 0; i < source_buffers.size(); ++i) target_buffers[i].copy_(source_buffers[i]);
-      to.version = from.version;
-    });
-  });
+  from.params.run_shared([&] { to.params.run([&] { copy_tensors(from, to); }); });
 }
 
 namespace {
@@ -130,16 +136,7 @@ bool judge_parameters(shared_model& model, const std::function<bool(shared_model
     // A copy, since judge's forward passes enter the copy's own section; the
     // original's is held by this thread already.
     shared_model copy(model.spec);
-    {
-      torch::NoGradGuard no_grad;
-      const auto from = model.net->parameters();
-      auto to = copy.net->parameters();
-      for (size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
-      const auto from_buffers = model.net->buffers();
-      auto to_buffers = copy.net->buffers();
-      for (size_t i = 0; i < from_buffers.size(); ++i) to_buffers[i].copy_(from_buffers[i]);
-    }
-    copy.version = model.version;
+    copy_tensors(model, copy);
     // Written under the shared claim; apply_gradients reads it under the
     // exclusive one, which begins only after this claim ends.
     const bool freeze = judge(copy);

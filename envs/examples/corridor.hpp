@@ -6,19 +6,21 @@
 // the left wall leaves the agent where it is. The observation is the agent's
 // cell, one-hot.
 //
-// Everything an environment needs is here: named constants, a spec, reset
-// with a seed, step returning a step_result, and (optionally) render. One
-// line in envs/registry.cpp's table makes it known to every runner.
+// An environment is its dynamics; envs/episode_env.hpp keeps the spec, the
+// state, the step count with the time limit, and the reset generator. Here:
+// named constants, the spec, how an episode starts, what a step does, what is
+// observed, and (optionally) render. One line in envs/registry.cpp's table
+// makes it known to every runner.
 #include <algorithm>
 #include <random>
 
 #include "envs/draw.hpp"
-#include "envs/env.hpp"
-#include "envs/render.hpp"
+#include "envs/episode_env.hpp"
 
 namespace troupe::envs::examples {
 
-class corridor final : public env, public renderable {
+// The state is the agent's cell.
+class corridor final : public episode_env<int> {
  public:
   static constexpr int num_cells = 8;
   static constexpr int goal_cell = num_cells - 1;
@@ -26,37 +28,14 @@ class corridor final : public env, public renderable {
   static constexpr int left = 0, right = 1;
   static constexpr double step_reward = -0.01;
   static constexpr double goal_reward = 1.0;
-  static constexpr int max_steps = 100;
+  static constexpr int max_steps = 100;  // then the episode is truncated
   static constexpr int cell_pixels = 40;  // rendered size of one cell
 
-  corridor() {
-    spec_.id = "Example/Corridor-v0";
-    spec_.observation = space::box_space({num_cells}, std::vector<double>(num_cells, 0.0),
-                                         std::vector<double>(num_cells, 1.0));
-    spec_.action = space::discrete_space(2);
-    spec_.max_episode_steps = max_steps;
-  }
-
-  const env_spec& spec() const override { return spec_; }
-
-  void reset(std::uint64_t seed, float* observation) override {
-    rng_.seed(seed);
-    position_ = std::uniform_int_distribution<int>(0, start_cells - 1)(rng_);
-    steps_ = 0;
-    write_observation(observation);
-  }
-
-  step_result step(const float* action, float* observation) override {
-    const int move = static_cast<int>(action[0]) == right ? 1 : -1;
-    position_ = std::clamp(position_ + move, 0, goal_cell);
-    ++steps_;
-    step_result result;
-    result.terminated = position_ == goal_cell;
-    result.reward = result.terminated ? goal_reward : step_reward;
-    result.truncated = !result.terminated && steps_ >= max_steps;  // the episode limit
-    write_observation(observation);
-    return result;
-  }
+  corridor()
+      : episode_env({"Example/Corridor-v0",
+                     space::box_space({num_cells}, std::vector<double>(num_cells, 0.0),
+                                      std::vector<double>(num_cells, 1.0)),
+                     space::discrete_space(2), max_steps}) {}
 
   // A row of grey cells, the goal green, the agent a blue disc.
   void render(rgb_frame& frame) const override {
@@ -67,22 +46,30 @@ class corridor final : public env, public renderable {
     for (int c = 0; c < num_cells; ++c)
       draw::fill_rect(frame, c * cell_pixels + 2, 2, (c + 1) * cell_pixels - 2, cell_pixels - 2,
                       c == goal_cell ? goal : floor);
-    draw::fill_circle(frame, {(position_ + 0.5) * cell_pixels, 0.5 * cell_pixels},
+    draw::fill_circle(frame, {(state() + 0.5) * cell_pixels, 0.5 * cell_pixels},
                       0.35 * cell_pixels, agent);
   }
 
-  int position() const { return position_; }
+  int position() const { return state(); }
 
  private:
-  void write_observation(float* observation) const {
-    std::fill(observation, observation + num_cells, 0.0f);
-    observation[position_] = 1.0f;
+  int initial_state(std::mt19937_64& rng) override {
+    return std::uniform_int_distribution<int>(0, start_cells - 1)(rng);
   }
 
-  env_spec spec_;
-  int position_ = 0;
-  int steps_ = 0;
-  std::mt19937_64 rng_;
+  // A discrete action arrives as its index in a float.
+  step_result advance(const float* action) override {
+    const int move = static_cast<int>(action[0]) == right ? 1 : -1;
+    state_ = std::clamp(state_ + move, 0, goal_cell);
+    const bool at_goal = state_ == goal_cell;
+    return {at_goal ? goal_reward : step_reward, at_goal, false};
+  }
+
+  // One-hot of the agent's cell.
+  void write_observation(float* observation) const override {
+    std::fill(observation, observation + num_cells, 0.0f);
+    observation[state_] = 1.0f;
+  }
 };
 
 }  // namespace troupe::envs::examples
