@@ -9,7 +9,6 @@
 #include "actors/agent_thread.hpp"
 #include "actors/errors.hpp"
 #include "actors/frames/policy_overlay.hpp"
-#include "envs/action_labels.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::actors {
@@ -21,12 +20,15 @@ struct agent_state {
   predict_service owner;
   rollout_sink learner;
   report_sink metrics;
-  std::vector<std::unique_ptr<envs::env>> envs;
+  std::unique_ptr<envs::env_vector> envs;
   std::mt19937_64 seeds;  // draws a fresh seed for every episode's reset
+  std::vector<std::uint64_t> next_seeds;  // env e's next reset, should its episode end
   int obs_size = 0;
   int action_size = 1;            // floats per action
   std::vector<double> low, high;  // Box bounds: actions are clipped to them
-  std::vector<float> clipped;
+  std::vector<float> clipped;     // the actions the environments get
+  std::vector<envs::step_result> results;  // of the last step
+  std::vector<float> final_obs;            // rows of envs whose episode ended
   algo::rollout current;  // the rollout being filled
   int step = 0;             // steps recorded in `current`
   std::vector<float> episode_return;
@@ -39,7 +41,7 @@ struct agent_state {
   std::int64_t dropped = 0;
   std::uint64_t next_sequence = 0;
   // Watching: env 0 is drawn for a viewer's pending render request.
-  const envs::renderable* drawable = nullptr;  // env 0, when it can draw itself
+  bool can_render = false;
   std::vector<std::string> action_labels;
   bool continuous = false;
   int policy_size = 0;  // the policy head's outputs: logits, or a Gaussian's means
@@ -128,8 +130,8 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
 void deliver_frame(agent_state& st, const predict_reply& reply) {
   env_frame frame;
   frame.agent_id = st.config.id;
-  st.drawable->render(frame.image);
-  frame.pixel_art = st.drawable->pixel_art();
+  st.envs->render(0, frame.image);
+  frame.pixel_art = st.envs->pixel_art();
   viewer::overlay_info& info = frame.info;
   info.title = st.config.env.id;
   info.episode = st.env0_episodes + 1;
@@ -154,18 +156,22 @@ void act(agent_pointer self, const predict_reply& reply) {
   auto& r = st.current;
   float* next = obs_row(st, st.step + 1);
   const int width = st.action_size;
-  for (int e = 0; e < k; ++e) {
-    // The rollout keeps the sampled action (its log-probability is what
-    // trains); the environment gets it clipped to the action bounds.
-    const float* action = &reply.actions[size_t(e) * width];
-    const float* applied = action;
-    if (!st.low.empty()) {
+  // The rollout keeps the sampled actions (their log-probabilities are what
+  // trains); the environments get them clipped to the action bounds.
+  const float* applied = reply.actions.data();
+  if (!st.low.empty()) {
+    for (int e = 0; e < k; ++e)
       for (int j = 0; j < width; ++j)
-        st.clipped[j] = static_cast<float>(std::clamp<double>(action[j], st.low[j], st.high[j]));
-      applied = st.clipped.data();
-    }
-    float* next_obs = next + size_t(e) * st.obs_size;
-    const envs::step_result res = st.envs[e]->step(applied, next_obs);
+        st.clipped[size_t(e) * width + j] = static_cast<float>(
+            std::clamp<double>(reply.actions[size_t(e) * width + j], st.low[j], st.high[j]));
+    applied = st.clipped.data();
+  }
+  // One step of every environment; those whose episode ends start the next
+  // (row e of `next` is then its first observation).
+  st.envs->step(applied, st.next_seeds.data(), next, st.results.data(), st.final_obs.data());
+  for (int e = 0; e < k; ++e) {
+    const float* action = &reply.actions[size_t(e) * width];
+    const envs::step_result& res = st.results[size_t(e)];
     r.actions.insert(r.actions.end(), action, action + width);
     r.rewards.push_back(static_cast<float>(res.reward));
     r.terminated.push_back(res.terminated);
@@ -176,14 +182,16 @@ void act(agent_pointer self, const predict_reply& reply) {
     ++st.episode_length[e];
     if (res.terminated || res.truncated) {
       if (e == 0) ++st.env0_episodes;
-      if (res.truncated)
-        r.truncation_observations.insert(r.truncation_observations.end(), next_obs,
-                                         next_obs + st.obs_size);
+      if (res.truncated) {
+        const float* last = &st.final_obs[size_t(e) * st.obs_size];
+        r.truncation_observations.insert(r.truncation_observations.end(), last,
+                                         last + st.obs_size);
+      }
       st.report.returns.push_back(st.episode_return[e]);
       st.report.lengths.push_back(st.episode_length[e]);
       st.episode_return[e] = 0;
       st.episode_length[e] = 0;
-      st.envs[e]->reset(st.seeds(), next_obs);
+      st.next_seeds[size_t(e)] = st.seeds();
     }
   }
   ++st.step;
@@ -228,25 +236,30 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
   st.learner = std::move(learner);
   st.metrics = std::move(metrics);
   st.seeds.seed(config.seed);
-  for (int e = 0; e < config.envs; ++e) st.envs.push_back(envs::make_env(config.env));
-  const envs::env_spec& spec = st.envs.front()->spec();
+  st.envs = envs::make_env_vector(config.env, config.envs);
+  const envs::env_spec& spec = st.envs->spec();
   st.obs_size = spec.observation.flat_size();
   st.action_size = spec.action.flat_size();
-  st.drawable = dynamic_cast<const envs::renderable*>(st.envs.front().get());
-  st.action_labels = envs::action_labels(*st.envs.front());
+  st.can_render = st.envs->can_render();
+  st.action_labels = st.envs->action_labels();
   st.continuous = spec.action.type == envs::space::kind::box;
   st.policy_size = st.continuous ? spec.action.flat_size() : spec.action.n;
   if (spec.action.type == envs::space::kind::box) {
     st.low = spec.action.low;
     st.high = spec.action.high;
-    st.clipped.resize(st.action_size);
+    st.clipped.resize(size_t(config.envs) * st.action_size);
   }
+  st.results.resize(size_t(config.envs));
+  st.final_obs.resize(size_t(config.envs) * st.obs_size);
   st.episode_return.assign(config.envs, 0.0f);
   st.episode_length.assign(config.envs, 0);
   st.report.agent_id = config.id;
   start_rollout(st);
-  for (int e = 0; e < config.envs; ++e)
-    st.envs[e]->reset(st.seeds(), obs_row(st, 0) + size_t(e) * st.obs_size);
+  std::vector<std::uint64_t> first(size_t(config.envs));
+  for (auto& s : first) s = st.seeds();
+  st.envs->reset(first.data(), obs_row(st, 0));
+  st.next_seeds.resize(size_t(config.envs));
+  for (auto& s : st.next_seeds) s = st.seeds();
   return {
       [=](start_atom) {
         // This handler runs on the agent's own thread (it is detached).
@@ -268,7 +281,7 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
         auto& st = self->state;
         // A newer request replaces an unanswered one (whose asker gave up).
         st.frame_promise = self->make_response_promise<env_frame>();
-        if (st.drawable == nullptr)
+        if (!st.can_render)
           st.frame_promise.deliver(
               make_error(errc::cannot_render, st.config.env.id + " cannot render itself"));
         else

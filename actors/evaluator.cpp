@@ -1,24 +1,39 @@
 #include "actors/evaluator.hpp"
 
+#include <algorithm>
+
 #include "agents/evaluate.hpp"
+#include "envs/registry.hpp"
 
 namespace troupe::actors {
 
 namespace {
 
-evaluator_actor::behavior_type evaluator(evaluator_actor::pointer,
+struct evaluator_state {
+  // Made at the first evaluation and kept: a Python environment's processes
+  // start once per run, not once per confirmation.
+  std::unique_ptr<envs::env_vector> envs;
+  static inline const char* name = "evaluator";
+};
+
+// Episodes side by side, at most this many at a time.
+constexpr int max_parallel = 64;
+
+evaluator_actor::behavior_type evaluator(evaluator_actor::stateful_pointer<evaluator_state> self,
                                          std::shared_ptr<model::shared_model> model,
                                          envs::env_config env, double target,
                                          std::vector<std::shared_ptr<model::shared_model>> others) {
   return {
       [=](evaluate_atom, std::int32_t episodes, std::uint64_t seed) {
+        auto& vector = self->state.envs;
+        if (!vector) vector = envs::make_env_vector(env, std::clamp(episodes, 1, max_parallel));
         // Training pauses while the episodes play; a passing verdict freezes
         // the parameters, so the run ends with exactly the ones that passed.
         evaluation_report report{0, episodes, 0.0, false};
         report.passed = model::judge_parameters(*model, [&](model::shared_model& copy) {
           report.version = model::current_version(copy);
           report.return_mean =
-              agents::evaluate(copy, env, episodes, /*greedy=*/false, seed).return_mean;
+              agents::evaluate(copy, *vector, episodes, /*greedy=*/false, seed).return_mean;
           return report.return_mean >= target;
         });
         if (report.passed)

@@ -38,62 +38,85 @@ void choose_action(const model::net_spec& net, const envs::space& action_space,
 
 namespace {
 
-// One environment slot playing one episode at a time.
+// Slot i of the vector plays episodes i, i + slots, i + 2 slots, ...; so the
+// seed of each slot's next episode is known before its current one ends, and
+// a vector that resets ended episodes itself can be given it in advance.
 struct slot {
-  std::unique_ptr<envs::env> env;
-  std::mt19937_64 rng;
-  int episode = -1;  // < 0: idle
+  int episode = -1;     // < 0: idle, no episode left for it
+  std::mt19937_64 rng;  // this episode's: its reset seed was the first draw
   double total = 0;
   std::int64_t length = 0;
+  int upcoming = -1;              // its next episode, or -1
+  std::mt19937_64 upcoming_rng;   // that episode's, its reset seed drawn
+  std::uint64_t upcoming_seed = 0;
 };
+
+void plan_next(slot& s, int slots_n, int episodes, std::uint64_t seed) {
+  s.upcoming = s.episode >= 0 && s.episode + slots_n < episodes ? s.episode + slots_n : -1;
+  if (s.upcoming < 0) return;
+  s.upcoming_rng = episode_rng(seed, s.upcoming);
+  s.upcoming_seed = s.upcoming_rng();
+}
 
 }  // namespace
 
-evaluation evaluate(model::shared_model& model, const envs::env_config& config, int episodes,
-                    bool greedy, std::uint64_t seed, std::int64_t max_steps_per_episode,
-                    int parallel) {
+evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int episodes, bool greedy,
+                    std::uint64_t seed, std::int64_t max_steps_per_episode) {
   evaluation result;
   if (episodes <= 0) return result;
   const model::net_spec& net = model::spec_of(model);
-  const int slots_n = std::max(1, std::min(parallel, episodes));
-  std::vector<slot> slots(slots_n);
-  for (auto& s : slots) s.env = envs::make_env(config);
-  const envs::env_spec& spec = slots[0].env->spec();
+  const int slots_n = envs.size();
+  const envs::env_spec& spec = envs.spec();
   const size_t obs_size = spec.observation.flat_size();
   const size_t action_size = spec.action.flat_size();
-  std::vector<float> obs(obs_size * slots_n), action(action_size);
+  std::vector<slot> slots(static_cast<size_t>(slots_n));
+  std::vector<float> obs(obs_size * slots_n), final_obs(obs_size * slots_n);
+  std::vector<float> actions(action_size * slots_n, 0.f);
+  std::vector<std::uint64_t> first(static_cast<size_t>(slots_n)), reset_seeds(first.size());
+  std::vector<envs::step_result> steps(first.size());
   result.returns.assign(episodes, 0.0);
   result.lengths.assign(episodes, 0);
-
-  int next_episode = 0;
-  auto start_next = [&](int i) {
-    slot& s = slots[i];
-    s.episode = next_episode < episodes ? next_episode++ : -1;
-    if (s.episode < 0) return;
-    s.rng = episode_rng(seed, s.episode);
-    s.total = 0;
-    s.length = 0;
-    s.env->reset(s.rng(), &obs[i * obs_size]);
-  };
-  for (int i = 0; i < slots_n; ++i) start_next(i);
+  for (int i = 0; i < slots_n; ++i) {
+    slot& s = slots[size_t(i)];
+    s.episode = i < episodes ? i : -1;
+    s.rng = episode_rng(seed, std::max(i, 0));
+    first[size_t(i)] = s.rng();
+    plan_next(s, slots_n, episodes, seed);
+  }
+  envs.reset(first.data(), obs.data());
 
   model::prediction out;
-  for (int running = slots_n; running > 0;) {
-    // Idle slots keep their last observation; their rows are computed and ignored.
+  for (int running = std::min(slots_n, episodes); running > 0;) {
+    // Idle slots keep stepping with action zero; their rows are ignored.
     model::predict(model, obs.data(), slots_n, out);
-    running = 0;
     for (int i = 0; i < slots_n; ++i) {
-      slot& s = slots[i];
+      slot& s = slots[size_t(i)];
+      reset_seeds[size_t(i)] = s.upcoming >= 0 ? s.upcoming_seed : 0;  // 0: no next episode
       if (s.episode < 0) continue;
       choose_action(net, spec.action, &out.policy[size_t(i) * net.action_size],
-                    out.log_std.data(), greedy, s.rng, action.data());
-      const envs::step_result step = s.env->step(action.data(), &obs[i * obs_size]);
+                    out.log_std.data(), greedy, s.rng, &actions[size_t(i) * action_size]);
+    }
+    envs.step(actions.data(), reset_seeds.data(), obs.data(), steps.data(), final_obs.data());
+    running = 0;
+    for (int i = 0; i < slots_n; ++i) {
+      slot& s = slots[size_t(i)];
+      if (s.episode < 0) continue;
+      const envs::step_result& step = steps[size_t(i)];
       s.total += step.reward;
       ++s.length;
-      if (step.terminated || step.truncated || s.length >= max_steps_per_episode) {
-        result.returns[s.episode] = s.total;
-        result.lengths[s.episode] = s.length;
-        start_next(i);
+      const bool ended = step.terminated || step.truncated;
+      if (ended || s.length >= max_steps_per_episode) {
+        result.returns[size_t(s.episode)] = s.total;
+        result.lengths[size_t(s.episode)] = s.length;
+        s.episode = s.upcoming;
+        s.total = 0;
+        s.length = 0;
+        if (s.episode >= 0) {
+          s.rng = s.upcoming_rng;
+          // Cut short by max_steps_per_episode: the vector did not reset it.
+          if (!ended) envs.reset_one(i, s.upcoming_seed, &obs[size_t(i) * obs_size]);
+          plan_next(s, slots_n, episodes, seed);
+        }
       }
       if (s.episode >= 0) ++running;
     }
@@ -107,6 +130,14 @@ evaluation evaluate(model::shared_model& model, const envs::env_config& config, 
     result.return_std += (r - result.return_mean) * (r - result.return_mean) / n;
   result.return_std = std::sqrt(result.return_std);
   return result;
+}
+
+evaluation evaluate(model::shared_model& model, const envs::env_config& config, int episodes,
+                    bool greedy, std::uint64_t seed, std::int64_t max_steps_per_episode,
+                    int parallel) {
+  const auto envs =
+      envs::make_env_vector(config, std::max(1, std::min(parallel, std::max(episodes, 1))));
+  return evaluate(model, *envs, episodes, greedy, seed, max_steps_per_episode);
 }
 
 }  // namespace troupe::agents

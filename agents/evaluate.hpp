@@ -1,14 +1,15 @@
 #pragma once
 // Evaluation: plays episodes with a trained model on the calling thread (no
 // actors, no training), sampling actions or taking the most likely ones.
-// Up to `parallel` episodes run side by side, one batched forward pass per
-// step; episode i's result depends only on (seed, i).
+// Episodes run side by side, one batched forward pass per step; episode i's
+// result depends only on (seed, i).
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "envs/env_config.hpp"
 #include "envs/env.hpp"
+#include "envs/env_vector.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::agents {
@@ -32,6 +33,10 @@ void choose_action(const model::net_spec& net, const envs::space& action_space,
                    float* action);
 
 // Episodes of environments without a limit end after max_steps_per_episode.
+// Plays on `envs`, one episode per environment at a time.
+evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int episodes,
+                    bool greedy, std::uint64_t seed, std::int64_t max_steps_per_episode = 100000);
+// The same on a vector of up to `parallel` environments made for it.
 evaluation evaluate(model::shared_model& model, const envs::env_config& env, int episodes,
                     bool greedy, std::uint64_t seed,
                     std::int64_t max_steps_per_episode = 100000, int parallel = 64);

@@ -10,6 +10,7 @@
 #include "actors/config_loader.hpp"
 #include "app/commands.hpp"
 #include "app/interrupts.hpp"
+#include "envs/env_vector.hpp"
 #include "envs/render.hpp"
 
 namespace troupe::app {
@@ -21,7 +22,7 @@ using clock_type = std::chrono::steady_clock;
 }  // namespace
 
 void play_in_window(envs::env& env, playback_policy& policy, const playback_options& opts) {
-  const auto* drawable = dynamic_cast<const envs::renderable*>(&env);
+  const auto* drawable = envs::drawable(env);
   if (drawable == nullptr)
     throw config_error(opts.who + ": " + env.spec().id + " cannot render itself");
   const envs::env_spec& spec = env.spec();

@@ -73,6 +73,12 @@ std::unique_ptr<env> make_env(const env_config& config) {
   throw std::invalid_argument("unknown environment '" + id + "' (registered: " + known + ")");
 }
 
+std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count) {
+  std::vector<std::unique_ptr<env>> envs;
+  for (int i = 0; i < count; ++i) envs.push_back(make_env(config));
+  return std::make_unique<native_env_vector>(std::move(envs));
+}
+
 env_spec spec_of(const env_config& config) { return make_env(config)->spec(); }
 
 }  // namespace troupe::envs

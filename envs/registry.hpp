@@ -8,6 +8,7 @@
 
 #include "envs/env.hpp"
 #include "envs/env_config.hpp"
+#include "envs/env_vector.hpp"
 
 namespace troupe::envs {
 
@@ -26,6 +27,8 @@ void register_env(registry_entry entry);
 
 // Throws std::invalid_argument naming the id and the registered ones.
 std::unique_ptr<env> make_env(const env_config& config);
+// `count` environments of `config`, to be stepped together (an agent's).
+std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count);
 std::unique_ptr<env> make_env(const std::string& id);  // with default options
 bool is_registered(const std::string& id);
 

@@ -111,8 +111,9 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   c.obs_size = 4;
   c.action_width = 1;
   c.n_steps = 3;
+  auto metrics = sys.spawn(fake_metrics, &s);
   auto gw = spawn_gateway(sys, c, {sys.spawn(fake_owner, &s)}, {sys.spawn(fake_learner, &s)},
-                          sys.spawn(fake_metrics, &s));
+                          metrics);
   const auto timeout = std::chrono::seconds(10);
   auto refused = [&](auto message) { return refused_by(worker, gw, std::move(message)); };
   predict_request good{0, 2, std::vector<float>(8, 0.1f)};
@@ -169,7 +170,11 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   // After the stop nothing more is collected.
   CHECK(refused(valid_rollout(reply.first_agent_id, c)));
   CHECK(s.rollouts == 1);
-  // Counted where it arrived: the one rollout that got through.
+  // Counted where it arrived: the one rollout that got through. The gateway
+  // sent that report before the rollout was acknowledged, so it is ahead of
+  // this request in the metrics actor's mailbox.
+  worker->request(metrics, timeout, totals_atom_v)
+      .receive([](const metrics_totals&) {}, [&](caf::error& e) { FAIL(sys.render(e)); });
   CHECK(s.reported_steps == 6);
 }
 

@@ -1,0 +1,102 @@
+#pragma once
+// An agent's environments, stepped together: k environments of one spec that
+// take k actions and give k results per call. The native vector steps env
+// objects on the calling thread; a Python vector (envs/python/) hands the
+// whole step to a process of its own, so that one call is one round trip;
+// a plugin (envs/plugin/) calls its C functions.
+//
+// An environment whose episode ends during a step is reset at once with the
+// seed the caller gave for it (when the caller gave seeds), so the next
+// observation of that row is the new episode's first; the observation that
+// ended the episode is kept for the caller (the bootstrap state of a
+// truncated episode).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/env.hpp"
+#include "envs/render.hpp"
+
+namespace troupe::envs {
+
+class env_vector {
+ public:
+  virtual ~env_vector() = default;
+
+  virtual const env_spec& spec() const = 0;
+  virtual int size() const = 0;
+
+  // Starts an episode in every environment: env i reset with seeds[i], its
+  // first observation into row i of `observations` (size() rows of
+  // spec().observation.flat_size() floats).
+  virtual void reset(const std::uint64_t* seeds, float* observations) = 0;
+  // Starts a new episode in env i alone (an episode cut short by its caller).
+  virtual void reset_one(int i, std::uint64_t seed, float* observation) = 0;
+
+  // Steps env i with row i of `actions` (spec().action.flat_size() floats
+  // each; a discrete action is its index) and writes its outcome into
+  // results[i] and its next observation into row i of `observations`. Where
+  // env i's episode ended, row i of `final_observations` receives the
+  // observation that ended it, and, when `reset_seeds` is given, env i is
+  // reset with reset_seeds[i] and row i of `observations` is the new
+  // episode's first observation. Throws when an environment fails.
+  virtual void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
+                    step_result* results, float* final_observations) = 0;
+
+  // Whether render() can draw these environments.
+  virtual bool can_render() const { return false; }
+  // Draws env i as it is now into `frame`; false when it cannot draw itself.
+  virtual bool render(int i, rgb_frame& frame) { return false; }
+  // True when frames are a coarse grid best scaled by nearest neighbour.
+  virtual bool pixel_art() const { return false; }
+  // Labels of the discrete actions for viewers' panels; empty when unknown.
+  virtual std::vector<std::string> action_labels() const { return {}; }
+};
+
+// `count` environments stepped on the calling thread, one object each.
+class native_env_vector final : public env_vector {
+ public:
+  explicit native_env_vector(std::vector<std::unique_ptr<env>> envs);
+
+  const env_spec& spec() const override { return envs_.front()->spec(); }
+  int size() const override { return static_cast<int>(envs_.size()); }
+  void reset(const std::uint64_t* seeds, float* observations) override;
+  void reset_one(int i, std::uint64_t seed, float* observation) override;
+  void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
+            step_result* results, float* final_observations) override;
+  bool can_render() const override;
+  bool render(int i, rgb_frame& frame) override;
+  bool pixel_art() const override;
+  std::vector<std::string> action_labels() const override;
+
+ private:
+  std::vector<std::unique_ptr<env>> envs_;
+  int obs_size_ = 0;
+  int action_size_ = 0;
+};
+
+// One environment of a vector of one, seen through the single-environment
+// interface (no automatic reset), so that every tool that takes an env —
+// rollouts, step benchmarks, the viewer — works with any vector too.
+class vector_as_env final : public env, public renderable {
+ public:
+  explicit vector_as_env(std::unique_ptr<env_vector> vector);
+  const env_spec& spec() const override { return vector_->spec(); }
+  void reset(std::uint64_t seed, float* observation) override;
+  step_result step(const float* action, float* observation) override;
+  void render(rgb_frame& frame) const override;
+  bool pixel_art() const override { return vector_->pixel_art(); }
+  bool can_render() const { return vector_->can_render(); }
+  env_vector& vector() { return *vector_; }
+
+ private:
+  std::unique_ptr<env_vector> vector_;
+  std::vector<float> final_observation_;
+};
+
+// What can draw `e`, or null: its own renderable side, except for a vector
+// whose environments cannot render.
+const renderable* drawable(const env& e);
+
+}  // namespace troupe::envs

@@ -1,0 +1,75 @@
+// The native environment vector against the environments it holds, stepped
+// one by one: the same observations, results and resets.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <vector>
+
+#include "envs/cartpole.hpp"
+#include "envs/env_vector.hpp"
+#include "envs/registry.hpp"
+
+using namespace troupe::envs;
+
+TEST_SUITE("envs") {
+TEST_CASE("env vector: steps like its environments one by one, resetting ended episodes with the given seeds") {
+  const int k = 5;
+  env_config config;  // CartPole-v1
+  auto vector = make_env_vector(config, k);
+  REQUIRE(vector->size() == k);
+  std::vector<cartpole> alone(k);
+  std::vector<float> obs(k * 4), obs_alone(k * 4), final_obs(k * 4, -9.f);
+  std::vector<std::uint64_t> seeds = {11, 12, 13, 14, 15};
+  vector->reset(seeds.data(), obs.data());
+  for (int i = 0; i < k; ++i) alone[i].reset(seeds[i], &obs_alone[i * 4]);
+  CHECK(obs == obs_alone);
+  std::mt19937 rng(3);
+  std::vector<float> actions(k);
+  std::vector<step_result> results(k);
+  int episodes_ended = 0;
+  for (int t = 0; t < 400; ++t) {
+    std::vector<std::uint64_t> reset_seeds(k);
+    for (int i = 0; i < k; ++i) {
+      actions[i] = float(rng() % 2);
+      reset_seeds[i] = 1000 + t * k + i;
+    }
+    vector->step(actions.data(), reset_seeds.data(), obs.data(), results.data(), final_obs.data());
+    for (int i = 0; i < k; ++i) {
+      const step_result r = alone[i].step(&actions[i], &obs_alone[i * 4]);
+      CHECK(r.reward == results[i].reward);
+      CHECK(r.terminated == results[i].terminated);
+      CHECK(r.truncated == results[i].truncated);
+      if (r.terminated || r.truncated) {
+        ++episodes_ended;
+        // The vector kept the observation that ended the episode ...
+        for (int j = 0; j < 4; ++j) CHECK(final_obs[i * 4 + j] == obs_alone[i * 4 + j]);
+        // ... and started the next episode with the seed it was given.
+        alone[i].reset(reset_seeds[i], &obs_alone[i * 4]);
+      }
+    }
+    REQUIRE(obs == obs_alone);
+  }
+  CHECK(episodes_ended > 10);  // random CartPole episodes last ~20 steps
+}
+
+TEST_CASE("env vector: without reset seeds nothing is reset; a vector of one is an env") {
+  env_config config;
+  vector_as_env single(make_env_vector(config, 1));
+  CHECK(single.spec().id == "CartPole-v1");
+  CHECK(drawable(single) != nullptr);
+  std::vector<float> obs(4);
+  single.reset(7, obs.data());
+  cartpole reference;
+  std::vector<float> expected(4);
+  reference.reset(7, expected.data());
+  CHECK(obs == expected);
+  const float left = 0.f;
+  step_result r;
+  do {
+    r = single.step(&left, obs.data());
+    reference.step(&left, expected.data());
+    CHECK(obs == expected);  // the ending observation, not a reset one
+  } while (!r.terminated && !r.truncated);
+  CHECK(r.terminated);
+}
+}
