@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "actors/agent_supervisor.hpp"
+#include "actors/errors.hpp"
 #include "algo/a3c_learner.hpp"
 #include "actors/run_directory.hpp"
 
@@ -88,9 +89,10 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   };
   const model::checkpoint_store store = run_directory{request.run_dir}.checkpoints(config.checkpoint.keep);
   // Saves a checkpoint (replica 0's learner writes it) with the counters as
-  // the metrics actor has them now.
+  // the metrics actor has them now. False when it could not be written (a
+  // full disk, say): the older checkpoints are still there, untouched.
   auto checkpoint = [&] {
-    if (request.run_dir.empty()) return;
+    if (request.run_dir.empty()) return true;
     const metrics_totals totals = totals_of(self, run.metrics);
     model::checkpoint_meta meta;
     meta.env_steps = totals.env_steps;
@@ -100,11 +102,25 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     meta.wall_seconds = run.resumed.wall_seconds + elapsed();
     meta.segment = run.segment;
     meta.config_yaml = request.config_yaml;
-    const std::string path = store.path_for(totals.env_steps);
-    self->request(run.learners[0], shutdown_timeout, checkpoint_atom_v, path, meta)
-        .receive([&](std::uint64_t) { outcome.last_checkpoint = path; },
-                 [&](caf::error& err) { throw_on(err, "checkpoint failed"); });
-    store.prune();
+    bool written = false;
+    try {
+      const std::string path = store.path_for(totals.env_steps);
+      self->request(run.learners[0], shutdown_timeout, checkpoint_atom_v, path, meta)
+          .receive(
+              [&](std::uint64_t) {
+                outcome.last_checkpoint = path;
+                written = true;
+              },
+              [&](caf::error& err) {
+                outcome.checkpoint_failure = code_of(err) == errc::none ? caf::to_string(err)
+                                                                        : detail_of(err);
+              });
+      if (written) store.prune();
+    } catch (const std::exception& e) {  // the checkpoints directory itself
+      outcome.checkpoint_failure = e.what();
+      written = false;
+    }
+    return written;
   };
 
   // Wait for the first stop condition, checkpointing on the way.
@@ -122,7 +138,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
       outcome.stop_reason = "wall_seconds";
     const double every = config.checkpoint.every_seconds;
     if (outcome.stop_reason.empty() && every > 0 && elapsed() - last_checkpoint >= every) {
-      checkpoint();
+      if (!checkpoint()) outcome.stop_reason = "checkpoint_failed";
       last_checkpoint = elapsed();
     }
   }
@@ -154,7 +170,9 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     self->request(o, shutdown_timeout, stats_atom_v)
         .receive([&](const batch_stats& b) { outcome.batching.merge(b); },
                  [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
-  checkpoint();  // the final one
+  // The final one; after a failed one the disk is full (or gone): the
+  // newest complete checkpoint is what the run keeps.
+  if (outcome.checkpoint_failure.empty()) checkpoint();
   outcome.totals = totals_of(self, run.metrics);
   // Every step an agent took was reported to the metrics actor with the
   // rollout that carried it (or at stop, as dropped), so the reports count

@@ -15,7 +15,7 @@
 namespace troupe::actors {
 
 struct run_outcome {
-  std::string stop_reason;  // solved | env_steps | wall_seconds | interrupted | agent_failures
+  std::string stop_reason;  // solved | env_steps | wall_seconds | interrupted | agent_failures | checkpoint_failed
   double wall_seconds = 0;
   metrics_totals totals;
   batch_stats batching;      // all model-owners together
@@ -27,7 +27,10 @@ struct run_outcome {
   std::int64_t samples_collected = 0;
   std::int64_t samples_dropped = 0;  // agents' and learner's
   std::int64_t parameter_bytes = 0;
-  std::string last_checkpoint;
+  std::string last_checkpoint;  // the newest written (empty: none in this segment)
+  // Why a checkpoint could not be written (a full disk, say); the run then
+  // stops with stop_reason "checkpoint_failed". Empty: none failed.
+  std::string checkpoint_failure;
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed
   cluster_final cluster;     // troupe serve only

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -163,7 +165,14 @@ void on_tick(metrics_pointer self, const batch_stats& batching) {
                   s.node.c_str(), s.agents, s.env_steps_per_s, s.predict_round_trip_ms);
       std::fflush(stdout);
     }
-  if (st.csv.is_open()) st.csv << csv_row(row) << '\n' << std::flush;
+  if (st.csv.is_open()) {
+    st.csv << csv_row(row) << '\n' << std::flush;
+    if (!st.csv) {  // a full disk, say: said once, and the run goes on
+      std::cerr << "troupe: warning: cannot append to " << st.config.csv_path << " ("
+                << std::strerror(errno) << "); later rows are not written" << std::endl;
+      st.csv.close();
+    }
+  }
 }
 
 metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,

@@ -6,6 +6,7 @@
 #include <caf/io/all.hpp>
 #include <caf/openssl/all.hpp>
 
+#include "actors/config_loader.hpp"
 #include "actors/run_directory.hpp"
 #include "algo/a3c_learner.hpp"
 #include "envs/registry.hpp"
@@ -69,7 +70,13 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
     if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
     run.trainers.push_back(std::make_shared<algo::a3c_learner>(run.models[d], config.algo));
-    if (!request.resume_from.empty()) run.resumed = run.trainers[d]->restore(request.resume_from);
+    if (!request.resume_from.empty()) {
+      try {
+        run.resumed = run.trainers[d]->restore(request.resume_from);
+      } catch (const model::checkpoint_error& e) {
+        throw config_error(e.what());  // bad input: another architecture, say
+      }
+    }
   }
   run.segment = request.resume_from.empty() ? 0 : run.resumed.segment + 1;
   run.streams = agents::run_streams(config.run.seed, run.segment);

@@ -24,8 +24,9 @@ struct run_directory {
   void create() const;
   // Replaces `path` with `content`; throws std::runtime_error when it cannot.
   static void write(const std::string& path, const std::string& content);
-  // The checkpoint a resumed run starts from: the newest that loads (damaged
-  // ones are set aside). Throws config_error when there is none.
+  // The checkpoint a resumed run starts from: the newest one, once its
+  // checksum and metadata hold. Throws config_error when there is none, or
+  // when it is damaged (naming it, and an older one that loads).
   std::string resume_point() const;
 };
 

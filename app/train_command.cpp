@@ -158,7 +158,21 @@ int run_training(const train_options& opts) {
                                           ? train_in_view(system, request, opts, interrupted)
                                           : actors::coordinate(system, request, interrupted);
   if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
-  dir.write(dir.summary_file(), summary_json(outcome, config.run.stop.mean_return));
+  if (!outcome.checkpoint_failure.empty()) {
+    const std::string kept = dir.checkpoints().newest();
+    std::cerr << "troupe: error: a checkpoint could not be written: " << outcome.checkpoint_failure
+              << "; the run stopped. "
+              << (kept.empty() ? std::string("No checkpoint was written before it.")
+                               : "The last good checkpoint is kept: " + kept)
+              << std::endl;
+  }
+  try {
+    dir.write(dir.summary_file(), summary_json(outcome, config.run.stop.mean_return));
+  } catch (const std::exception& e) {
+    std::cerr << "troupe: error: " << e.what() << std::endl;
+    watchdog.arm(1);
+    return 1;
+  }
 
   const auto& t = outcome.totals;
   std::cout << "troupe: stopped (" << outcome.stop_reason << ") after " << outcome.wall_seconds
@@ -173,6 +187,7 @@ int run_training(const train_options& opts) {
   std::cout << std::endl;
   if (config.log.plot) plot_run(dir.root);
   int exit_code = 0;
+  if (outcome.stop_reason == "checkpoint_failed") exit_code = 1;
   if (outcome.stop_reason == "agent_failures") {
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "

@@ -1,14 +1,10 @@
 #include "model/checkpoint.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <sstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "model/checkpoint_file.hpp"
 #include "model/shared_model_impl.hpp"
 
 namespace troupe::model {
@@ -38,24 +34,17 @@ checkpoint_meta meta_from_json(const std::string& text) {
   return m;
 }
 
-void fsync_path(const std::string& path, int flags) {
-  const int fd = ::open(path.c_str(), flags);
-  if (fd < 0) throw checkpoint_error(path + ": cannot be opened to flush it to disk");
-  const int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0) throw checkpoint_error(path + ": cannot be flushed to disk");
-}
-
-// Opens a checkpoint archive, turning LibTorch's errors into ours.
+// Opens a checkpoint archive once its file's checksum holds (see
+// model/checkpoint_file.hpp), turning LibTorch's errors into ours.
 void read_archive(const std::string& path, torch::serialize::InputArchive& archive) {
-  if (!std::filesystem::is_regular_file(path))
-    throw checkpoint_error(path + ": no such checkpoint file");
+  const std::string file = read_checkpoint_file(path);
+  const std::string_view bytes = unseal_checkpoint(file, path);
   try {
     // Tensors land on the host whatever device wrote them (a checkpoint from
     // a GPU run loads on a machine without one); load_checkpoint moves them.
-    archive.load_from(path, torch::Device(torch::kCPU));
+    archive.load_from(bytes.data(), bytes.size(), torch::Device(torch::kCPU));
   } catch (const std::exception&) {
-    throw checkpoint_error(path + ": corrupt or truncated checkpoint (it cannot be read)");
+    throw checkpoint_error(path + ": corrupt checkpoint (its checksum holds, but LibTorch cannot read the archive inside)");
   }
 }
 
@@ -102,7 +91,7 @@ void move_optimizer_state(torch::optim::Optimizer& optimizer, torch::Device devi
 
 std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
                      torch::optim::Optimizer* optimizer, checkpoint_meta meta) {
-  const std::string temporary = path + ".tmp";
+  std::string bytes;
   model.params.run([&] {
     meta.version = model.version;
     torch::serialize::OutputArchive archive;
@@ -113,13 +102,13 @@ std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
       archive.write("optimizer", optimizer_archive);
     }
     archive.write("meta", c10::IValue(meta_to_json(meta)));
-    archive.save_to(temporary);
+    archive.save_to([&bytes](const void* data, size_t size) {
+      bytes.append(static_cast<const char*>(data), size);
+      return size;
+    });
   });
-  fsync_path(temporary, O_RDONLY);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw checkpoint_error(path + ": cannot move the new checkpoint into place");
-  const std::string dir = std::filesystem::path(path).parent_path().string();
-  fsync_path(dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);  // make the rename durable
+  // Written outside the section: the disk never holds up predictions.
+  write_file_atomically(path, seal_checkpoint(bytes));
   return meta.version;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Checkpoints: the parameters, the optimiser state, the parameter version and
 // the run's counters in one file, written atomically (temporary file, flush to
-// disk, rename), so the newest checkpoint on disk is always complete.
+// disk, rename), so the newest checkpoint on disk is always complete, and
+// sealed with a SHA-256 of its content (model/checkpoint_file.hpp), so a
+// damaged one never loads.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -35,16 +37,18 @@ struct checkpoint_meta {
 
 // Saves inside the parameters' critical section, so parameters, optimiser
 // state and version are one consistent snapshot. `optimizer` may be null.
-// Returns the parameter version saved.
+// Returns the parameter version saved. Throws checkpoint_error when the file
+// cannot be written (a full disk: the older file of that name is untouched).
 std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
                      torch::optim::Optimizer* optimizer, checkpoint_meta meta);
 
-// Reads only the metadata (cheap; validates the file).
+// Reads only the metadata (validates the whole file: its checksum first).
 checkpoint_meta read_checkpoint_meta(const std::string& path);
 
 // Loads parameters (and the optimiser state, when given) into `model`, whose
 // architecture must match. Throws checkpoint_error naming the file and what
-// is wrong (missing, truncated, corrupt, other architecture).
+// is wrong (missing, empty, truncated, changed since written, not a
+// checkpoint, another architecture).
 checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
                                 torch::optim::Optimizer* optimizer);
 

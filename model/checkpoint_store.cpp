@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
-#include "model/checkpoint.hpp"
 
 namespace troupe::model {
 
@@ -41,19 +39,6 @@ void checkpoint_store::prune() const {
 std::string checkpoint_store::newest() const {
   const auto found = all();
   return found.empty() ? std::string() : found.back();
-}
-
-std::string checkpoint_store::newest_loadable() const {
-  for (std::string path = newest(); !path.empty(); path = newest()) {
-    try {
-      read_checkpoint_meta(path);
-      return path;
-    } catch (const checkpoint_error& e) {
-      std::cerr << "troupe: skipping " << e.what() << "\n";
-      fs::rename(path, path + ".damaged");
-    }
-  }
-  return "";
 }
 
 }  // namespace troupe::model

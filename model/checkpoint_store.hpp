@@ -20,10 +20,6 @@ class checkpoint_store {
   std::vector<std::string> all() const;
   // The newest complete checkpoint, or "" when there is none.
   std::string newest() const;
-  // The newest checkpoint that loads; a damaged one (truncated, corrupt) is
-  // renamed to NAME.damaged, said on stderr, and the one before it tried.
-  // "" when none is left.
-  std::string newest_loadable() const;
 
  private:
   std::string dir_;

@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libcaf-dev libtorch-dev libyaml-cpp-dev doctest-dev libsdl2-dev
   nlohmann-json3-dev libcli11-dev libpng-dev
+  libssl-dev                    # SHA-256 of checkpoints (and CAF's TLS module)
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
   python3 python3-matplotlib    # scripts/plot.py
   xvfb xauth                    # the viewer's headless tests

@@ -131,7 +131,7 @@ TEST_CASE("troupe eval of a solved CartPole run scores at least 475, and rejects
   std::ofstream(dir + "/broken.pt") << "not a checkpoint";
   const auto broken = run_troupe("eval " + dir + "/broken.pt");
   CHECK(broken.exit_code == 2);
-  CHECK(broken.output.find("corrupt or truncated") != std::string::npos);
+  CHECK(broken.output.find("not a Troupe checkpoint") != std::string::npos);
   CHECK(run_troupe("train --resume " + dir + "/nonexistent").exit_code == 2);
 }
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "model/checkpoint.hpp"
+#include "model/checkpoint_file.hpp"
 #include "model/shared_model_impl.hpp"
 
 using namespace troupe::model;
@@ -72,27 +73,80 @@ TEST_CASE("damaged or foreign checkpoints are reported, never a crash") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
   const std::string good = temp_path("good.pt");
   save_checkpoint(good, *model, nullptr, {});
-
-  std::string bytes;
-  {
-    std::ifstream in(good, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  const std::string bytes = read_checkpoint_file(good);
+  REQUIRE(bytes.size() > checkpoint_header_bytes);
+  auto write = [](const std::string& name, const std::string& content) {
+    const std::string path = temp_path(name);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
+    return path;
+  };
+  struct damage {
+    std::string name, content, says;
+  };
+  std::string flipped = bytes;
+  for (size_t k = 0; k < 4; ++k) flipped[bytes.size() / 3 + k] ^= 0x5a;  // inside a tensor
+  std::string longer = bytes + "x";
+  const std::vector<damage> cases = {
+      {"truncated.pt", bytes.substr(0, bytes.size() / 2), "truncated checkpoint"},
+      {"header_only.pt", bytes.substr(0, 20), "shorter than its 56-byte header"},
+      {"empty.pt", "", "empty file"},
+      {"flipped.pt", flipped, "does not match its checksum"},
+      {"longer.pt", longer, "bytes follow its end"},
+      {"garbage.pt", "this is not a checkpoint", "not a Troupe checkpoint"},
+      // A plain LibTorch archive (what Troupe wrote before checksums).
+      {"legacy.pt", bytes.substr(checkpoint_header_bytes), "not a Troupe checkpoint"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    const std::string path = write(c.name, c.content);
+    CHECK_THROWS_WITH_AS(read_checkpoint_meta(path), doctest::Contains(c.says.c_str()), checkpoint_error);
+    CHECK_THROWS_WITH_AS(load_checkpoint(path, *model, nullptr), doctest::Contains(path.c_str()),
+                         checkpoint_error);
   }
-  const std::string truncated = temp_path("truncated.pt");
-  std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  CHECK_THROWS_WITH_AS(read_checkpoint_meta(truncated), doctest::Contains("corrupt or truncated"),
-                       checkpoint_error);
-  CHECK_THROWS_AS(load_checkpoint(truncated, *model, nullptr), checkpoint_error);
-
-  const std::string garbage = temp_path("garbage.pt");
-  std::ofstream(garbage, std::ios::binary) << "this is not a checkpoint";
-  CHECK_THROWS_AS(read_checkpoint_meta(garbage), checkpoint_error);
+  // Another format version is named as such.
+  std::string future = bytes;
+  future[8] = 2;
+  CHECK_THROWS_WITH_AS(read_checkpoint_meta(write("future.pt", future)),
+                       doctest::Contains("checkpoint format 2"), checkpoint_error);
 
   CHECK_THROWS_WITH_AS(read_checkpoint_meta(temp_path("missing.pt")),
                        doctest::Contains("no such checkpoint"), checkpoint_error);
+  CHECK_THROWS_WITH_AS(read_checkpoint_meta(std::filesystem::temp_directory_path().string()),
+                       doctest::Contains("not a regular file"), checkpoint_error);
 
   auto other = make_shared_model(mlp_spec(4, 3, {16}), 1);  // another architecture
   CHECK_THROWS_WITH_AS(load_checkpoint(good, *other, nullptr),
                        doctest::Contains("does not fit"), checkpoint_error);
+}
+
+TEST_CASE("a bit flipped anywhere in a checkpoint is caught") {
+  auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
+  const std::string good = temp_path("every_bit.pt");
+  save_checkpoint(good, *model, nullptr, {});
+  const std::string bytes = read_checkpoint_file(good);
+  // Every 97th byte (all of the header, then a stride through the archive).
+  for (size_t at = 0; at < bytes.size(); at += at < checkpoint_header_bytes ? 1 : 97) {
+    std::string changed = bytes;
+    changed[at] ^= 0x01;
+    CAPTURE(at);
+    CHECK_THROWS_AS(unseal_checkpoint(changed, "x.pt"), checkpoint_error);
+  }
+  CHECK(unseal_checkpoint(bytes, "x.pt").size() == bytes.size() - checkpoint_header_bytes);
+}
+
+TEST_CASE("a checkpoint that cannot be written leaves the older file and no temporary") {
+  auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
+  const std::string dir = temp_path("readonly_dir");
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/ckpt.pt";
+  save_checkpoint(path, *model, nullptr, {});
+  const std::string before = read_checkpoint_file(path);
+  // A directory of that temporary name cannot be opened for writing: the
+  // same failure path a full disk takes (tests/e2e: the full disk itself).
+  std::filesystem::create_directories(path + ".tmp");
+  CHECK_THROWS_WITH_AS(save_checkpoint(path, *model, nullptr, {}),
+                       doctest::Contains("cannot be created"), checkpoint_error);
+  std::filesystem::remove(path + ".tmp");
+  CHECK(read_checkpoint_file(path) == before);
 }
 }
