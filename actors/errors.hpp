@@ -26,6 +26,10 @@ enum class errc : std::uint8_t {
   failed,             // the work itself failed (a checkpoint that could not be written, ...)
 };
 
+// The exit code of a process the other side refused (a wrong token): a
+// worker (troupe join) or a viewer (troupe view --connect).
+constexpr int exit_refused = 3;
+
 // "malformed", "refused", ...
 std::string to_string(errc code);
 

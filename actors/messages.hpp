@@ -337,6 +337,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, metrics_atom, "metrics")
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::replica_update))
   CAF_ADD_ATOM(troupe, troupe::actors, peers_atom, "peers")
+  CAF_ADD_ATOM(troupe, troupe::actors, watch_atom, "watch")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

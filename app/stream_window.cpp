@@ -32,7 +32,7 @@ void stop_and_wait(caf::actor_system& sys, const caf::actor& subscriber) {
 
 }  // namespace
 
-stream_view_result watch_frame_stream(caf::actor_system& sys, actors::frame_hub_actor hub,
+stream_view_result watch_frame_stream(caf::actor_system& sys, actors::frame_source hub,
                                       const stream_view_options& opts) {
   auto window = open_window(opts.title, opts.window, opts.who);
   viewer::viewer_window* shown_in = window.get();

@@ -28,7 +28,7 @@ struct stream_view_result {
 
 // Returns when the window closes, --frames were shown, the stream ends or
 // options.stop() is true; saves the --screenshot and prints a summary.
-stream_view_result watch_frame_stream(caf::actor_system& sys, actors::frame_hub_actor hub,
+stream_view_result watch_frame_stream(caf::actor_system& sys, actors::frame_source hub,
                                       const stream_view_options& options);
 
 }  // namespace troupe::app

@@ -39,6 +39,20 @@ std::string cluster_token(const train_options& opts, const actors::run_config& c
   return token;
 }
 
+// The frame stream's token: --view-token, else the run's cluster token
+// (troupe serve's, or cluster.token, or TROUPE_CLUSTER_TOKEN); otherwise a
+// fresh random one, printed for the viewers.
+std::string view_token(const train_options& opts, const std::string& cluster_token,
+                       const std::string& config_token, bool& generated) {
+  generated = false;
+  if (!opts.view_token.empty()) return opts.view_token;
+  if (!cluster_token.empty()) return cluster_token;
+  if (!config_token.empty()) return config_token;
+  if (const char* env = std::getenv("TROUPE_CLUSTER_TOKEN"); env && *env) return env;
+  generated = true;
+  return actors::random_token();
+}
+
 // Trains on a second thread while this one shows the agents' frames: SDL
 // wants its window on the main thread. Closing the window (or q, or --frames
 // being reached) only closes the view; the run goes on to its own end, and
@@ -114,8 +128,9 @@ int run_training(const train_options& opts) {
     actors::run_config for_workers = config;
     for_workers.cluster = {};  // the token and key paths stay on the learner
     request.cluster.worker_config_yaml = actors::to_yaml(for_workers);
-    request.config.cluster.token.clear();  // never written to the run directory
   }
+  const std::string config_token = config.cluster.token;  // for the frame stream
+  request.config.cluster.token.clear();  // never written to the run directory
   request.config_yaml = actors::to_yaml(config);
   dir.create();
   dir.write(dir.config_file(), request.config_yaml);
@@ -140,19 +155,25 @@ int run_training(const train_options& opts) {
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
   const bool publishing = opts.view_port >= 0;
-  if (serving || publishing)
-    actors::configure_network(caf_config, serving ? config.cluster.tls : actors::tls_files{});
+  // The cluster's TLS files protect the frame stream too.
+  if (serving || publishing) actors::configure_network(caf_config, config.cluster.tls);
   caf::actor_system system{caf_config};
   if (opts.view || publishing) request.frame_hub = actors::spawn_frame_hub(system);
   if (publishing) {
-    const auto port = actors::publish_frame_stream(
-        system, request.frame_hub, static_cast<std::uint16_t>(opts.view_port), opts.view_bind);
+    bool generated = false;
+    actors::frame_stream_options stream;
+    stream.port = static_cast<std::uint16_t>(opts.view_port);
+    stream.bind_address = opts.view_bind;
+    stream.token = view_token(opts, request.cluster.token, config_token, generated);
+    stream.tls = config.cluster.tls;
+    const auto port = actors::publish_frame_stream(system, request.frame_hub, stream);
     if (!port)
       throw config_error("--view-port " + std::to_string(opts.view_port) + ": cannot publish on " +
                          opts.view_bind + ": " + system.render(port.error()));
     std::cout << "troupe: frame stream on " << opts.view_bind << ":" << *port
-              << " (watch it with: troupe view --connect " << opts.view_bind << ":" << *port
-              << ")" << std::endl;
+              << (stream.tls.enabled() ? " (TLS)" : "") << " (watch it with: troupe view --connect "
+              << opts.view_bind << ":" << *port << " --token "
+              << (generated ? stream.token : std::string("<the view token>")) << ")" << std::endl;
   }
   const actors::run_outcome outcome = opts.view
                                           ? train_in_view(system, request, opts, interrupted)
@@ -213,6 +234,9 @@ void add_watch_options(CLI::App& cmd, train_options& opts) {
   cmd.add_option("--view-bind", opts.view_bind,
                  "address the frame stream listens on (0.0.0.0: every interface)")
       ->capture_default_str();
+  cmd.add_option("--view-token", opts.view_token,
+                 "secret viewers must present (else the cluster token: --token, cluster.token "
+                 "or TROUPE_CLUSTER_TOKEN; else a random one is printed)");
 }
 
 void add_train_command(CLI::App& cli, int& exit_code) {

@@ -22,6 +22,7 @@ struct train_options {
   window_flags window;
   int view_port = -1;         // >= 0: publish the frames on this port (0: any free one)
   std::string view_bind = "127.0.0.1";
+  std::string view_token;     // what viewers must present (else the cluster token, ...)
 };
 
 // Returns the process exit code; throws config_error for bad input.

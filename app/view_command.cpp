@@ -5,6 +5,7 @@
 // Both use the viewer library's window, so the panel, the keys, screenshots
 // and recordings are those of `train --view` and `play`.
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 
 #include "actors/frames/frame_stream.hpp"
 #include "actors/cluster/network_setup.hpp"
+#include "actors/errors.hpp"
 #include "app/commands.hpp"
 #include "actors/config_loader.hpp"
 #include "app/local_playback.hpp"
@@ -30,6 +32,8 @@ namespace {
 struct view_options {
   std::string env_id;
   std::string connect;  // HOST:PORT
+  std::string token;    // the stream's token (else TROUPE_CLUSTER_TOKEN)
+  actors::tls_files tls;
   std::string policy = "random";
   std::uint64_t seed = 0;
   long episodes = 0;  // 0: until quit
@@ -98,17 +102,34 @@ int view_stream(const view_options& opts) {
     throw config_error(e.what());
   }
   if (port == 0) throw config_error("view: --connect needs the port the run printed, not 0");
+  std::string token = opts.token;
+  if (token.empty())
+    if (const char* env = std::getenv("TROUPE_CLUSTER_TOKEN")) token = env;
+  if (token.empty())
+    throw config_error("view: no token: give --token (the run printed it) or set TROUPE_CLUSTER_TOKEN");
+  if (const std::string problem = opts.tls.problem(); !problem.empty())
+    throw config_error("view: TLS " + problem + ": give --tls-cert, --tls-key and --tls-ca");
   teardown_watchdog watchdog;  // outlives the system below
   caf::actor_system_config caf_config;
   actors::configure_actor_system(caf_config);
-  actors::configure_network(caf_config, {});
+  try {
+    actors::configure_network(caf_config, opts.tls);
+  } catch (const std::invalid_argument& e) {
+    throw config_error(std::string("view: ") + e.what());
+  }
   caf::actor_system system{caf_config};
-  auto hub = actors::connect_frame_stream(system, host, port);
+  auto hub = actors::connect_frame_stream(system, host, port, token, opts.tls);
+  if (!hub && actors::code_of(hub.error()) == actors::errc::refused) {
+    std::cerr << "troupe view: the run at " << opts.connect
+              << " refused this viewer: " << actors::detail_of(hub.error()) << std::endl;
+    watchdog.arm(actors::exit_refused);
+    return actors::exit_refused;
+  }
   if (!hub)
     throw std::runtime_error("view: cannot connect to a frame stream at " + opts.connect + ": " +
                              system.render(hub.error()) +
                              " (is `troupe train --view-port " + std::to_string(port) +
-                             "` running there?)");
+                             "` running there" + (opts.tls.enabled() ? ", with TLS?" : "?") + ")");
   std::cout << "troupe view: connected to " << opts.connect << std::endl;
   stream_view_options view;
   view.who = "troupe view";
@@ -141,6 +162,11 @@ void add_view_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("ENV_ID", opts->env_id, "environment id (see `troupe envs`)");
   cmd->add_option("--connect", opts->connect,
                   "HOST:PORT of a run started with `troupe train --view-port PORT`");
+  cmd->add_option("--token", opts->token,
+                  "--connect: the stream's token (else TROUPE_CLUSTER_TOKEN); a wrong one exits 3");
+  cmd->add_option("--tls-cert", opts->tls.certificate, "--connect over TLS: PEM certificate of this viewer");
+  cmd->add_option("--tls-key", opts->tls.key, "--connect over TLS: PEM key of --tls-cert");
+  cmd->add_option("--tls-ca", opts->tls.ca, "--connect over TLS: PEM CA that signed the run's certificate");
   cmd->add_option("--policy", opts->policy, "fixed policy: random or noop")
       ->check(CLI::IsMember({"random", "noop"}))
       ->capture_default_str();

@@ -10,6 +10,7 @@
 
 #include <caf/fwd.hpp>
 
+#include "actors/errors.hpp"
 #include "actors/run_config.hpp"
 
 namespace troupe::actors {
@@ -29,7 +30,6 @@ struct worker_options {
 // The exit code: 0 when the run ended (or on `interrupted`), exit_refused when
 // the learner refused this worker, 1 when it stayed unreachable or agents
 // failed beyond agents.max_restarts.
-constexpr int exit_refused = 3;
 int run_worker(caf::actor_system& sys, const worker_options& options,
                std::atomic<bool>& interrupted);
 

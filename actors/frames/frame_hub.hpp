@@ -27,9 +27,12 @@
 
 namespace troupe::actors {
 
-using frame_hub_actor = caf::typed_actor<
-    // Viewers: the next frame of agent i (0-based), rendered after the request.
-    caf::replies_to<next_frame_atom, std::int32_t>::with<env_frame>,
+// Where a viewer gets frames: the hub itself, in its own process, or a
+// frame stream's gate from another (actors/frames/frame_stream.hpp). The
+// next frame of agent i (0-based), rendered after the request.
+using frame_source = caf::typed_actor<caf::replies_to<next_frame_atom, std::int32_t>::with<env_frame>>;
+
+using frame_hub_actor = frame_source::extend<
     // Coordinator or cluster gateway: agent i is this actor (perhaps on a
     // worker node); a null handle: agent i has left the run.
     caf::reacts_to<agent_atom, std::int32_t, agent_actor>,

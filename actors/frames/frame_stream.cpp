@@ -1,19 +1,117 @@
 #include "actors/frames/frame_stream.hpp"
 
+#include <deque>
+#include <iostream>
+#include <set>
+
 #include <caf/io/all.hpp>
+#include <caf/openssl/all.hpp>
+
+#include "actors/cluster/token.hpp"
+#include "actors/errors.hpp"
+#include "actors/network_facing.hpp"
 
 namespace troupe::actors {
 
-caf::expected<std::uint16_t> publish_frame_stream(caf::actor_system& sys, frame_hub_actor hub,
-                                                  std::uint16_t port,
-                                                  const std::string& bind_address) {
-  // reuse: a port whose last connections linger in TIME_WAIT can be taken again.
-  return sys.middleman().publish(std::move(hub), port, bind_address.c_str(), true);
+namespace {
+
+// Viewer nodes remembered as admitted; the oldest is forgotten beyond this
+// (it presents the token again when it reconnects).
+constexpr size_t max_admitted_nodes = 1024;
+
+struct gate_state {
+  frame_hub_actor hub;
+  std::string token;
+  std::set<caf::node_id> admitted;
+  std::deque<caf::node_id> admitted_order;
+  std::int64_t refused = 0;
+  static inline const char* name = "frame_stream_gate";
+};
+
+using gate_impl = network_facing<caf::stateful_actor<gate_state, frame_stream_actor::base>,
+                                 frame_stream_actor>;
+
+// Viewers of this process ask the hub itself; over the network, a node
+// must have presented the token.
+bool may_watch(gate_impl* self) {
+  const auto& sender = self->current_sender();
+  if (!sender) return false;
+  if (trusted_sender(sender)) return true;
+  return self->state.admitted.count(sender->node()) > 0;
 }
 
-caf::expected<frame_hub_actor> connect_frame_stream(caf::actor_system& sys,
-                                                    const std::string& host, std::uint16_t port) {
-  return sys.middleman().remote_actor<frame_hub_actor>(host, port);
+frame_stream_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std::string token) {
+  self->state.hub = std::move(hub);
+  self->state.token = std::move(token);
+  // The stream ends with its hub (the run's end).
+  self->monitor(self->state.hub);
+  self->set_down_handler([=](caf::down_msg& down) {
+    if (down.source == self->state.hub.address()) self->quit(down.reason);
+  });
+  return {
+      [=](watch_atom, const std::string& presented) -> caf::result<std::int32_t> {
+        auto& st = self->state;
+        const auto& sender = self->current_sender();
+        if (!sender) return make_error(errc::refused, "an anonymous viewer");
+        if (!tokens_match(presented, st.token)) {
+          const auto n = ++st.refused;
+          if (n <= 10 || n % 1000 == 0)
+            std::cerr << "troupe: refused a viewer from " << caf::to_string(sender->node())
+                      << ": wrong or missing view token (" << n << " refused so far)" << std::endl;
+          return make_error(errc::refused, "wrong or missing view token");
+        }
+        if (st.admitted.insert(sender->node()).second) {
+          st.admitted_order.push_back(sender->node());
+          if (st.admitted_order.size() > max_admitted_nodes) {
+            st.admitted.erase(st.admitted_order.front());
+            st.admitted_order.pop_front();
+          }
+        }
+        return frame_stream_protocol;
+      },
+      [=](next_frame_atom, std::int32_t agent) -> caf::result<env_frame> {
+        if (!may_watch(self))
+          return make_error(errc::not_joined, "present the stream's token first");
+        // Relayed, not delegated: the hub answers the gate, so its handle
+        // never reaches another node.
+        auto promise = self->make_response_promise<env_frame>();
+        self->request(self->state.hub, caf::infinite, next_frame_atom_v, agent)
+            .then([promise](env_frame& frame) mutable { promise.deliver(std::move(frame)); },
+                  [promise](caf::error& err) mutable { promise.deliver(std::move(err)); });
+        return promise;
+      },
+  };
+}
+
+}  // namespace
+
+caf::expected<std::uint16_t> publish_frame_stream(caf::actor_system& sys, frame_hub_actor hub,
+                                                  const frame_stream_options& o) {
+  if (o.token.empty()) return make_error(errc::refused, "a frame stream needs a token");
+  auto stream = sys.spawn(gate, std::move(hub), o.token);
+  // reuse: a port whose last connections linger in TIME_WAIT can be taken again.
+  auto port = o.tls.enabled() ? caf::openssl::publish(stream, o.port, o.bind_address.c_str(), true)
+                              : sys.middleman().publish(stream, o.port, o.bind_address.c_str(), true);
+  if (!port) {
+    caf::scoped_actor self{sys};
+    self->send_exit(stream, caf::exit_reason::user_shutdown);
+  }
+  return port;
+}
+
+caf::expected<frame_source> connect_frame_stream(caf::actor_system& sys, const std::string& host,
+                                                 std::uint16_t port, const std::string& token,
+                                                 const tls_files& tls,
+                                                 std::chrono::milliseconds timeout) {
+  auto gate = tls.enabled() ? caf::openssl::remote_actor<frame_stream_actor>(sys, host, port)
+                            : sys.middleman().remote_actor<frame_stream_actor>(host, port);
+  if (!gate) return gate.error();
+  caf::scoped_actor self{sys};
+  caf::error refusal;
+  self->request(*gate, timeout, watch_atom_v, token)
+      .receive([](std::int32_t) {}, [&](caf::error& err) { refusal = std::move(err); });
+  if (refusal) return refusal;
+  return frame_source{*gate};
 }
 
 }  // namespace troupe::actors

@@ -14,7 +14,7 @@ constexpr auto request_timeout = std::chrono::seconds(5);
 constexpr auto paused_poll = std::chrono::milliseconds(20);
 
 struct subscriber_state {
-  frame_hub_actor hub;
+  frame_source hub;
   frame_subscriber_config config;
   clock_type::time_point last_ask{};
   bool ended = false;
@@ -68,7 +68,7 @@ void ask(subscriber_pointer self) {
           });
 }
 
-caf::behavior subscriber(subscriber_pointer self, frame_hub_actor hub,
+caf::behavior subscriber(subscriber_pointer self, frame_source hub,
                          frame_subscriber_config config) {
   self->state.hub = hub;
   self->state.config = std::move(config);
@@ -88,7 +88,7 @@ caf::behavior subscriber(subscriber_pointer self, frame_hub_actor hub,
 
 }  // namespace
 
-caf::actor spawn_frame_subscriber(caf::actor_system& sys, frame_hub_actor hub,
+caf::actor spawn_frame_subscriber(caf::actor_system& sys, frame_source hub,
                                   frame_subscriber_config config) {
   return sys.spawn(subscriber, std::move(hub), std::move(config));
 }

@@ -25,7 +25,7 @@ struct frame_subscriber_config {
   std::function<void(const std::string&)> on_end = [](const std::string&) {};
 };
 
-caf::actor spawn_frame_subscriber(caf::actor_system& sys, frame_hub_actor hub,
+caf::actor spawn_frame_subscriber(caf::actor_system& sys, frame_source hub,
                                   frame_subscriber_config config);
 
 // Why a frame cannot be shown, or "" when it can. Frames may come from

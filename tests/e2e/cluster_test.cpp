@@ -13,6 +13,7 @@
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
+#include "tests/e2e/test_pki.hpp"
 
 namespace fs = std::filesystem;
 using troupe::tests::child_process;
@@ -165,34 +166,19 @@ TEST_CASE("cluster: a worker whose learner is unreachable retries, then exits wi
 TEST_SUITE("e2e") {
 TEST_CASE("cluster over TLS: a worker with a certificate from the CA joins; others cannot") {
   const std::string dir = fresh_cluster_dir("tls");
-  fs::create_directories(dir + "-pki");
-  const std::string pki = dir + "-pki/";
   // A CA, and certificates it signs for the learner and a worker; a rogue
   // self-signed certificate for comparison.
-  std::string make = "cd " + pki +
-                     " && openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem"
-                     " -days 2 -subj /CN=ca";
-  for (const std::string n : {"learner", "worker"})
-    make += " && openssl req -newkey rsa:2048 -nodes -keyout " + n + ".key -out " + n +
-            ".csr -subj /CN=" + n + " && openssl x509 -req -in " + n +
-            ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out " + n + ".pem -days 2";
-  make += " && openssl req -x509 -newkey rsa:2048 -nodes -keyout rogue.key -out rogue.pem"
-          " -days 2 -subj /CN=rogue";
-  REQUIRE(troupe::tests::run_command(make + " 2>&1").exit_code == 0);
-  auto learner = start_learner(
-      dir, {"--set", "cluster.tls.certificate=" + pki + "learner.pem", "--set",
-            "cluster.tls.key=" + pki + "learner.key", "--set", "cluster.tls.ca=" + pki + "ca.pem",
-            "--set", "run.stop.wall_seconds=30"});
+  const auto pki = troupe::tests::make_test_pki(dir + "-pki", {"learner", "worker"});
+  auto tls = pki.config("learner");
+  tls.insert(tls.end(), {"--set", "run.stop.wall_seconds=30"});
+  auto learner = start_learner(dir, tls);
   const std::string address = learner_address(dir + ".learner.log");
   REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
   CHECK(read_file(dir + ".learner.log").find("(TLS)") != std::string::npos);
   auto join = [&](const std::string& cert, const std::string& log) {
     std::vector<std::string> args{binary, "join", address, "--token", token, "--retry", "1"};
     if (!cert.empty())
-      for (const std::string& a : {std::string("--tls-cert"), pki + cert + ".pem",
-                                   std::string("--tls-key"), pki + cert + ".key",
-                                   std::string("--tls-ca"), pki + "ca.pem"})
-        args.push_back(a);
+      for (const std::string& a : pki.flags(cert)) args.push_back(a);
     return std::make_unique<child_process>(args, log);
   };
   // Without TLS, or with a certificate the CA did not sign: no handshake.

@@ -18,6 +18,7 @@
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
+#include "tests/e2e/test_pki.hpp"
 #include "tests/viewer/headless.hpp"
 #include "viewer/overlay_panel.hpp"
 
@@ -43,6 +44,20 @@ void check_panel(const troupe::envs::rgb_frame& shot) {
   const auto counts = colour_counts(shot);
   CHECK(count_of(counts, {126, 198, 250}) > 50);  // title text
   CHECK(count_of(counts, {238, 188, 72}) > 20);   // the chosen action's label
+}
+
+// The frame stream's port and, when the run made one up, its token, from
+// the run's log ("" until it is there, for up to 15 s).
+std::pair<std::string, std::string> published_stream(const std::string& log) {
+  const std::regex published(
+      R"(frame stream on 127\.0\.0\.1:(\d+)( \(TLS\))? \(watch it with: .* --token (\S+)[^)]*\))");
+  for (int i = 0; i < 300; ++i) {
+    std::smatch m;
+    const std::string text = read_file(log);
+    if (std::regex_search(text, m, published)) return {m[1], m[3]};
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return {"", ""};
 }
 
 // Sum and count of the "episode k return R" lines `play` prints.
@@ -152,22 +167,33 @@ TEST_CASE("view --connect watches a run that publishes its frames; viewers come 
                          "run.stop.wall_seconds=60", "--set", "log.progress=false",
                          "--view-port", "0"},
                         log);
-  // The port the system picked, from the run's log.
-  std::string port;
-  const std::regex published(R"(frame stream on 127\.0\.0\.1:(\d+))");
-  for (int i = 0; i < 300 && port.empty(); ++i) {
-    std::smatch m;
-    const std::string text = read_file(log);
-    if (std::regex_search(text, m, published)) port = m[1];
-    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  // The port the system picked, and the token it made up, from the run's log.
+  const auto [port, token] = published_stream(log);
   INFO(read_file(log));
   REQUIRE_FALSE(port.empty());
+  REQUIRE(token.size() == 32);
+
+  // A wrong token, or none: refused within 5 s, exit code 3, no window.
+  for (const std::string& wrong : {std::string(" --token not-the-token"), std::string()}) {
+    CAPTURE(wrong);
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = troupe_headless("view --connect 127.0.0.1:" + port + wrong + " --frames 1", 30);
+    INFO(r.output);
+    if (wrong.empty()) {
+      CHECK(r.exit_code == 2);  // said before connecting
+      CHECK(r.output.find("no token") != std::string::npos);
+    } else {
+      CHECK(r.exit_code == 3);
+      CHECK(r.output.find("refused this viewer: wrong or missing view token") != std::string::npos);
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  }
+  CHECK(read_file(log).find("refused a viewer") != std::string::npos);
 
   for (int viewer = 0; viewer < 2; ++viewer) {
     CAPTURE(viewer);
     const std::string png = (dir / ("connect" + std::to_string(viewer) + ".png")).string();
-    const auto r = troupe_headless("view --connect 127.0.0.1:" + port +
+    const auto r = troupe_headless("view --connect 127.0.0.1:" + port + " --token " + token +
                                    " --frames 5 --screenshot " + png, 30);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
@@ -214,8 +240,9 @@ TEST_CASE("view --connect watches a cluster run: the frames come from a worker's
                        (dir / "worker.log").string());
 
   const std::string png = (dir / "cluster.png").string();
+  // The cluster's token is the stream's too.
   const auto r = troupe_headless("view --connect 127.0.0.1:" + frames_port +
-                                 " --frames 5 --screenshot " + png, 30);
+                                 " --token view-test --frames 5 --screenshot " + png, 30);
   INFO(r.output);
   INFO(read_file(dir / "worker.log"));
   REQUIRE(r.exit_code == 0);
@@ -231,8 +258,51 @@ TEST_CASE("view --connect watches a cluster run: the frames come from a worker's
   check_accounts(s);
 }
 
+TEST_CASE("view --connect over TLS: a viewer with a certificate from the CA watches; others cannot") {
+  const fs::path dir = empty_dir("tls");
+  const auto pki = make_test_pki((dir / "pki").string(), {"run", "viewer"});
+  const std::string log = (dir / "train.log").string();
+  std::vector<std::string> args{TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
+                                "--set", "run.stop.mean_return=100000", "--set",
+                                "run.stop.confirm_episodes=0", "--set", "run.stop.wall_seconds=60",
+                                "--set", "log.progress=false", "--view-port", "0",
+                                "--view-token", "tls-view-test"};
+  for (const auto& a : pki.config("run")) args.push_back(a);
+  child_process trainer(args, log);
+  const auto [port, token] = published_stream(log);
+  INFO(read_file(log));
+  REQUIRE_FALSE(port.empty());
+  CHECK(token == "<the");  // a token given is not printed
+  CHECK(read_file(log).find("(TLS)") != std::string::npos);
+  auto tls = [&](const std::string& name) {
+    std::string flags;
+    for (const auto& a : pki.flags(name)) flags += " " + a;
+    return flags;
+  };
+  const std::string connect = "view --connect 127.0.0.1:" + port + " --token tls-view-test --frames 3";
+  // Plain TCP, or a certificate the CA did not sign: no handshake, no frame.
+  for (const std::string& flags : {std::string(), tls("rogue")}) {
+    CAPTURE(flags);
+    const auto r = troupe_headless(connect + flags, 30);
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("cannot connect to a frame stream") != std::string::npos);
+  }
+  // The CA's certificate but a wrong token: refused.
+  const auto wrong = troupe_headless("view --connect 127.0.0.1:" + port + " --token nope" + tls("viewer"), 30);
+  CHECK(wrong.exit_code == 3);
+  const std::string png = (dir / "tls.png").string();
+  const auto r = troupe_headless(connect + tls("viewer") + " --screenshot " + png, 30);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("3 frames shown") != std::string::npos);
+  check_shows_cartpole(read_png(png));
+  trainer.signal(SIGINT);
+  CHECK(trainer.wait_exit(std::chrono::seconds(60)) == 0);
+}
+
 TEST_CASE("view --connect says why it cannot connect") {
-  const auto nobody = run_command(std::string(TROUPE_BINARY) + " view --connect 127.0.0.1:1");
+  const auto nobody = run_command(std::string(TROUPE_BINARY) + " view --connect 127.0.0.1:1 --token t");
   CHECK(nobody.exit_code == 1);
   CHECK(nobody.output.find("cannot connect to a frame stream at 127.0.0.1:1") != std::string::npos);
   const auto bad = run_command(std::string(TROUPE_BINARY) + " view --connect localhost");

@@ -288,11 +288,11 @@ TEST_CASE("frames cross the network to a subscriber; bad ones are rejected, not 
             [](actors::metrics_atom, actors::metrics_actor) {},
         };
       });
-  auto port = actors::publish_frame_stream(*server.sys, fake_hub, 0);
+  auto port = actors::publish_frame_stream(*server.sys, fake_hub, {0, "127.0.0.1", "secret", {}});
   REQUIRE(port);
 
   system_fixture viewer(true);
-  auto hub = actors::connect_frame_stream(*viewer.sys, "127.0.0.1", *port);
+  auto hub = actors::connect_frame_stream(*viewer.sys, "127.0.0.1", *port, "secret");
   REQUIRE(hub);
   std::mutex mutex;
   std::vector<actors::env_frame> shown;
