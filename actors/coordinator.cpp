@@ -30,6 +30,8 @@ learner_final sum_of(const std::vector<learner_final>& all) {
     total.updates_refused += f.updates_refused;
     total.train_seconds += f.train_seconds;
     total.peer_updates += f.peer_updates;
+    total.foreign_refused += f.foreign_refused;
+    total.foreign_replica_updates += f.foreign_replica_updates;
     total.version = std::max(total.version, f.version);
     total.max_replica_lag = std::max(total.max_replica_lag, f.max_replica_lag);
   }
@@ -178,7 +180,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   // rollout that carried it (or at stop, as dropped), so the reports count
   // what was collected, also by agents that failed and were replaced.
   outcome.samples_collected = outcome.totals.env_steps - run.resumed.env_steps;
-  run.exit_all();
+  run.exit_all(sys);
   return outcome;
 }
 

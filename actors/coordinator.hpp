@@ -34,6 +34,8 @@ struct run_outcome {
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed
   cluster_final cluster;     // troupe serve only
+  stream_final stream;       // --view-port only (the caller fills it in)
+  bool streamed = false;
 };
 
 // Runs to the first stop condition, or until `interrupted` is set.

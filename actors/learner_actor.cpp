@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "actors/errors.hpp"
+#include "actors/network_facing.hpp"
 #include "model/staleness_bound.hpp"
 
 namespace troupe::actors {
@@ -118,6 +119,22 @@ void resume(learner_pointer self) {
   }
 }
 
+// Nothing from outside this process reaches the parameters: a message
+// whose sender is not an actor of this process is refused and counted.
+caf::error refuse_foreign(learner_pointer self, const char* what) {
+  ++self->state.totals.foreign_refused;
+  return make_error(errc::not_local, std::string(what) + " from outside this process");
+}
+
+// A replica update must come from one of the peer replicas' learners.
+bool from_a_peer(learner_pointer self) {
+  const auto& sender = self->current_sender();
+  if (!sender_in_this_process(sender)) return false;
+  for (const auto& peer : self->state.peers)
+    if (sender == caf::actor_cast<caf::strong_actor_ptr>(peer)) return true;
+  return false;
+}
+
 learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
                                      metrics_actor metrics, replica_setup replica) {
   self->state.trainer = std::move(trainer);
@@ -126,6 +143,7 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
   return {
       [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
+        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a rollout");
         if (st.waiting.empty() && st.bound.may_apply()) return train_one(self, r);
         auto promise = self->make_response_promise<train_ack>();
         st.waiting.push_back({std::move(r), promise});
@@ -133,6 +151,10 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
       },
       [=](const replica_update& u) -> caf::result<std::uint64_t> {
         auto& st = self->state;
+        if (!from_a_peer(self)) {
+          ++st.totals.foreign_replica_updates;
+          return make_error(errc::not_local, "a replica update from an actor that is no peer replica");
+        }
         try {
           if (const auto version = st.trainer->apply_peer_update(u.delta)) {
             st.totals.version = *version;
@@ -150,6 +172,12 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
       },
       [=](peers_atom, const std::vector<caf::strong_actor_ptr>& all) {
         auto& st = self->state;
+        if (!sender_in_this_process(self->current_sender()) || !st.peers.empty()) {
+          ++st.totals.foreign_refused;  // told once, by the run builder
+          return;
+        }
+        for (const auto& p : all)
+          if (!sender_in_this_process(p)) return;  // peers are of this process
         if (all.size() < 2) return;
         st.peers.clear();
         for (const auto& p : all) st.peers.push_back(caf::actor_cast<replica_link>(p));
@@ -159,12 +187,15 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
       // mailbox: they have been trained, or wait for the bound, by now.
       [=](drain_atom) -> caf::result<learner_final> {
         auto& st = self->state;
+        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a drain");
         if (st.waiting.empty() && st.bound.all_acked()) return st.totals;
         st.drains.push_back(self->make_response_promise<learner_final>());
         return st.drains.back();
       },
       [=](checkpoint_atom, const std::string& path,
           const model::checkpoint_meta& meta) -> caf::result<std::uint64_t> {
+        if (!sender_in_this_process(self->current_sender()))
+          return refuse_foreign(self, "a checkpoint request");
         try {
           return self->state.trainer->save_checkpoint(path, meta);
         } catch (const std::exception& e) {
@@ -181,10 +212,11 @@ learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::traine
   return sys.spawn<caf::detached>(learner, std::move(trainer), std::move(metrics), replica);
 }
 
-void introduce_replicas(const std::vector<learner_actor>& learners) {
+void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners) {
   std::vector<caf::strong_actor_ptr> all;
   for (const auto& l : learners) all.push_back(caf::actor_cast<caf::strong_actor_ptr>(l));
-  for (const auto& l : learners) caf::anon_send(l, peers_atom_v, all);
+  caf::scoped_actor self{sys};  // a sender of this process: learners refuse anonymous ones
+  for (const auto& l : learners) self->send(l, peers_atom_v, all);
 }
 
 }  // namespace troupe::actors

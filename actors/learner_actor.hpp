@@ -34,6 +34,9 @@ using replica_link = caf::typed_actor<caf::replies_to<replica_update>::with<std:
 // every rollout already sent has been trained (or dropped) and every peer has
 // applied every update of this replica's. peers_atom: every replica's
 // learner, in replica order (this one included), sent once before any rollout.
+// Every message must come from an actor of this process, and a replica
+// update from a peer replica's learner: anything else is refused and counted
+// (learner_final's foreign_refused and foreign_replica_updates).
 using learner_actor = replica_link::extend<
     caf::replies_to<algo::rollout>::with<train_ack>,
     caf::replies_to<drain_atom>::with<learner_final>,
@@ -55,6 +58,6 @@ learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::traine
                             metrics_actor metrics, const replica_setup& replica = {});
 
 // Tells each learner who its peers are (all of `learners`, in replica order).
-void introduce_replicas(const std::vector<learner_actor>& learners);
+void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners);
 
 }  // namespace troupe::actors

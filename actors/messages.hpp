@@ -92,7 +92,20 @@ struct join_reply {
 struct cluster_final {
   std::int32_t workers_joined = 0;
   std::int32_t workers_refused = 0;
-  std::int64_t messages_rejected = 0;  // malformed or from unknown senders
+  std::int64_t messages_rejected = 0;  // malformed, replayed, or from unknown senders
+  // Never queued: not its protocol, from a sender it cannot trust
+  // (actors/network_facing.hpp).
+  std::int64_t dropped_at_door = 0;
+  std::int64_t predicts_relayed = 0;
+  std::int64_t rollouts_relayed = 0;
+};
+
+// What a frame stream's gate saw over a run (actors/frames/frame_stream.hpp).
+struct stream_final {
+  std::int32_t viewers_admitted = 0;
+  std::int32_t viewers_refused = 0;   // a wrong or missing token
+  std::int64_t requests_refused = 0;  // frames asked for by a node without the token
+  std::int64_t dropped_at_door = 0;
 };
 
 struct batch_stats {
@@ -105,6 +118,9 @@ struct batch_stats {
   std::vector<std::int64_t> size_histogram;
   double forward_seconds = 0;  // in forward passes
   double reply_seconds = 0;    // sampling actions and answering requests
+  // Messages refused because their sender was not an actor of this process
+  // (only a leaked handle could bring one: see actors/network_facing.hpp).
+  std::int64_t foreign_refused = 0;
 
   // Another model-owner's statistics added to these.
   void merge(const batch_stats& other) {
@@ -117,6 +133,7 @@ struct batch_stats {
     for (size_t b = 0; b < other.size_histogram.size(); ++b) size_histogram[b] += other.size_histogram[b];
     forward_seconds += other.forward_seconds;
     reply_seconds += other.reply_seconds;
+    foreign_refused += other.foreign_refused;
   }
 
   void add_batch(int rows) {
@@ -150,6 +167,10 @@ struct learner_final {
   std::uint64_t version = 0;
   std::int64_t peer_updates = 0;
   std::uint64_t max_replica_lag = 0;
+  // Refused for their sender: messages from outside this process, and
+  // replica updates from any actor but a peer replica's learner.
+  std::int64_t foreign_refused = 0;
+  std::int64_t foreign_replica_updates = 0;
 };
 
 // What the metrics actor knows at the end of a run.
@@ -169,6 +190,7 @@ struct metrics_totals {
   double confirmed_return = 0.0;
   std::uint64_t confirmed_version = 0;
   std::vector<node_stats> nodes;  // the learner's node first
+  std::int64_t foreign_refused = 0;  // messages from outside this process, refused
 };
 
 struct stop_request {
@@ -233,13 +255,18 @@ typename Inspector::result_type inspect(Inspector& f, join_reply& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, cluster_final& x) {
   return f(caf::meta::type_name("cluster_final"), x.workers_joined, x.workers_refused,
-           x.messages_rejected);
+           x.messages_rejected, x.dropped_at_door, x.predicts_relayed, x.rollouts_relayed);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, stream_final& x) {
+  return f(caf::meta::type_name("stream_final"), x.viewers_admitted, x.viewers_refused,
+           x.requests_refused, x.dropped_at_door);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, batch_stats& x) {
   return f(caf::meta::type_name("batch_stats"), x.forward_passes, x.requests,
            x.observations, x.largest_batch, x.size_histogram, x.forward_seconds,
-           x.reply_seconds);
+           x.reply_seconds, x.foreign_refused);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
@@ -250,14 +277,14 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
   return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
            x.updates, x.updates_skipped, x.updates_refused, x.train_seconds, x.version,
-           x.peer_updates, x.max_replica_lag);
+           x.peer_updates, x.max_replica_lag, x.foreign_refused, x.foreign_replica_updates);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
   return f(caf::meta::type_name("metrics_totals"), x.env_steps, x.episodes,
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
            x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag, x.confirmations,
-           x.confirmed_return, x.confirmed_version, x.nodes);
+           x.confirmed_return, x.confirmed_version, x.nodes, x.foreign_refused);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
@@ -338,6 +365,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::replica_update))
   CAF_ADD_ATOM(troupe, troupe::actors, peers_atom, "peers")
   CAF_ADD_ATOM(troupe, troupe::actors, watch_atom, "watch")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::stream_final))
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

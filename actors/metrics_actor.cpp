@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "actors/errors.hpp"
+#include "actors/network_facing.hpp"
 #include "actors/run_metrics.hpp"
 
 namespace troupe::actors {
@@ -41,6 +43,7 @@ struct metrics_state {
   // At the previous tick, for rates.
   double last_seconds = 0;
   std::int64_t last_steps = 0;
+  std::int64_t foreign_refused = 0;
   static inline const char* name = "metrics";
 };
 
@@ -51,6 +54,14 @@ using metrics_pointer = metrics_impl::stateful_pointer<metrics_state>;
 double run_seconds(const metrics_config& c) {
   return c.resumed.wall_seconds +
          std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+}
+
+// Reports and counts reach the metrics only from actors of this process;
+// anything else is refused and counted.
+bool from_this_process(metrics_pointer self) {
+  if (sender_in_this_process(self->current_sender())) return true;
+  ++self->state.foreign_refused;
+  return false;
 }
 
 void request_stop(metrics_pointer self, const std::string& reason) {
@@ -201,6 +212,7 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
   return {
       [=](const episode_report& report) {
         auto& st = self->state;
+        if (!from_this_process(self)) return;
         auto& node = st.nodes[report.node.empty() ? learner_node : report.node];
         node.agents.insert(report.agent_id);
         node.env_steps += report.env_steps;
@@ -210,15 +222,19 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         for (float r : report.returns) st.metrics.add_episode(r);
         check_stop(self);
       },
-      [=](const algo::train_result& result) { self->state.metrics.add_update(result); },
+      [=](const algo::train_result& result) {
+        if (from_this_process(self)) self->state.metrics.add_update(result);
+      },
       [=](caf::tick_atom) {
         self->request(self->state.owner, std::chrono::seconds(5), stats_atom_v)
             .then([=](const batch_stats& b) { on_tick(self, b); },
                   [=](caf::error&) { on_tick(self, batch_stats{}); });
         self->delayed_send(self, period, caf::tick_atom_v);
       },
-      [=](totals_atom) {
+      [=](totals_atom) -> caf::result<metrics_totals> {
         auto& st = self->state;
+        if (!from_this_process(self))
+          return make_error(errc::not_local, "totals asked from outside this process");
         st.totals.env_steps = st.metrics.env_steps();
         st.totals.episodes = st.metrics.episodes();
         st.totals.final_mean_return = st.metrics.mean_return();
@@ -227,6 +243,7 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         st.totals.mean_policy_lag = st.metrics.mean_policy_lag();
         st.totals.max_policy_lag = st.metrics.max_policy_lag();
         st.totals.nodes = node_table(st);
+        st.totals.foreign_refused = st.foreign_refused;
         return st.totals;
       },
   };

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "actors/errors.hpp"
+#include "actors/network_facing.hpp"
 #include "actors/reply_courier.hpp"
 #include "algo/sampling.hpp"
 
@@ -102,7 +103,14 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   return {
       [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
         auto& st = self->state;
+        // Before the promise, which takes the sender out of the message.
+        const bool local = sender_in_this_process(self->current_sender());
         auto promise = self->make_response_promise<predict_reply>();
+        if (!local) {
+          ++st.stats.foreign_refused;
+          promise.deliver(make_error(errc::not_local, "predict request from outside this process"));
+          return promise;
+        }
         if (req.rows <= 0 ||
             req.observations.size() != size_t(req.rows) * size_t(st.obs_size) ||
             req.policy_row < -1 || req.policy_row >= req.rows) {
@@ -132,8 +140,12 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
       [=](batch_timeout_atom, std::uint64_t number) {
         if (number == self->state.batch_number) flush(self->state);  // else: flushed already
       },
-      [=](stats_atom) {
+      [=](stats_atom) -> caf::result<batch_stats> {
         flush(self->state);  // never leave a partial batch behind another message
+        if (!sender_in_this_process(self->current_sender())) {
+          ++self->state.stats.foreign_refused;
+          return make_error(errc::not_local, "stats asked from outside this process");
+        }
         return self->state.stats;
       },
   };

@@ -23,8 +23,8 @@
 //     handshake may claim this node's id, making a proxy whose node() is
 //     ours.
 // So a network-facing actor's mailbox admits, from a sender it cannot trust,
-// only its public protocol, responses to its own requests, and the runtime's
-// anonymous down notices (of actors it monitors); everything else is dropped (and
+// only its public protocol, responses to its own requests, and down notices
+// (of actors it monitors: sent by the actor that went down); everything else is dropped (and
 // answered with an error when it was a request) before it is queued, and
 // counted. Its control messages (stop, naming agents) it accepts only from
 // trusted senders (below).
@@ -102,8 +102,11 @@ class network_facing : public Base {
     if (trusted_sender(x.sender)) return true;
     if (x.mid.is_response()) return true;  // matched to a request of its own, or dropped
     const auto& content = x.content();
-    if (!x.sender && content.match_elements<caf::down_msg>())
-      return true;  // the runtime's notices come without a sender
+    // A down notice comes from the actor that went down, about itself (a
+    // peer may send one only about an actor of its own, which is harmless).
+    if (x.sender && content.match_elements<caf::down_msg>())
+      return content.get_as<caf::down_msg>(0).source ==
+             caf::actor_cast<caf::actor_addr>(x.sender);
     return detail::in_protocol(content, typename Protocol::signatures{});
   }
 

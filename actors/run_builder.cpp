@@ -46,7 +46,8 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
                   ? caf::openssl::publish(gateway, c.port, c.host.c_str(), true)
                   : sys.middleman().publish(gateway, c.port, c.host.c_str(), true);
   if (!port) {
-    caf::anon_send_exit(gateway, caf::exit_reason::user_shutdown);
+    caf::scoped_actor self{sys};  // the gateway takes exits from this process only
+    self->send_exit(gateway, caf::exit_reason::user_shutdown);
     throw std::runtime_error("cannot listen on " + c.host + ":" + std::to_string(c.port) + ": " +
                              sys.render(port.error()));
   }
@@ -101,18 +102,21 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     run.learners.push_back(spawn_learner(
         sys, run.trainers[d], run.metrics,
         replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock}));
-  if (replicas > 1) introduce_replicas(run.learners);
+  if (replicas > 1) introduce_replicas(sys, run.learners);
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;
 }
 
-void run_parts::exit_all() const {
+void run_parts::exit_all(caf::actor_system& sys) const {
+  // From an actor of this process: the gateway drops anonymous exits (a
+  // peer can send those; see actors/network_facing.hpp).
+  caf::scoped_actor self{sys};
   const auto quit = caf::exit_reason::user_shutdown;
-  for (const auto& l : learners) caf::anon_send_exit(l, quit);
-  for (const auto& o : owners) caf::anon_send_exit(o, quit);
-  if (metrics) caf::anon_send_exit(metrics, quit);
-  if (gateway) caf::anon_send_exit(gateway, quit);
-  if (evaluator) caf::anon_send_exit(evaluator, quit);
+  for (const auto& l : learners) self->send_exit(l, quit);
+  for (const auto& o : owners) self->send_exit(o, quit);
+  if (metrics) self->send_exit(metrics, quit);
+  if (gateway) self->send_exit(gateway, quit);
+  if (evaluator) self->send_exit(evaluator, quit);
 }
 
 }  // namespace troupe::actors

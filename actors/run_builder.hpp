@@ -63,7 +63,7 @@ struct run_parts {
   cluster_gateway_actor gateway;   // only when serving workers
 
   // Every actor above, told to quit.
-  void exit_all() const;
+  void exit_all(caf::actor_system& sys) const;
 };
 
 // Builds and starts everything but the agents. `coordinator` is told when a

@@ -84,7 +84,22 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                           {"predict_round_trip_ms", n.predict_round_trip_ms}});
   j["cluster"] = {{"workers_joined", o.cluster.workers_joined},
                   {"workers_refused", o.cluster.workers_refused},
-                  {"messages_rejected", o.cluster.messages_rejected}};
+                  {"messages_rejected", o.cluster.messages_rejected},
+                  {"dropped_at_door", o.cluster.dropped_at_door},
+                  {"predicts_relayed", o.cluster.predicts_relayed},
+                  {"rollouts_relayed", o.cluster.rollouts_relayed}};
+  // Messages that reached the actors behind the gateway from outside this
+  // process (or replica updates from a non-replica), refused: only a leaked
+  // handle could bring one, so these stay 0 (see actors/network_facing.hpp).
+  j["refused_from_outside"] = {{"model_owner", o.batching.foreign_refused},
+                               {"learner", o.learner.foreign_refused},
+                               {"replicas", o.learner.foreign_replica_updates},
+                               {"metrics", t.foreign_refused}};
+  if (o.streamed)
+    j["frame_stream"] = {{"viewers_admitted", o.stream.viewers_admitted},
+                         {"viewers_refused", o.stream.viewers_refused},
+                         {"requests_refused", o.stream.requests_refused},
+                         {"dropped_at_door", o.stream.dropped_at_door}};
   return j.dump(2) + "\n";
 }
 

@@ -1,5 +1,6 @@
 // troupe train CONFIG [--set key=value]... [--run-dir DIR] [--view] [--view-port PORT]
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -159,6 +160,7 @@ int run_training(const train_options& opts) {
   if (serving || publishing) actors::configure_network(caf_config, config.cluster.tls);
   caf::actor_system system{caf_config};
   if (opts.view || publishing) request.frame_hub = actors::spawn_frame_hub(system);
+  actors::frame_stream_control stream_gate;
   if (publishing) {
     bool generated = false;
     actors::frame_stream_options stream;
@@ -166,18 +168,29 @@ int run_training(const train_options& opts) {
     stream.bind_address = opts.view_bind;
     stream.token = view_token(opts, request.cluster.token, config_token, generated);
     stream.tls = config.cluster.tls;
-    const auto port = actors::publish_frame_stream(system, request.frame_hub, stream);
-    if (!port)
+    auto published = actors::publish_frame_stream(system, request.frame_hub, stream);
+    if (!published)
       throw config_error("--view-port " + std::to_string(opts.view_port) + ": cannot publish on " +
-                         opts.view_bind + ": " + system.render(port.error()));
-    std::cout << "troupe: frame stream on " << opts.view_bind << ":" << *port
+                         opts.view_bind + ": " + system.render(published.error()));
+    stream_gate = published->gate;
+    const std::uint16_t port = published->port;
+    std::cout << "troupe: frame stream on " << opts.view_bind << ":" << port
               << (stream.tls.enabled() ? " (TLS)" : "") << " (watch it with: troupe view --connect "
-              << opts.view_bind << ":" << *port << " --token "
+              << opts.view_bind << ":" << port << " --token "
               << (generated ? stream.token : std::string("<the view token>")) << ")" << std::endl;
   }
-  const actors::run_outcome outcome = opts.view
-                                          ? train_in_view(system, request, opts, interrupted)
-                                          : actors::coordinate(system, request, interrupted);
+  actors::run_outcome outcome = opts.view ? train_in_view(system, request, opts, interrupted)
+                                           : actors::coordinate(system, request, interrupted);
+  if (stream_gate) {
+    caf::scoped_actor self{system};
+    self->request(stream_gate, std::chrono::seconds(10), actors::stop_atom_v)
+        .receive(
+            [&](const actors::stream_final& f) {
+              outcome.stream = f;
+              outcome.streamed = true;
+            },
+            [](caf::error&) {});
+  }
   if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
   if (!outcome.checkpoint_failure.empty()) {
     const std::string kept = dir.checkpoints().newest();

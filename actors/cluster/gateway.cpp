@@ -1,13 +1,19 @@
 #include "actors/cluster/gateway.hpp"
 
 #include <cmath>
+#include <deque>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <string_view>
+#include <unordered_set>
 #include <stdexcept>
 #include <vector>
 
+#include "actors/cluster/render_relay.hpp"
 #include "actors/cluster/token.hpp"
 #include "actors/errors.hpp"
+#include "actors/network_facing.hpp"
 
 namespace troupe::actors {
 
@@ -19,6 +25,9 @@ struct worker_entry {
   std::uint32_t first_agent = 0;
   std::int32_t agents = 0;
   std::vector<std::int32_t> view_slots;  // per agent: its frame hub slot, -1 until named
+  // Fingerprints of the rollouts relayed lately, oldest first.
+  std::unordered_set<std::uint64_t> recent;
+  std::deque<std::uint64_t> recent_order;
   bool owns(std::uint32_t id) const {
     return id >= first_agent && id < first_agent + std::uint32_t(agents);
   }
@@ -34,11 +43,15 @@ struct gateway_state {
   std::uint32_t next_agent_id = 1u << 20;  // above any local agent's id
   std::vector<bool> view_slot_taken;       // from config.first_view_slot on
   bool stopped = false;
+  std::uint64_t newest_version = 0;  // the newest parameter version a reply carried
   cluster_final totals;
   static inline const char* name = "cluster_gateway";
 };
 
-using gateway_pointer = cluster_gateway_actor::stateful_pointer<gateway_state>;
+using gateway_impl =
+    network_facing<caf::stateful_actor<gateway_state, cluster_gateway_actor::base>,
+                   cluster_gateway_actor>;
+using gateway_pointer = gateway_impl*;
 
 // Logs the first rejections, then one in a thousand: a flood must not
 // become a flood of log lines.
@@ -95,6 +108,33 @@ std::string check_rollout(const gateway_config& c, const algo::rollout& r) {
   if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions))
     return "rollout holds non-finite numbers";
   return "";
+}
+
+// What identifies a rollout's content: a replay is byte for byte the same.
+std::uint64_t fingerprint(const algo::rollout& r) {
+  std::uint64_t h = std::hash<std::uint64_t>{}((std::uint64_t(r.agent_id) << 32) ^ r.sequence);
+  auto mix = [&h](const void* data, size_t bytes) {
+    const std::uint64_t part =
+        std::hash<std::string_view>{}(std::string_view(static_cast<const char*>(data), bytes));
+    h ^= part + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  };
+  mix(r.observations.data(), r.observations.size() * sizeof(float));
+  mix(r.actions.data(), r.actions.size() * sizeof(float));
+  mix(r.rewards.data(), r.rewards.size() * sizeof(float));
+  mix(r.behaviour_logp.data(), r.behaviour_logp.size() * sizeof(float));
+  mix(r.behaviour_version.data(), r.behaviour_version.size() * sizeof(std::uint64_t));
+  return h;
+}
+
+// Remembers a rollout; false when it was relayed already.
+bool first_time(worker_entry& w, std::uint64_t print, int window) {
+  if (!w.recent.insert(print).second) return false;
+  w.recent_order.push_back(print);
+  if (w.recent_order.size() > size_t(window)) {
+    w.recent.erase(w.recent_order.front());
+    w.recent_order.pop_front();
+  }
+  return true;
 }
 
 // The replica that serves an agent: the same for its predicts and rollouts.
@@ -170,7 +210,20 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
             req.observations.size() != size_t(req.rows) * size_t(st.config.obs_size) ||
             !all_finite(req.observations))
           return reject(self, errc::malformed, "predict request with malformed observations");
-        return self->delegate(st.owners[replica_of(st, req.agent_id)], std::move(req));
+        if (req.policy_row < -1 || req.policy_row >= req.rows)
+          return reject(self, errc::malformed, "predict request for a row it does not have");
+        // Relayed: the owner answers the gateway, never the worker.
+        ++st.totals.predicts_relayed;
+        auto promise = self->make_response_promise<predict_reply>();
+        self->request(st.owners[replica_of(st, req.agent_id)], caf::infinite, std::move(req))
+            .then(
+                [=](predict_reply& reply) mutable {
+                  auto& newest = self->state.newest_version;
+                  newest = std::max(newest, reply.version);
+                  promise.deliver(std::move(reply));
+                },
+                [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+        return promise;
       },
       [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
@@ -179,8 +232,16 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         if (!w->owns(r.agent_id)) return reject(self, errc::malformed, "rollout for a foreign agent id");
         if (const std::string why = check_rollout(st.config, r); !why.empty())
           return reject(self, errc::malformed, why);
+        for (std::uint64_t v : r.behaviour_version)
+          if (v > st.newest_version)
+            return reject(self, errc::malformed,
+                          "rollout acted with parameter version " + std::to_string(v) +
+                              ", newer than any predict reply so far (" +
+                              std::to_string(st.newest_version) + ")");
         // After the stop, nothing more is collected: the worker drops it.
         if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+        if (!first_time(*w, fingerprint(r), st.config.replay_window))
+          return reject(self, errc::malformed, "a rollout relayed already (replayed)");
         // Its steps count as collected here, where they reach the learner's
         // node, so that collected = trained + dropped holds however workers die.
         episode_report steps;
@@ -188,7 +249,12 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         steps.env_steps = r.samples();
         steps.node = w->name;
         self->send(st.metrics, std::move(steps));
-        return self->delegate(st.learners[replica_of(st, r.agent_id)], std::move(r));
+        ++st.totals.rollouts_relayed;
+        auto promise = self->make_response_promise<train_ack>();
+        self->request(st.learners[replica_of(st, r.agent_id)], caf::infinite, std::move(r))
+            .then([=](train_ack& ack) mutable { promise.deliver(ack); },
+                  [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+        return promise;
       },
       [=](episode_report& report) {
         auto& st = self->state;
@@ -200,7 +266,9 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         if (st.stopped) return;
         if (!w->owns(report.agent_id) || report.returns.size() != report.lengths.size() ||
             !all_finite(report.returns) || !std::isfinite(report.predict_seconds) ||
-            report.predict_seconds < 0 || report.predicts < 0) {
+            report.predict_seconds < 0 || report.predicts < 0 ||
+            std::any_of(report.lengths.begin(), report.lengths.end(),
+                        [](std::int32_t n) { return n < 0; })) {
           reject(self, errc::malformed, "malformed episode report");
           return;
         }
@@ -222,16 +290,18 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         if (!st.config.frame_hub || st.stopped) return;
         std::int32_t& slot = w->view_slots[id - w->first_agent];
         if (slot < 0) slot = take_view_slot(st);
-        self->send(st.config.frame_hub, agent_atom_v, slot, std::move(agent));
+        // The hub talks to a relay of this process, never to the worker.
+        self->send(st.config.frame_hub, agent_atom_v, slot,
+                   spawn_render_relay(self->system(), std::move(agent)));
       },
       [=](stop_atom) -> caf::result<cluster_final> {
         auto& st = self->state;
-        const auto& sender = self->current_sender();
-        if (!sender || sender->node() != self->node())
-          return reject(self, errc::not_local, "stop from another node");
+        if (!trusted_sender(self->current_sender()))
+          return reject(self, errc::not_local, "stop from outside this process");
         st.stopped = true;
         for (auto& [node, w] : st.workers)
           caf::anon_send(caf::actor_cast<caf::actor>(w.control), stop_atom_v);
+        st.totals.dropped_at_door = self->dropped_at_door();
         return st.totals;
       },
   };

@@ -1,15 +1,21 @@
 #pragma once
 // The cluster gateway: the one actor a learner node publishes over TCP.
 // Workers join through it with the shared token and then send everything
-// through it: predict requests (delegated to the model-owner, which answers
-// the worker's agent directly), rollouts (delegated to the learner) and
-// episode reports (to the metrics actor). With several devices, a remote
-// agent talks to the model-owner and learner of replica (agent id mod the
-// number of replicas), as local agents do. Workers also name their agents, so
-// that the learner's frame hub (when someone may watch) can ask them for
-// frames like its own. Nothing from the network reaches
-// those actors unchecked: the sender must be a joined worker and the message
-// must have the run's shapes.
+// through it: predict requests (relayed to the model-owner), rollouts
+// (relayed to the learner) and episode reports (to the metrics actor). With
+// several devices, a remote agent talks to the model-owner and learner of
+// replica (agent id mod the number of replicas), as local agents do. Workers
+// also name their agents, so that the learner's frame hub (when someone may
+// watch) can ask them for frames like its own, through a render relay
+// (actors/cluster/render_relay.hpp).
+//
+// Relayed, not delegated: the gateway asks the model-owner or learner and
+// answers the worker itself, so their handles never leave the learner's
+// node and no peer can address them (actors/network_facing.hpp). Nothing
+// from the network reaches those actors unchecked: the sender must be a
+// joined worker, the message must have the run's shapes and finite numbers,
+// a rollout must not repeat one already relayed nor claim a parameter
+// version no predict reply has carried yet.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,11 +30,11 @@
 namespace troupe::actors {
 
 // A worker speaking another version is refused with a message saying so.
-constexpr std::int32_t cluster_protocol_version = 2;
+constexpr std::int32_t cluster_protocol_version = 3;
 
-// stop_atom comes from the coordinator only (the learner's own node): the
-// gateway stops forwarding, tells every worker the run has ended, and answers
-// what it saw. Refusals are actors/errors.hpp's codes: a worker is refused
+// stop_atom comes from the coordinator only (an actor of this process whose
+// handle never left it): the gateway stops relaying, tells every worker the
+// run has ended, and answers what it saw. Refusals are actors/errors.hpp's codes: a worker is refused
 // (errc::refused), speaks another protocol (protocol_mismatch), comes after
 // the end (run_ended); a message fails its checks (malformed) or comes from
 // a node that has not joined (not_joined).
@@ -52,6 +58,8 @@ struct gateway_config {
   int action_width = 1;  // floats per action
   int n_steps = 1;
   int max_agents_per_worker = 1024;
+  // Rollouts remembered per worker to recognise a replayed one.
+  int replay_window = 4096;
   // Where viewers see the workers' agents: the hub's slots from
   // first_view_slot on. No hub: nobody can watch, agents are not named.
   frame_hub_actor frame_hub;

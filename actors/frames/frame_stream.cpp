@@ -24,12 +24,14 @@ struct gate_state {
   std::string token;
   std::set<caf::node_id> admitted;
   std::deque<caf::node_id> admitted_order;
-  std::int64_t refused = 0;
+  stream_final totals;
   static inline const char* name = "frame_stream_gate";
 };
 
-using gate_impl = network_facing<caf::stateful_actor<gate_state, frame_stream_actor::base>,
-                                 frame_stream_actor>;
+// Its owner's stop_atom is no part of what peers may send.
+using gate_actor = frame_stream_actor::extend_with<frame_stream_control>;
+using gate_impl =
+    network_facing<caf::stateful_actor<gate_state, gate_actor::base>, frame_stream_actor>;
 
 // Viewers of this process ask the hub itself; over the network, a node
 // must have presented the token.
@@ -40,7 +42,7 @@ bool may_watch(gate_impl* self) {
   return self->state.admitted.count(sender->node()) > 0;
 }
 
-frame_stream_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std::string token) {
+gate_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std::string token) {
   self->state.hub = std::move(hub);
   self->state.token = std::move(token);
   // The stream ends with its hub (the run's end).
@@ -54,13 +56,14 @@ frame_stream_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std
         const auto& sender = self->current_sender();
         if (!sender) return make_error(errc::refused, "an anonymous viewer");
         if (!tokens_match(presented, st.token)) {
-          const auto n = ++st.refused;
+          const auto n = ++st.totals.viewers_refused;
           if (n <= 10 || n % 1000 == 0)
             std::cerr << "troupe: refused a viewer from " << caf::to_string(sender->node())
                       << ": wrong or missing view token (" << n << " refused so far)" << std::endl;
           return make_error(errc::refused, "wrong or missing view token");
         }
         if (st.admitted.insert(sender->node()).second) {
+          ++st.totals.viewers_admitted;
           st.admitted_order.push_back(sender->node());
           if (st.admitted_order.size() > max_admitted_nodes) {
             st.admitted.erase(st.admitted_order.front());
@@ -70,8 +73,10 @@ frame_stream_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std
         return frame_stream_protocol;
       },
       [=](next_frame_atom, std::int32_t agent) -> caf::result<env_frame> {
-        if (!may_watch(self))
+        if (!may_watch(self)) {
+          ++self->state.totals.requests_refused;
           return make_error(errc::not_joined, "present the stream's token first");
+        }
         // Relayed, not delegated: the hub answers the gate, so its handle
         // never reaches another node.
         auto promise = self->make_response_promise<env_frame>();
@@ -80,23 +85,34 @@ frame_stream_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std
                   [promise](caf::error& err) mutable { promise.deliver(std::move(err)); });
         return promise;
       },
+      [=](stop_atom) -> caf::result<stream_final> {
+        if (!trusted_sender(self->current_sender()))
+          return make_error(errc::not_local, "stop from outside this process");
+        self->state.totals.dropped_at_door = self->dropped_at_door();
+        return self->state.totals;
+      },
   };
 }
 
 }  // namespace
 
-caf::expected<std::uint16_t> publish_frame_stream(caf::actor_system& sys, frame_hub_actor hub,
-                                                  const frame_stream_options& o) {
+caf::expected<published_frame_stream> publish_frame_stream(caf::actor_system& sys,
+                                                           frame_hub_actor hub,
+                                                           const frame_stream_options& o) {
   if (o.token.empty()) return make_error(errc::refused, "a frame stream needs a token");
-  auto stream = sys.spawn(gate, std::move(hub), o.token);
+  gate_actor stream = sys.spawn(gate, std::move(hub), o.token);
+  // Peers get the gate's public protocol only.
+  const frame_stream_actor published = stream;
   // reuse: a port whose last connections linger in TIME_WAIT can be taken again.
-  auto port = o.tls.enabled() ? caf::openssl::publish(stream, o.port, o.bind_address.c_str(), true)
-                              : sys.middleman().publish(stream, o.port, o.bind_address.c_str(), true);
+  auto port = o.tls.enabled()
+                  ? caf::openssl::publish(published, o.port, o.bind_address.c_str(), true)
+                  : sys.middleman().publish(published, o.port, o.bind_address.c_str(), true);
   if (!port) {
     caf::scoped_actor self{sys};
     self->send_exit(stream, caf::exit_reason::user_shutdown);
+    return port.error();
   }
-  return port;
+  return published_frame_stream{*port, stream};
 }
 
 caf::expected<frame_source> connect_frame_stream(caf::actor_system& sys, const std::string& host,

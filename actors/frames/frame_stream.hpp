@@ -40,10 +40,21 @@ struct frame_stream_options {
   tls_files tls;           // enabled: over TLS (the system loaded CAF's module)
 };
 
-// Spawns the gate in front of `hub` and publishes it. Returns the port, or
-// why it could not (taken, not permitted).
-caf::expected<std::uint16_t> publish_frame_stream(caf::actor_system& sys, frame_hub_actor hub,
-                                                  const frame_stream_options& options);
+// The owner's handle on a published stream: stop_atom (from an actor of
+// this process only) answers what the gate saw; the gate itself ends with
+// its hub.
+using frame_stream_control = caf::typed_actor<caf::replies_to<stop_atom>::with<stream_final>>;
+
+struct published_frame_stream {
+  std::uint16_t port = 0;
+  frame_stream_control gate;
+};
+
+// Spawns the gate in front of `hub` and publishes it. Returns the port and
+// the gate, or why it could not (taken, not permitted).
+caf::expected<published_frame_stream> publish_frame_stream(caf::actor_system& sys,
+                                                           frame_hub_actor hub,
+                                                           const frame_stream_options& options);
 
 // Connects to the gate at host:port (over TLS when `tls` is enabled) and
 // presents `token`. The source to pull frames from, or why not: the

@@ -112,7 +112,7 @@ replica_run start_replicas(caf::actor_system& sys, const std::vector<int>& slow_
     run.learners.push_back(spawn_learner(sys, run.trainers[r], metrics_actor{},
                                          replica_setup{std::uint32_t(r), max_lag, run.clock}));
   }
-  introduce_replicas(run.learners);
+  introduce_replicas(sys, run.learners);
   return run;
 }
 
@@ -166,11 +166,13 @@ TEST_CASE("replicas: with SGD and known gradients every update lands once on eve
     const int n = 2 + round % 2;  // 2 or 3 replicas
     const std::uint64_t max_lag = 1 + round % 4;
     auto run = start_replicas(sys, std::vector<int>(n, 0), max_lag);
-    // Rollouts to all replicas at once, as agents send them.
+    // Rollouts to all replicas at once, as agents send them (from an actor of
+    // this process: learners refuse anonymous messages).
+    caf::scoped_actor sender{sys};
     double total = 0;
     for (int k = 0; k < per_replica; ++k)
       for (int r = 0; r < n; ++r) {
-        caf::anon_send(run.learners[r], rollout_with_gradient(r, k, gradient(r, k)));
+        sender->send(run.learners[r], rollout_with_gradient(r, k, gradient(r, k)));
         total += gradient(r, k);
       }
     const auto finals = drain_all(sys, run);
@@ -229,9 +231,10 @@ TEST_CASE("replicas under load: no replica ever falls more than max_lag behind (
     const std::vector<int> rollouts = n == 2 ? std::vector<int>{150, 10} : std::vector<int>{150, 10, 20};
     int total = 0;
     for (int r = 0; r < n; ++r) total += rollouts[r];
+    caf::scoped_actor sender{sys};
     for (int k = 0; k < 150; ++k)
       for (int r = 0; r < n; ++r)
-        if (k < rollouts[r]) caf::anon_send(run.learners[r], rollout_with_gradient(r, k, 1.0f / 64));
+        if (k < rollouts[r]) sender->send(run.learners[r], rollout_with_gradient(r, k, 1.0f / 64));
     const auto finals = drain_all(sys, run);
     done.store(true);
     observer.join();

@@ -159,6 +159,18 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
                [&](caf::error& e) { FAIL(sys.render(e)); });
   CHECK(acked);
   CHECK(s.rollouts == 1);
+  // The same rollout again: a replay. One acted with a version no reply has
+  // carried yet (the owner's replies carry 7): made up.
+  CHECK(refused(valid_rollout(reply.first_agent_id, c)));
+  auto future = valid_rollout(reply.first_agent_id, c);
+  future.sequence = 1;
+  future.behaviour_version.back() = 8;
+  CHECK(refused(future));
+  auto bad_row = good;
+  bad_row.policy_row = 2;
+  CHECK(refused(bad_row));
+  CHECK(s.rollouts == 1);
+  CHECK(s.predicts == 1);
 
   cluster_final final;
   worker->request(gw, timeout, stop_atom_v)
@@ -166,7 +178,9 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
                [&](caf::error& e) { FAIL(sys.render(e)); });
   CHECK(final.workers_joined == 1);
   CHECK(final.workers_refused == 2);
-  CHECK(final.messages_rejected >= 7);
+  CHECK(final.messages_rejected >= 10);
+  CHECK(final.predicts_relayed == 1);
+  CHECK(final.rollouts_relayed == 1);
   // After the stop nothing more is collected.
   CHECK(refused(valid_rollout(reply.first_agent_id, c)));
   CHECK(s.rollouts == 1);

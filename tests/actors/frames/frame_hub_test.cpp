@@ -292,7 +292,7 @@ TEST_CASE("frames cross the network to a subscriber; bad ones are rejected, not 
   REQUIRE(port);
 
   system_fixture viewer(true);
-  auto hub = actors::connect_frame_stream(*viewer.sys, "127.0.0.1", *port, "secret");
+  auto hub = actors::connect_frame_stream(*viewer.sys, "127.0.0.1", port->port, "secret");
   REQUIRE(hub);
   std::mutex mutex;
   std::vector<actors::env_frame> shown;
