@@ -273,6 +273,11 @@ std::vector<field> fields_of(run_config& c) {
       optional_text("cluster.tls.certificate", c.cluster.tls.certificate, "troupe serve, and the frame stream (--view-port): PEM certificate of this node; with key and ca, workers and viewers connect over TLS"),
       optional_text("cluster.tls.key", c.cluster.tls.key, "troupe serve: PEM private key of cluster.tls.certificate"),
       optional_text("cluster.tls.ca", c.cluster.tls.ca, "troupe serve: PEM CA certificate that workers' certificates must be signed by"),
+      integer("cluster.max_connections", c.cluster.limits.max_connections, 1, 1000000, "connections the cluster port (and the frame stream, each) keeps at once; more are closed at once"),
+      integer("cluster.max_connections_per_host", c.cluster.limits.max_connections_per_host, 1, 1000000, "of those, from one address"),
+      number("cluster.handshake_timeout_s", c.cluster.limits.handshake_timeout_s, 0, 3600, true, "a connection that has not completed its handshake by then is closed"),
+      number("cluster.idle_timeout_s", c.cluster.limits.idle_timeout_s, 10, 86400, false, "a connection silent this long, or holding a message begun this long ago, is closed (Troupe's peers send a heartbeat every 5 s)"),
+      integer("cluster.max_message_bytes", c.cluster.limits.max_message_bytes, 1024, 4294967295LL, "a peer's message larger than this closes its connection before it is read (CAF would allocate its size up front)"),
       boolean("log.plot", c.log.plot, "after the run, draw RUN_DIR/curves.png with scripts/plot.py (needs python3 with matplotlib)"),
   };
 }

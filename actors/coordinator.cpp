@@ -153,6 +153,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     self->request(run.gateway, shutdown_timeout, stop_atom_v)
         .receive([&](const cluster_final& f) { outcome.cluster = f; },
                  [&](caf::error& err) { throw_on(err, "cluster gateway did not stop"); });
+
   outcome.samples_dropped += agents.stop_all(shutdown_timeout);
   outcome.agent_restarts = agents.failures();
   outcome.last_failure = agents.last_failure();
@@ -180,6 +181,10 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   // rollout that carried it (or at stop, as dropped), so the reports count
   // what was collected, also by agents that failed and were replaced.
   outcome.samples_collected = outcome.totals.env_steps - run.resumed.env_steps;
+  if (run.cluster_door)  // it lets the workers' last messages (the end of the run) through
+    self->request(run.cluster_door, shutdown_timeout, stop_atom_v)
+        .receive([&](const door_counts& d) { outcome.cluster_door = d; },
+                 [&](caf::error& err) { throw_on(err, "the cluster port's door did not close"); });
   run.exit_all(sys);
   return outcome;
 }

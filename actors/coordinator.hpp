@@ -34,7 +34,9 @@ struct run_outcome {
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed
   cluster_final cluster;     // troupe serve only
-  stream_final stream;       // --view-port only (the caller fills it in)
+  door_counts cluster_door;  // troupe serve only: its port's front door
+  stream_final stream;       // --view-port only (the caller fills these in)
+  door_counts stream_door;
   bool streamed = false;
 };
 

@@ -100,6 +100,14 @@ struct cluster_final {
   std::int64_t rollouts_relayed = 0;
 };
 
+// What a front door (actors/cluster/front_door.hpp) saw over a run.
+struct door_counts {
+  std::int64_t accepted = 0;
+  std::int64_t refused = 0;     // over cluster.max_connections or max_connections_per_host
+  std::int64_t timed_out = 0;   // no handshake, silent, or a frame left incomplete
+  std::int64_t bad_frames = 0;  // too large, routed, unknown operation
+};
+
 // What a frame stream's gate saw over a run (actors/frames/frame_stream.hpp).
 struct stream_final {
   std::int32_t viewers_admitted = 0;
@@ -258,6 +266,10 @@ typename Inspector::result_type inspect(Inspector& f, cluster_final& x) {
            x.messages_rejected, x.dropped_at_door, x.predicts_relayed, x.rollouts_relayed);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, door_counts& x) {
+  return f(caf::meta::type_name("door_counts"), x.accepted, x.refused, x.timed_out, x.bad_frames);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stream_final& x) {
   return f(caf::meta::type_name("stream_final"), x.viewers_admitted, x.viewers_refused,
            x.requests_refused, x.dropped_at_door);
@@ -366,6 +378,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, peers_atom, "peers")
   CAF_ADD_ATOM(troupe, troupe::actors, watch_atom, "watch")
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::stream_final))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::door_counts))
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

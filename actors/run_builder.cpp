@@ -3,9 +3,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include <caf/io/all.hpp>
-#include <caf/openssl/all.hpp>
-
+#include "actors/cluster/front_door.hpp"
 #include "actors/config_loader.hpp"
 #include "actors/run_directory.hpp"
 #include "algo/a3c_learner.hpp"
@@ -28,7 +26,7 @@ namespace {
 
 // Spawns the gateway and publishes it (over TLS when configured).
 cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
-                                    const run_parts& run) {
+                                    run_parts& run) {
   const run_config& config = request.config;
   gateway_config g;
   g.token = request.cluster.token;
@@ -42,17 +40,17 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.first_view_slot = config.agents.count;  // after the learner's own agents
   auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);
   const auto& c = request.cluster;
-  auto port = c.tls.enabled()
-                  ? caf::openssl::publish(gateway, c.port, c.host.c_str(), true)
-                  : sys.middleman().publish(gateway, c.port, c.host.c_str(), true);
-  if (!port) {
+  auto door = publish_behind_door(sys, gateway, c.host, c.port, c.tls, config.cluster.limits,
+                                  "cluster port");
+  if (!door) {
     caf::scoped_actor self{sys};  // the gateway takes exits from this process only
     self->send_exit(gateway, caf::exit_reason::user_shutdown);
     throw std::runtime_error("cannot listen on " + c.host + ":" + std::to_string(c.port) + ": " +
-                             sys.render(port.error()));
+                             sys.render(door.error()));
   }
-  std::cout << "troupe: listening for workers on " << c.host << ":" << *port
+  std::cout << "troupe: listening for workers on " << c.host << ":" << door->port
             << (c.tls.enabled() ? " (TLS)" : "") << std::endl;
+  run.cluster_door = door->broker;
   return gateway;
 }
 
@@ -116,6 +114,8 @@ void run_parts::exit_all(caf::actor_system& sys) const {
   for (const auto& o : owners) self->send_exit(o, quit);
   if (metrics) self->send_exit(metrics, quit);
   if (gateway) self->send_exit(gateway, quit);
+  // The door closes its connections itself, a moment after it is told.
+  if (cluster_door) self->send(cluster_door, stop_atom_v);
   if (evaluator) self->send_exit(evaluator, quit);
 }
 

@@ -68,9 +68,20 @@ struct tls_files {
   }
 };
 
+// What one port Troupe listens on (the cluster port, the frame stream) lets
+// its peers hold; actors/cluster/front_door.hpp enforces it.
+struct connection_limits {
+  int max_connections = 64;             // at once
+  int max_connections_per_host = 16;    // at once, from one address
+  double handshake_timeout_s = 10;      // the peer's handshake must be complete by then
+  double idle_timeout_s = 60;           // without a byte, or with a message begun, this long
+  std::int64_t max_message_bytes = 64 << 20;  // one message (a BASP frame's payload)
+};
+
 struct cluster_config {
   std::string token;  // empty: from the command line, the environment, or generated
   tls_files tls;
+  connection_limits limits;
 };
 
 struct run_config {

@@ -6,6 +6,20 @@
 
 namespace troupe::app {
 
+namespace {
+
+// A port's front door: connections accepted, refused (over the limits),
+// timed out (no handshake, silent, a message left incomplete) and cut for a
+// bad frame (too large, routed, unknown).
+nlohmann::json door_json(const actors::door_counts& d) {
+  return {{"accepted", d.accepted},
+          {"refused", d.refused},
+          {"timed_out", d.timed_out},
+          {"bad_frames", d.bad_frames}};
+}
+
+}  // namespace
+
 std::string summary_json(const actors::run_outcome& o, double target_return) {
   const auto& t = o.totals;
   nlohmann::json j;
@@ -87,7 +101,8 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                   {"messages_rejected", o.cluster.messages_rejected},
                   {"dropped_at_door", o.cluster.dropped_at_door},
                   {"predicts_relayed", o.cluster.predicts_relayed},
-                  {"rollouts_relayed", o.cluster.rollouts_relayed}};
+                  {"rollouts_relayed", o.cluster.rollouts_relayed},
+                  {"connections", door_json(o.cluster_door)}};
   // Messages that reached the actors behind the gateway from outside this
   // process (or replica updates from a non-replica), refused: only a leaked
   // handle could bring one, so these stay 0 (see actors/network_facing.hpp).
@@ -99,7 +114,8 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
     j["frame_stream"] = {{"viewers_admitted", o.stream.viewers_admitted},
                          {"viewers_refused", o.stream.viewers_refused},
                          {"requests_refused", o.stream.requests_refused},
-                         {"dropped_at_door", o.stream.dropped_at_door}};
+                         {"dropped_at_door", o.stream.dropped_at_door},
+                         {"connections", door_json(o.stream_door)}};
   return j.dump(2) + "\n";
 }
 

@@ -161,6 +161,7 @@ int run_training(const train_options& opts) {
   caf::actor_system system{caf_config};
   if (opts.view || publishing) request.frame_hub = actors::spawn_frame_hub(system);
   actors::frame_stream_control stream_gate;
+  caf::actor stream_door;
   if (publishing) {
     bool generated = false;
     actors::frame_stream_options stream;
@@ -168,11 +169,13 @@ int run_training(const train_options& opts) {
     stream.bind_address = opts.view_bind;
     stream.token = view_token(opts, request.cluster.token, config_token, generated);
     stream.tls = config.cluster.tls;
+    stream.limits = config.cluster.limits;
     auto published = actors::publish_frame_stream(system, request.frame_hub, stream);
     if (!published)
       throw config_error("--view-port " + std::to_string(opts.view_port) + ": cannot publish on " +
                          opts.view_bind + ": " + system.render(published.error()));
     stream_gate = published->gate;
+    stream_door = published->door;
     const std::uint16_t port = published->port;
     std::cout << "troupe: frame stream on " << opts.view_bind << ":" << port
               << (stream.tls.enabled() ? " (TLS)" : "") << " (watch it with: troupe view --connect "
@@ -190,6 +193,9 @@ int run_training(const train_options& opts) {
               outcome.streamed = true;
             },
             [](caf::error&) {});
+    self->request(stream_door, std::chrono::seconds(10), actors::stop_atom_v)
+        .receive([&](const actors::door_counts& d) { outcome.stream_door = d; },
+                 [](caf::error&) {});
   }
   if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
   if (!outcome.checkpoint_failure.empty()) {

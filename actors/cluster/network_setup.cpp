@@ -1,5 +1,6 @@
 #include "actors/cluster/network_setup.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 
@@ -10,6 +11,9 @@ namespace troupe::actors {
 
 void configure_network(caf::actor_system_config& cfg, const tls_files& tls) {
   cfg.load<caf::io::middleman>();
+  // Heartbeats keep a quiet connection from looking silent to the front
+  // door at the other end (cluster.idle_timeout_s).
+  cfg.set("middleman.heartbeat-interval", caf::timespan{peer_heartbeat});
   if (!tls.enabled()) return;
   for (const auto& [what, path] : {std::pair{"certificate", tls.certificate},
                                    std::pair{"key", tls.key}, std::pair{"CA", tls.ca}})

@@ -1,11 +1,16 @@
 #pragma once
 // Cluster mode's actor-system settings: CAF's network layer, and its OpenSSL
 // module when TLS files are given. Must run before the actor system starts.
+#include <chrono>
+
 #include <caf/actor_system_config.hpp>
 
 #include "actors/run_config.hpp"
 
 namespace troupe::actors {
+
+// Every Troupe process on the network sends a BASP heartbeat this often.
+constexpr std::chrono::seconds peer_heartbeat{5};
 
 void configure_network(caf::actor_system_config& cfg, const tls_files& tls);
 

@@ -4,9 +4,7 @@
 #include <iostream>
 #include <set>
 
-#include <caf/io/all.hpp>
-#include <caf/openssl/all.hpp>
-
+#include "actors/cluster/front_door.hpp"
 #include "actors/cluster/token.hpp"
 #include "actors/errors.hpp"
 #include "actors/network_facing.hpp"
@@ -103,16 +101,14 @@ caf::expected<published_frame_stream> publish_frame_stream(caf::actor_system& sy
   gate_actor stream = sys.spawn(gate, std::move(hub), o.token);
   // Peers get the gate's public protocol only.
   const frame_stream_actor published = stream;
-  // reuse: a port whose last connections linger in TIME_WAIT can be taken again.
-  auto port = o.tls.enabled()
-                  ? caf::openssl::publish(published, o.port, o.bind_address.c_str(), true)
-                  : sys.middleman().publish(published, o.port, o.bind_address.c_str(), true);
-  if (!port) {
+  auto door = publish_behind_door(sys, published, o.bind_address, o.port, o.tls, o.limits,
+                                  "frame stream");
+  if (!door) {
     caf::scoped_actor self{sys};
     self->send_exit(stream, caf::exit_reason::user_shutdown);
-    return port.error();
+    return door.error();
   }
-  return published_frame_stream{*port, stream};
+  return published_frame_stream{door->port, stream, door->broker};
 }
 
 caf::expected<frame_source> connect_frame_stream(caf::actor_system& sys, const std::string& host,

@@ -38,6 +38,7 @@ struct frame_stream_options {
   std::string bind_address = "127.0.0.1";
   std::string token;       // what viewers must present; never empty
   tls_files tls;           // enabled: over TLS (the system loaded CAF's module)
+  connection_limits limits;  // what its front door allows (actors/cluster/front_door.hpp)
 };
 
 // The owner's handle on a published stream: stop_atom (from an actor of
@@ -48,6 +49,7 @@ using frame_stream_control = caf::typed_actor<caf::replies_to<stop_atom>::with<s
 struct published_frame_stream {
   std::uint16_t port = 0;
   frame_stream_control gate;
+  caf::actor door;  // stop_atom: its door_counts, then it closes
 };
 
 // Spawns the gate in front of `hub` and publishes it. Returns the port and
