@@ -218,6 +218,14 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         self->request(st.owners[replica_of(st, req.agent_id)], caf::infinite, std::move(req))
             .then(
                 [=](predict_reply& reply) mutable {
+                  // CAF 0.17 cannot send an infinity (its serializer halves it
+                  // forever, hanging this node's network thread): a model
+                  // whose outputs overflowed answers with an error instead.
+                  if (!all_finite(reply.actions) || !all_finite(reply.logp) ||
+                      !all_finite(reply.values) || !all_finite(reply.row_policy)) {
+                    promise.deliver(make_error(errc::failed, "the model's outputs are not finite"));
+                    return;
+                  }
                   auto& newest = self->state.newest_version;
                   newest = std::max(newest, reply.version);
                   promise.deliver(std::move(reply));

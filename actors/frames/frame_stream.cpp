@@ -1,6 +1,8 @@
 #include "actors/frames/frame_stream.hpp"
 
+#include <cmath>
 #include <deque>
+#include <limits>
 #include <iostream>
 #include <set>
 
@@ -30,6 +32,22 @@ struct gate_state {
 using gate_actor = frame_stream_actor::extend_with<frame_stream_control>;
 using gate_impl =
     network_facing<caf::stateful_actor<gate_state, gate_actor::base>, frame_stream_actor>;
+
+// CAF 0.17 cannot send an infinity (its serializer halves it forever,
+// hanging this node's network thread): the panel's numbers leave the process
+// finite (the largest value of their type instead).
+template <class T>
+void clamp_infinite(T& x) {
+  if (std::isinf(x)) x = std::copysign(std::numeric_limits<T>::max(), x);
+}
+
+void without_infinities(env_frame& frame) {
+  auto& info = frame.info;
+  clamp_infinite(info.episode_return);
+  clamp_infinite(info.steps_per_second);
+  for (float& p : info.action_probabilities) clamp_infinite(p);
+  for (float& v : info.action_values) clamp_infinite(v);
+}
 
 // Viewers of this process ask the hub itself; over the network, a node
 // must have presented the token.
@@ -79,7 +97,10 @@ gate_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std::string
         // never reaches another node.
         auto promise = self->make_response_promise<env_frame>();
         self->request(self->state.hub, caf::infinite, next_frame_atom_v, agent)
-            .then([promise](env_frame& frame) mutable { promise.deliver(std::move(frame)); },
+            .then([promise](env_frame& frame) mutable {
+                    without_infinities(frame);
+                    promise.deliver(std::move(frame));
+                  },
                   [promise](caf::error& err) mutable { promise.deliver(std::move(err)); });
         return promise;
       },

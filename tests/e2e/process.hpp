@@ -62,15 +62,29 @@ class child_process {
     }
   }
   void signal(int sig) { ::kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
+  // Still running (not exited, not reaped).
+  bool running() {
+    if (done_) return false;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      done_ = true;
+      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      return false;
+    }
+    return true;
+  }
   // The exit code, or 128 + signal number; -1 if it did not end in time.
   int wait_exit(std::chrono::seconds timeout = std::chrono::seconds(120)) {
+    if (done_) return exit_code_;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     int status = 0;
     while (std::chrono::steady_clock::now() < deadline) {
       const pid_t r = waitpid(pid_, &status, WNOHANG);
       if (r == pid_) {
         done_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return exit_code_;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -80,6 +94,7 @@ class child_process {
  private:
   pid_t pid_ = -1;
   bool done_ = false;
+  int exit_code_ = -1;
 };
 
 }  // namespace troupe::tests
