@@ -9,8 +9,11 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "envs/env_error.hpp"
+#include "envs/env_id.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
 
@@ -217,10 +220,104 @@ field device_list(const std::string& key, std::vector<std::string>& target,
           }};
 }
 
-std::vector<std::string> env_ids() {
-  std::vector<std::string> ids;
-  for (const auto& e : envs::registered_envs()) ids.push_back(e.id);
-  return ids;
+// env.id: a registered id or one of the prefixed forms, its syntax checked
+// (and a plugin's file found) without importing or loading anything.
+field env_id(const std::string& key, std::string& target, const std::string& help) {
+  std::string range;
+  for (const auto& e : envs::registered_envs()) range += e.id + " | ";
+  range += "python:MODULE:CALLABLE | gymnasium:ENV_ID | plugin:PATH.so";
+  return {key, "string", range, help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            if (const std::string problem = envs::env_id_problem(n.Scalar()); !problem.empty())
+              fail(where, key, problem);
+            target = n.Scalar();
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+field text_list(const std::string& key, std::vector<std::string>& target, const std::string& help) {
+  return {key, "list of strings", "any", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence()) fail(where, key, "expected a list of strings, got " + scalar_text(n));
+            std::vector<std::string> out;
+            for (const auto& item : n) {
+              if (!item.IsScalar() || item.Scalar().empty())
+                fail(where, key, "expected non-empty strings, got " + scalar_text(item));
+              out.push_back(item.Scalar());
+            }
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (const auto& v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+// A YAML value as JSON. YAML keeps no types: a quoted scalar is a string,
+// a plain one the first of bool, integer, number that reads it, else a string.
+nlohmann::json json_of(const YAML::Node& n) {
+  if (n.IsMap()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& item : n) out[item.first.Scalar()] = json_of(item.second);
+    return out;
+  }
+  if (n.IsSequence()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : n) out.push_back(json_of(item));
+    return out;
+  }
+  if (!n.IsScalar()) return nullptr;
+  if (n.Tag() == "!") return n.Scalar();
+  bool b;
+  long long i;
+  double d;
+  if (scalar_as(n, b)) return b;
+  if (scalar_as(n, i)) return i;
+  if (scalar_as(n, d)) return d;
+  return n.Scalar();
+}
+
+// JSON as YAML; strings are tagged so that to_yaml quotes them ("123" stays
+// a string when read back).
+YAML::Node yaml_of(const nlohmann::json& j) {
+  if (j.is_object()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (const auto& [k, v] : j.items()) out[k] = yaml_of(v);
+    return out;
+  }
+  if (j.is_array()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const auto& v : j) out.push_back(yaml_of(v));
+    return out;
+  }
+  if (j.is_boolean()) return YAML::Node(j.get<bool>());
+  if (j.is_number_integer()) return YAML::Node(j.get<long long>());
+  if (j.is_number()) return YAML::Node(j.get<double>());
+  if (j.is_string()) {
+    YAML::Node out(j.get<std::string>());
+    out.SetTag("!");
+    return out;
+  }
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+// A mapping kept as JSON object text (env.kwargs).
+field json_mapping(const std::string& key, std::string& target, const std::string& help) {
+  return {key, "mapping", "any mapping of names to values", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (n.IsNull()) {
+              target = "{}";
+              return;
+            }
+            if (!n.IsMap()) fail(where, key, "expected a mapping of names to values, got " + scalar_text(n));
+            for (const auto& item : n)
+              if (!item.first.IsScalar()) fail(where, key, "expected plain names as keys");
+            target = json_of(n).dump();
+          },
+          [&target] { return yaml_of(nlohmann::json::parse(target)); }};
 }
 
 constexpr double inf = std::numeric_limits<double>::infinity();
@@ -234,8 +331,12 @@ std::vector<field> fields_of(run_config& c) {
       integer("run.stop.confirm_episodes", c.run.stop.confirm_episodes, 0, 100000, "0: the window's mean decides; N: once it reaches mean_return, N fresh episodes of the current parameters must score it too (the window mixes older versions)"),
       integer("run.stop.env_steps", c.run.stop.env_steps, 0, std::numeric_limits<long long>::max(), "stop after this many env steps (0: no limit)"),
       number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
-      text("env.id", c.env.id, env_ids(), "the environment to train on"),
+      env_id("env.id", c.env.id, "the environment to train on: a registered id (troupe envs), a Python environment (python:MODULE:CALLABLE calls MODULE.CALLABLE(**env.kwargs); gymnasium:ENV_ID calls gymnasium.make(ENV_ID, **env.kwargs)) or a compiled plugin (plugin:PATH.so, see include/troupe/env_plugin.h)"),
       integer("env.envs_per_agent", c.env.envs_per_agent, 1, 4096, "environments each agent steps; one predict request covers all of them"),
+      optional_text("env.python", c.env.python, "Python environments: the interpreter their processes run (empty: python3 on PATH if it has numpy, else /usr/bin/python3)"),
+      text_list("env.python_path", c.env.python_path, "Python environments: directories put before sys.path (relative ones from the current directory)"),
+      json_mapping("env.kwargs", c.env.kwargs, "Python environments: keyword arguments of the callable or gymnasium.make (render_mode: rgb_array lets troupe view and --view draw it); plugins: their options, as a JSON object"),
+      integer("env.processes_per_agent", c.env.processes_per_agent, 1, 64, "Python environments: processes each agent's environments are spread over, stepped concurrently"),
       number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
@@ -422,6 +523,56 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
   return config;
 }
 
+namespace {
+// Emits `node` as yaml-cpp would, except that strings tagged "!" (see
+// yaml_of) are double-quoted: yaml-cpp's own emitter would write them plain.
+void emit(YAML::Emitter& out, const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      out << YAML::BeginMap;
+      for (const auto& item : node) {
+        out << YAML::Key;
+        emit(out, item.first);
+        out << YAML::Value;
+        emit(out, item.second);
+      }
+      out << YAML::EndMap;
+      break;
+    case YAML::NodeType::Sequence:
+      out << YAML::BeginSeq;
+      for (const auto& item : node) emit(out, item);
+      out << YAML::EndSeq;
+      break;
+    case YAML::NodeType::Scalar:
+      if (node.Tag() == "!") out << YAML::DoubleQuoted;
+      out << node.Scalar();
+      break;
+    default:
+      out << YAML::Null;
+  }
+}
+}  // namespace
+
+envs::env_config load_env_options(const std::string& id, const std::vector<std::string>& overrides) {
+  YAML::Node root(YAML::NodeType::Map);
+  root["run"]["name"] = "env";
+  root["env"]["id"] = id;
+  for (const auto& o : overrides)
+    if (o.compare(0, 4, "env.") != 0)
+      throw config_error("--set " + o + ": only env.* keys apply to an environment id");
+  return load_parsed(root, "ENV_ID", overrides).env;
+}
+
+envs::env_spec env_spec_of(const envs::env_config& env) {
+  try {
+    return envs::spec_of(env);
+  } catch (const envs::env_error& e) {
+    throw config_error(std::string("key 'env.id': ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw config_error(std::string("key 'env.id': ") + e.what());
+  }
+}
+
 std::string to_yaml(const run_config& config) {
   run_config copy = config;
   YAML::Node root(YAML::NodeType::Map);
@@ -438,7 +589,7 @@ std::string to_yaml(const run_config& config) {
     node[parts.back()] = f.write();
   }
   YAML::Emitter out;
-  out << root;
+  emit(out, root);
   return std::string(out.c_str()) + "\n";
 }
 

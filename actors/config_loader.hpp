@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "actors/run_config.hpp"
+#include "envs/env.hpp"
 
 namespace troupe::actors {
 
@@ -20,6 +21,18 @@ run_config load_config(const std::string& path,
 
 // The same, from YAML text; `origin` names it in error messages.
 run_config load_config_text(const std::string& text, const std::string& origin);
+
+// The `env` section for a command that takes an ENV_ID (rollout, view, bench
+// envs, envs --describe): the id, with "env.KEY=value" overrides such as
+// env.python_path=[dir] or env.kwargs={render_mode: rgb_array}, validated
+// as in a config file.
+envs::env_config load_env_options(const std::string& id, const std::vector<std::string>& overrides);
+
+// The spec of the environment `env` makes, made once to ask. An environment
+// that cannot be made (a Python import that fails, a space Troupe cannot
+// take, a plugin of another ABI) is a config_error naming env.id and why:
+// commands check it before they start anything.
+envs::env_spec env_spec_of(const envs::env_config& env);
 
 // The resolved config, as YAML that load_config reads back to the same values.
 std::string to_yaml(const run_config& config);

@@ -6,9 +6,9 @@
 #include <caf/io/all.hpp>
 #include <caf/openssl/all.hpp>
 
+#include "actors/config_loader.hpp"
 #include "actors/run_directory.hpp"
 #include "algo/a3c_learner.hpp"
-#include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
 namespace troupe::actors {
@@ -60,7 +60,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
                     std::chrono::steady_clock::time_point start) {
   const run_config& config = request.config;
   run_parts run;
-  run.env = envs::spec_of(config.env);
+  run.env = env_spec_of(config.env);  // a config_error when it cannot be made
   // One parameter replica per device, all starting from replica 0's
   // parameters (and, resuming, all from the same checkpoint).
   const model::net_spec spec = net_spec_for(config, run.env);

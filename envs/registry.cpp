@@ -4,11 +4,14 @@
 
 #include "envs/acrobot.hpp"
 #include "envs/cartpole.hpp"
+#include "envs/env_id.hpp"
 #include "envs/examples/corridor.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mountain_car_continuous.hpp"
 #include "envs/pendulum.hpp"
+#include "envs/plugin/plugin_env.hpp"
+#include "envs/python/python_env_vector.hpp"
 
 namespace troupe::envs {
 
@@ -64,21 +67,39 @@ std::unique_ptr<env> make_env(const std::string& id) {
   return make_env(config);
 }
 
+namespace {
+// Environments from outside Troupe, by their id's prefix; null for a
+// registered id.
+std::unique_ptr<env_vector> make_external_vector(const env_config& config, int count) {
+  switch (parse_env_id(config.id).source) {
+    case env_source::python:
+    case env_source::gymnasium:
+      return std::make_unique<python::python_env_vector>(config, count);
+    case env_source::plugin:
+      return plugin::make_plugin_vector(config, count);
+    case env_source::registered:
+      break;
+  }
+  return nullptr;
+}
+}  // namespace
+
 std::unique_ptr<env> make_env(const env_config& config) {
   const std::string& id = config.id;
+  if (auto external = make_external_vector(config, 1))
+    return std::make_unique<vector_as_env>(std::move(external));
   for (const auto& e : registered_envs())
     if (e.id == id) return e.make(config);
-  std::string known;
-  for (const auto& e : registered_envs()) known += (known.empty() ? "" : ", ") + e.id;
-  throw std::invalid_argument("unknown environment '" + id + "' (registered: " + known + ")");
+  throw std::invalid_argument(env_id_problem(id));
 }
 
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count) {
+  if (auto external = make_external_vector(config, count)) return external;
   std::vector<std::unique_ptr<env>> envs;
   for (int i = 0; i < count; ++i) envs.push_back(make_env(config));
   return std::make_unique<native_env_vector>(std::move(envs));
 }
 
-env_spec spec_of(const env_config& config) { return make_env(config)->spec(); }
+env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }
 
 }  // namespace troupe::envs

@@ -1,0 +1,61 @@
+#include "bench/bridge_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <stdexcept>
+
+#include "bench/env_bench.hpp"
+#include "envs/policy_rollout.hpp"
+#include "envs/python/python_env_vector.hpp"
+
+namespace troupe::bench {
+
+bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs, long env_steps,
+                                        int repeats, std::uint64_t seed) {
+  if (repeats < 1 || envs < 1) throw std::invalid_argument("repeats and envs must be at least 1");
+  envs::python::python_env_vector vector(config, envs);
+  const envs::env_spec& spec = vector.spec();
+  const size_t obs_size = spec.observation.flat_size(), action_size = spec.action.flat_size();
+  envs::fixed_policy_actions policy(envs::fixed_policy::random, spec.action, seed + 1);
+  std::vector<float> actions(size_t(envs) * action_size);
+  for (int i = 0; i < envs; ++i)
+    std::copy_n(policy.next(), action_size, actions.begin() + i * action_size);
+  std::vector<std::uint64_t> seeds(static_cast<size_t>(envs));
+  std::mt19937_64 draw(seed);
+  for (auto& s : seeds) s = draw();
+  std::vector<float> obs(size_t(envs) * obs_size), final_obs(obs.size());
+  std::vector<envs::step_result> results(static_cast<size_t>(envs));
+
+  const auto through_bridge = [&](long steps) {
+    vector.reset(seeds.data(), obs.data());
+    const auto start = std::chrono::steady_clock::now();
+    for (long t = 0; t < steps; ++t)
+      vector.step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const auto alone = [&](long steps) {
+    vector.reset(seeds.data(), obs.data());
+    return vector.seconds_alone(actions.data(), seeds.data(), steps);
+  };
+
+  bridge_bench_result r;
+  r.id = config.id;
+  r.envs = envs;
+  r.processes = std::clamp(config.processes_per_agent, 1, envs);
+  r.vector_steps = std::max(1L, env_steps / envs);
+  const double per_step = 1e9 / (double(r.vector_steps) * envs);
+  alone(std::max(1L, r.vector_steps / 10));  // warm-up
+  through_bridge(std::max(1L, r.vector_steps / 10));
+  for (int i = 0; i < repeats; ++i) {
+    r.repeat_alone_ns.push_back(alone(r.vector_steps) * per_step);
+    r.repeat_bridge_ns.push_back(through_bridge(r.vector_steps) * per_step);
+    r.repeat_cost_ns.push_back(r.repeat_bridge_ns.back() - r.repeat_alone_ns.back());
+  }
+  r.alone_ns = median(r.repeat_alone_ns);
+  r.bridge_ns = median(r.repeat_bridge_ns);
+  r.cost_ns = median(r.repeat_cost_ns);
+  return r;
+}
+
+}  // namespace troupe::bench

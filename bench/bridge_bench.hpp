@@ -1,0 +1,32 @@
+#pragma once
+// What the Python bridge (envs/python/) costs per environment step beyond the
+// Python environment's own step: the same environments, actions and reset
+// seeds stepped once through the bridge (shared memory, one socket round trip
+// per vector step, the host's copying) and once by the host process alone.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/env_config.hpp"
+
+namespace troupe::bench {
+
+struct bridge_bench_result {
+  std::string id;
+  int envs = 0;          // in the vector
+  int processes = 0;     // they are spread over
+  long vector_steps = 0; // timed steps of the whole vector per repeat
+  // Nanoseconds per environment step, medians over the repeats.
+  double alone_ns = 0.0, bridge_ns = 0.0, cost_ns = 0.0;
+  std::vector<double> repeat_alone_ns, repeat_bridge_ns, repeat_cost_ns;
+};
+
+// `envs` environments of `config` (a python: or gymnasium: id) in
+// config.processes_per_agent processes; each repeat times `env_steps`
+// environment steps alone, then through the bridge, both from the same
+// resets, so the environments do exactly the same work. A fixed random
+// action per environment, reset seeds drawn from `seed`.
+bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs, long env_steps,
+                                        int repeats = 3, std::uint64_t seed = 0);
+
+}  // namespace troupe::bench

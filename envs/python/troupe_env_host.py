@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""troupe_env_host: one process that steps a share of a Troupe agent's Python
+environments. Troupe starts it (envs/python/host_process.cpp); it is not meant
+to be run by hand.
+
+    troupe_env_host.py PARENT_PID SETTINGS_JSON
+
+fd 3 is a stream socket to Troupe, fd 4 a shared-memory file. The process
+makes its environments, reads their spaces once and sends them back, then
+answers one command at a time: Troupe writes the actions (and the reset seeds)
+into shared memory, sends "step", and this process steps every environment it
+holds and writes observations, rewards and flags back before it answers. So
+one step of all its environments is one round trip of a few bytes.
+
+It never outlives Troupe: it asks the kernel for SIGKILL when the thread that
+started it ends (PR_SET_PDEATHSIG), and it exits when its socket closes.
+
+The message formats below are mirrored in envs/python/host_protocol.hpp.
+"""
+import os
+import signal
+import struct
+import sys
+
+SOCKET_FD = 3
+MEMORY_FD = 4
+
+# A command: op (u8), 3 bytes padding, argument (u32), payload length (u32).
+COMMAND = struct.Struct("<BxxxII")
+# An answer: status (u8), 3 bytes padding, payload length (u32), payload.
+ANSWER = struct.Struct("<BxxxI")
+OP_MAP, OP_RESET, OP_RESET_ONE, OP_STEP, OP_RENDER, OP_BENCH, OP_CLOSE = range(1, 8)
+STATUS_OK, STATUS_ERROR = 0, 1
+
+
+def die_with_parent(parent_pid):
+    """SIGKILL this process when Troupe's spawning thread ends, SIGKILL of
+    Troupe included. The parent is checked before and after: had it died
+    already, the request would come too late to fire."""
+    if os.getppid() != parent_pid:
+        os._exit(0)
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
+    if os.getppid() != parent_pid:
+        os._exit(0)
+
+
+def read_exactly(n):
+    """n bytes from the socket; exits quietly at its end (Troupe is gone or
+    done with us)."""
+    chunks = []
+    while n:
+        chunk = os.read(SOCKET_FD, n)
+        if not chunk:
+            os._exit(0)
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def answer(status, payload=b""):
+    data = ANSWER.pack(status, len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(SOCKET_FD, view)
+        except BrokenPipeError:
+            os._exit(0)
+        view = view[written:]
+
+
+class Refused(Exception):
+    """An environment Troupe cannot use: the message says why, no traceback."""
+
+
+def finite_list(values):
+    """JSON has no infinities: they travel as the strings "inf" and "-inf"."""
+    out = []
+    for v in values:
+        v = float(v)
+        if v != v:
+            raise Refused("a Box bound is NaN")
+        out.append(v if abs(v) != float("inf") else ("inf" if v > 0 else "-inf"))
+    return out
+
+
+def describe_space(space, role):
+    """Box or Discrete, by duck typing (gymnasium need not be importable)."""
+    kind = type(space).__name__
+    if kind == "Discrete" and hasattr(space, "n"):
+        return {"kind": "discrete", "n": int(space.n), "start": int(getattr(space, "start", 0))}
+    if kind == "Box" and hasattr(space, "shape") and hasattr(space, "low"):
+        import numpy as np
+
+        shape = [int(d) for d in space.shape] or [1]
+        if any(d <= 0 for d in shape):
+            raise Refused("unsupported %s space %r: a Box needs a positive size" % (role, space))
+        low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), space.shape).ravel()
+        high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), space.shape).ravel()
+        return {"kind": "box", "shape": shape, "low": finite_list(low),
+                "high": finite_list(high), "dtype": str(np.dtype(space.dtype))}
+    raise Refused("unsupported %s space %r: Troupe takes Box or Discrete" % (role, space))
+
+
+def make_factory(settings):
+    """The callable that makes one environment, or Refused saying why not."""
+    import importlib
+
+    kwargs = settings["kwargs"]
+    if settings["kind"] == "gymnasium":
+        env_id = settings["target"]
+        try:
+            gymnasium = importlib.import_module("gymnasium")
+        except ImportError as e:
+            raise Refused("cannot import gymnasium: %s: %s" % (type(e).__name__, e))
+        return lambda: gymnasium.make(env_id, **kwargs)
+    module_name, callable_name = settings["target"]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
+            raise Refused("cannot import module '%s': ModuleNotFoundError: %s" % (module_name, e))
+        raise
+    make = module
+    for part in callable_name.split("."):
+        make = getattr(make, part, None)
+    if make is None:
+        raise Refused("module '%s' (%s) has no attribute '%s'"
+                      % (module_name, getattr(module, "__file__", "?"), callable_name))
+    if not callable(make):
+        raise Refused("'%s.%s' is not callable" % (module_name, callable_name))
+    return lambda: make(**kwargs)
+
+
+class Host:
+    def __init__(self, settings):
+        import numpy as np
+
+        self.np = np
+        make = make_factory(settings)
+        self.envs = [make() for _ in range(settings["count"])]
+        first = self.envs[0]
+        self.observation = describe_space(first.observation_space, "observation")
+        self.action = describe_space(first.action_space, "action")
+        for env in self.envs[1:]:
+            if (describe_space(env.observation_space, "observation") != self.observation
+                    or describe_space(env.action_space, "action") != self.action):
+                raise Refused("the environments made by %s differ in their spaces" % settings["id"])
+        spec = getattr(first, "spec", None)
+        limit = getattr(spec, "max_episode_steps", None) if spec is not None else None
+        self.hello = {
+            "observation": self.observation,
+            "action": self.action,
+            "max_episode_steps": int(limit) if limit else 0,
+            "can_render": getattr(first, "render_mode", None) == "rgb_array",
+        }
+
+    def map_memory(self, layout):
+        """Views of the shared memory Troupe laid out."""
+        import mmap
+
+        np = self.np
+        m = len(self.envs)
+        self.memory = mmap.mmap(MEMORY_FD, layout["size"])
+        buf = self.memory
+
+        def view(name, dtype, *shape):
+            count = 1
+            for d in shape:
+                count *= d
+            return np.frombuffer(buf, dtype, count, layout[name]).reshape(shape)
+
+        a = self.action
+        width = 1 if a["kind"] == "discrete" else int(np.prod(a["shape"]))
+        self.actions = view("actions", np.float32, m, width)
+        self.seeds = view("seeds", np.uint64, m)
+        o = self.observation
+        self.one_hot = o["kind"] == "discrete"
+        obs_shape = [o["n"]] if self.one_hot else o["shape"]
+        self.observations = view("observations", np.float32, m, *obs_shape)
+        self.final_observations = view("final_observations", np.float32, m, *obs_shape)
+        self.rewards = view("rewards", np.float64, m)
+        self.terminated = view("terminated", np.uint8, m)
+        self.truncated = view("truncated", np.uint8, m)
+        self.rows = np.arange(m)
+
+    def current_actions(self):
+        """This step's actions as the environments take them: a Discrete
+        action is a Python int (plus the space's start), a Box action an
+        array of the space's shape and dtype."""
+        np = self.np
+        a = self.action
+        if a["kind"] == "discrete":
+            return (self.actions[:, 0].astype(np.int64) + a["start"]).tolist()
+        return list(self.actions.reshape(len(self.envs), *a["shape"]).astype(a["dtype"]))
+
+    def write_rows(self, target, rows, values):
+        """Observations into rows of `target` (float32; one-hot for Discrete)."""
+        np = self.np
+        if self.one_hot:
+            target[rows] = 0.0
+            target[rows, np.asarray(values, dtype=np.int64) - self.observation["start"]] = 1.0
+        elif len(rows) == len(self.envs):
+            target[...] = values
+        else:
+            target[rows] = values
+
+    def reset(self, index=None):
+        indices = range(len(self.envs)) if index is None else [index]
+        seeds = self.seeds.tolist()
+        firsts = [self.envs[i].reset(seed=seeds[i])[0] for i in indices]
+        self.write_rows(self.observations, list(indices), firsts)
+
+    def step(self, auto_reset):
+        actions = self.current_actions()
+        seeds = self.seeds.tolist() if auto_reset else None
+        observations, rewards, terminated, truncated = [], [], [], []
+        ended, ending = [], []
+        for i, env in enumerate(self.envs):
+            obs, reward, term, trunc, _ = env.step(actions[i])
+            rewards.append(reward)
+            terminated.append(term)
+            truncated.append(trunc)
+            if term or trunc:
+                ended.append(i)
+                ending.append(obs)
+                if auto_reset:
+                    obs = env.reset(seed=seeds[i])[0]
+            observations.append(obs)
+        self.write_rows(self.observations, self.rows, observations)
+        if ended:
+            self.write_rows(self.final_observations, ended, ending)
+        self.rewards[:] = rewards
+        self.terminated[:] = terminated
+        self.truncated[:] = truncated
+
+    def render(self, index):
+        np = self.np
+        frame = self.envs[index].render()
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
+                or frame.dtype != np.uint8:
+            raise Refused("render() returned %s, expected an H x W x 3 uint8 array "
+                          "(make the environment with render_mode='rgb_array')"
+                          % (type(frame).__name__ if not isinstance(frame, np.ndarray)
+                             else "an array of shape %s and dtype %s" % (frame.shape, frame.dtype)))
+        height, width = frame.shape[:2]
+        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
+
+    def bench(self, steps):
+        """Seconds for `steps` steps of every environment by this process
+        alone, with the actions and reset seeds now in shared memory: the
+        environments' own cost, which the bridge's is measured against."""
+        import time
+
+        actions = self.current_actions()
+        seeds = self.seeds.tolist()
+        envs = self.envs
+        start = time.perf_counter()
+        for _ in range(steps):
+            for i, env in enumerate(envs):
+                _, _, term, trunc, _ = env.step(actions[i])
+                if term or trunc:
+                    env.reset(seed=seeds[i])
+        return time.perf_counter() - start
+
+
+def serve(host):
+    import json
+    import traceback
+
+    while True:
+        op, arg, length = COMMAND.unpack(read_exactly(COMMAND.size))
+        payload = read_exactly(length) if length else b""
+        try:
+            if op == OP_STEP:
+                host.step(arg != 0)
+                reply = b""
+            elif op == OP_RESET:
+                host.reset()
+                reply = b""
+            elif op == OP_RESET_ONE:
+                host.reset(arg)
+                reply = b""
+            elif op == OP_RENDER:
+                reply = host.render(arg)
+            elif op == OP_MAP:
+                host.map_memory(json.loads(payload))
+                reply = b""
+            elif op == OP_BENCH:
+                reply = json.dumps({"seconds": host.bench(arg)}).encode()
+            elif op == OP_CLOSE:
+                answer(STATUS_OK)
+                return
+            else:
+                raise Refused("unknown command %d" % op)
+        except Refused as e:
+            answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
+            continue
+        except Exception:
+            answer(STATUS_ERROR, traceback.format_exc().encode("utf-8", "replace"))
+            continue
+        answer(STATUS_OK, reply)
+
+
+def main():
+    # Ctrl-C is Troupe's to handle (it stops gracefully and closes us); the
+    # process also runs in a process group of its own, so a terminal's
+    # signals do not reach it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(int(sys.argv[1]))
+    import json
+    import traceback
+
+    settings = json.loads(sys.argv[2])
+    # Not this script's directory, but the user's: env.python_path first.
+    sys.path[:1] = settings["python_path"]
+    try:
+        host = Host(settings)
+    except Refused as e:
+        answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
+        return
+    except BaseException as e:
+        reason = "%s: %s" % (type(e).__name__, e)
+        answer(STATUS_ERROR, (reason + "\n" + traceback.format_exc()).encode("utf-8", "replace"))
+        return
+    answer(STATUS_OK, json.dumps(host.hello).encode())
+    serve(host)
+
+
+if __name__ == "__main__":
+    main()
