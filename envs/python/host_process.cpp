@@ -35,11 +35,14 @@ int high_copy(int fd) {
 // How long poll() waits before it looks whether the host is still alive:
 // a host whose socket end leaked elsewhere would not be seen by EOF alone.
 constexpr std::chrono::milliseconds liveness_check{250};
+// A host that does not read its commands for this long is stuck.
+constexpr std::chrono::seconds send_timeout{300};
 
 }  // namespace
 
 host_process::host_process(const std::string& interpreter, const std::string& script,
-                           const std::string& settings_json, int memory_fd, std::string name)
+                           const std::vector<std::string>& label, const std::string& settings_json,
+                           int memory_fd, std::string name)
     : name_(std::move(name)) {
   int pair[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
@@ -67,7 +70,8 @@ host_process::host_process(const std::string& interpreter, const std::string& sc
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
 
   const std::string parent = std::to_string(getpid());
-  std::vector<std::string> args{interpreter, script, parent, settings_json};
+  std::vector<std::string> args{interpreter, script, parent};
+  args.insert(args.end(), label.begin(), label.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -80,6 +84,12 @@ host_process::host_process(const std::string& interpreter, const std::string& sc
     close(socket_);
     pid_ = -1;
     throw env_error("env.python '" + interpreter + "': cannot start it: " + std::strerror(rc));
+  }
+  // Written into the socket's buffer at once; a host that dies before it
+  // reads it is seen by the first receive().
+  try {
+    send(host_op::start, 0, settings_json);
+  } catch (const std::runtime_error&) {
   }
 }
 
@@ -129,30 +139,42 @@ void host_process::send(host_op op, std::uint32_t argument, const std::string& p
   command.payload_bytes = static_cast<std::uint32_t>(payload.size());
   std::string bytes(reinterpret_cast<const char*>(&command), sizeof command);
   bytes += payload;
+  const auto deadline = clock_type::now() + send_timeout;
   size_t sent = 0;
   while (sent < bytes.size()) {
     // MSG_NOSIGNAL: a dead host is an error to report, not a SIGPIPE.
-    const ssize_t n = ::send(socket_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail_dead(std::string("could not be sent a command: ") + std::strerror(errno));
-    sent += size_t(n);
+    const ssize_t n =
+        ::send(socket_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n >= 0) {
+      sent += size_t(n);
+      continue;
+    }
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK)
+      fail_dead(std::string("could not be sent a command: ") + std::strerror(errno));
+    // A full socket (a large payload): wait until the host reads, or dies.
+    wait_for(POLLOUT, deadline);
   }
 }
 
-void host_process::read_exactly(char* into, std::size_t bytes, clock_type::time_point deadline) {
-  while (bytes > 0) {
-    pollfd p{socket_, POLLIN, 0};
+void host_process::wait_for(short events, clock_type::time_point deadline) {
+  for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now());
     if (left.count() <= 0) {
       kill(pid_, SIGKILL);
       fail_dead("did not answer within the time limit and was killed");
     }
+    pollfd p{socket_, events, 0};
     const int ready = poll(&p, 1, int(std::min(left, liveness_check).count()));
+    if (ready > 0) return;
     if (ready < 0 && errno != EINTR) fail_dead(std::string("poll: ") + std::strerror(errno));
-    if (ready <= 0) {
-      if (reap(std::chrono::milliseconds(0))) fail_dead("ended");
-      continue;
-    }
+    if (ready == 0 && reap(std::chrono::milliseconds(0))) fail_dead("ended");
+  }
+}
+
+void host_process::read_exactly(char* into, std::size_t bytes, clock_type::time_point deadline) {
+  while (bytes > 0) {
+    wait_for(POLLIN, deadline);
     const ssize_t n = ::recv(socket_, into, bytes, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail_dead("closed its socket");

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "envs/python/host_protocol.hpp"
 
@@ -22,10 +23,13 @@ struct host_reply {
 
 class host_process {
  public:
-  // Starts `interpreter script <this pid> settings_json`. `name` says which
-  // environments it holds, in messages. Throws env_error when it cannot start.
+  // Starts `interpreter script <this pid> label...` and sends it the start
+  // command with `settings_json` (which may be large; the label only names
+  // the process for ps). `name` says which environments it holds, in
+  // messages. Throws env_error when it cannot start.
   host_process(const std::string& interpreter, const std::string& script,
-               const std::string& settings_json, int memory_fd, std::string name);
+               const std::vector<std::string>& label, const std::string& settings_json,
+               int memory_fd, std::string name);
   // Closes the socket, gives the host a moment to exit, then SIGKILLs it;
   // always reaps it.
   ~host_process();
@@ -43,6 +47,9 @@ class host_process {
 
  private:
   void read_exactly(char* into, std::size_t bytes, std::chrono::steady_clock::time_point deadline);
+  // Until the socket is ready for `events` (POLLIN, POLLOUT); throws when the
+  // host dies first or `deadline` passes (then it is killed).
+  void wait_for(short events, std::chrono::steady_clock::time_point deadline);
   [[noreturn]] void fail_dead(const std::string& how);
   bool reap(std::chrono::milliseconds wait);  // true once the process has been waited for
   std::string exit_description() const;

@@ -15,6 +15,7 @@ enum class host_op : std::uint8_t {
   render = 5,     // argument: the environment's index; answer: width, height (u32), RGB bytes
   bench = 6,      // argument: steps; answer: {"seconds": ...} of the host stepping alone
   close = 7,
+  start = 8,      // the first command; payload: the settings as JSON (what to make, how many)
 };
 
 #pragma pack(push, 1)

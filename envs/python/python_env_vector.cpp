@@ -86,13 +86,15 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
   const std::string script = host_script();
   // The processes start together, then each is asked for its spaces.
   const int processes = std::clamp(config.processes_per_agent, 1, count);
+  std::vector<std::string> label{config.id};
+  for (const auto& dir : config.python_path) label.push_back(std::filesystem::absolute(dir).string());
   for (int p = 0, first = 0; p < processes; ++p) {
     share s;
     s.first = first;
     s.count = count / processes + (p < count % processes ? 1 : 0);
     first += s.count;
     s.memory = std::make_unique<shared_region>();
-    s.process = std::make_unique<host_process>(interpreter, script,
+    s.process = std::make_unique<host_process>(interpreter, script, label,
                                                settings_for(config, s.count).dump(),
                                                s.memory->fd(), range_name(s.first, s.count));
     shares_.push_back(std::move(s));

@@ -3,10 +3,12 @@
 environments. Troupe starts it (envs/python/host_process.cpp); it is not meant
 to be run by hand.
 
-    troupe_env_host.py PARENT_PID SETTINGS_JSON
+    troupe_env_host.py PARENT_PID ENV_ID [PYTHON_PATH_DIR...]
 
-fd 3 is a stream socket to Troupe, fd 4 a shared-memory file. The process
-makes its environments, reads their spaces once and sends them back, then
+(the id and the directories only name the process for ps; the settings
+arrive as the first message). fd 3 is a stream socket to Troupe, fd 4 a
+shared-memory file. The process makes its environments, reads their spaces
+once and sends them back, then
 answers one command at a time: Troupe writes the actions (and the reset seeds)
 into shared memory, sends "step", and this process steps every environment it
 holds and writes observations, rewards and flags back before it answers. So
@@ -21,6 +23,7 @@ import os
 import signal
 import struct
 import sys
+from array import array
 
 SOCKET_FD = 3
 MEMORY_FD = 4
@@ -29,7 +32,7 @@ MEMORY_FD = 4
 COMMAND = struct.Struct("<BxxxII")
 # An answer: status (u8), 3 bytes padding, payload length (u32), payload.
 ANSWER = struct.Struct("<BxxxI")
-OP_MAP, OP_RESET, OP_RESET_ONE, OP_STEP, OP_RENDER, OP_BENCH, OP_CLOSE = range(1, 8)
+OP_MAP, OP_RESET, OP_RESET_ONE, OP_STEP, OP_RENDER, OP_BENCH, OP_CLOSE, OP_START = range(1, 9)
 STATUS_OK, STATUS_ERROR = 0, 1
 
 
@@ -116,7 +119,9 @@ def make_factory(settings):
         try:
             gymnasium = importlib.import_module("gymnasium")
         except ImportError as e:
-            raise Refused("cannot import gymnasium: %s: %s" % (type(e).__name__, e))
+            raise Refused("cannot import gymnasium: %s: %s (gymnasium:ENV_ID needs the gymnasium "
+                          "package for the interpreter, or its directory on env.python_path)"
+                          % (type(e).__name__, e))
         return lambda: gymnasium.make(env_id, **kwargs)
     module_name, callable_name = settings["target"]
     try:
@@ -181,12 +186,20 @@ class Host:
         o = self.observation
         self.one_hot = o["kind"] == "discrete"
         obs_shape = [o["n"]] if self.one_hot else o["shape"]
+        self.obs_size = int(np.prod(obs_shape))
         self.observations = view("observations", np.float32, m, *obs_shape)
         self.final_observations = view("final_observations", np.float32, m, *obs_shape)
         self.rewards = view("rewards", np.float64, m)
         self.terminated = view("terminated", np.uint8, m)
         self.truncated = view("truncated", np.uint8, m)
         self.rows = np.arange(m)
+        # The step's hot path writes through memoryviews: per call, a few
+        # copies of whole rows instead of one numpy conversion per element.
+        whole = memoryview(buf)
+        start = layout["observations"]
+        self.observation_bytes = whole[start:start + m * self.obs_size * 4]
+        start = layout["rewards"]
+        self.reward_doubles = whole[start:start + m * 8].cast("d")
 
     def current_actions(self):
         """This step's actions as the environments take them: a Discrete
@@ -198,45 +211,56 @@ class Host:
             return (self.actions[:, 0].astype(np.int64) + a["start"]).tolist()
         return list(self.actions.reshape(len(self.envs), *a["shape"]).astype(a["dtype"]))
 
-    def write_rows(self, target, rows, values):
-        """Observations into rows of `target` (float32; one-hot for Discrete)."""
+    def write_observations(self, values):
+        """Every environment's observation into shared memory, as float32."""
         np = self.np
         if self.one_hot:
-            target[rows] = 0.0
-            target[rows, np.asarray(values, dtype=np.int64) - self.observation["start"]] = 1.0
-        elif len(rows) == len(self.envs):
-            target[...] = values
+            self.observations[...] = 0.0
+            self.observations[self.rows, np.asarray(values, dtype=np.int64) - self.observation["start"]] = 1.0
+            return
+        first = values[0]
+        if type(first) is np.ndarray and first.dtype == np.float32:
+            # Arrays of the right type: their bytes, joined, are the rows.
+            joined = b"".join(map(np.ndarray.tobytes, values))
+            if len(joined) == len(self.observation_bytes):
+                self.observation_bytes[:] = joined
+                return
+        self.observations[...] = values
+
+    def write_row(self, target, i, value):
+        if self.one_hot:
+            target[i] = 0.0
+            target[i, int(value) - self.observation["start"]] = 1.0
         else:
-            target[rows] = values
+            target[i] = value
 
     def reset(self, index=None):
         indices = range(len(self.envs)) if index is None else [index]
-        seeds = self.seeds.tolist()
-        firsts = [self.envs[i].reset(seed=seeds[i])[0] for i in indices]
-        self.write_rows(self.observations, list(indices), firsts)
+        for i in indices:
+            self.write_row(self.observations, i, self.envs[i].reset(seed=int(self.seeds[i]))[0])
 
     def step(self, auto_reset):
         actions = self.current_actions()
-        seeds = self.seeds.tolist() if auto_reset else None
-        observations, rewards, terminated, truncated = [], [], [], []
-        ended, ending = [], []
+        observations, rewards, ended = [], [], []
         for i, env in enumerate(self.envs):
             obs, reward, term, trunc, _ = env.step(actions[i])
             rewards.append(reward)
-            terminated.append(term)
-            truncated.append(trunc)
             if term or trunc:
-                ended.append(i)
-                ending.append(obs)
+                ended.append((i, term, trunc, obs))
                 if auto_reset:
-                    obs = env.reset(seed=seeds[i])[0]
+                    obs = env.reset(seed=int(self.seeds[i]))[0]
             observations.append(obs)
-        self.write_rows(self.observations, self.rows, observations)
-        if ended:
-            self.write_rows(self.final_observations, ended, ending)
-        self.rewards[:] = rewards
-        self.terminated[:] = terminated
-        self.truncated[:] = truncated
+        self.write_observations(observations)
+        try:
+            self.reward_doubles[:] = array("d", rewards)
+        except TypeError:
+            self.rewards[:] = rewards
+        self.terminated[:] = 0
+        self.truncated[:] = 0
+        for i, term, trunc, obs in ended:
+            self.terminated[i] = bool(term)
+            self.truncated[i] = bool(trunc)
+            self.write_row(self.final_observations, i, obs)
 
     def render(self, index):
         np = self.np
@@ -268,9 +292,24 @@ class Host:
         return time.perf_counter() - start
 
 
+def user_traceback(error):
+    """The traceback of `error` in the user's code: this script's frames and
+    the import machinery's are left out, they would only hide where it
+    happened."""
+    import importlib
+    import traceback
+
+    hidden = (os.path.abspath(__file__), os.path.abspath(importlib.__file__))
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if os.path.abspath(f.filename) not in hidden and not f.filename.startswith("<frozen ")]
+    text = "".join(traceback.format_exception_only(type(error), error))
+    if frames:
+        text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
+    return text.rstrip("\n")
+
+
 def serve(host):
     import json
-    import traceback
 
     while True:
         op, arg, length = COMMAND.unpack(read_exactly(COMMAND.size))
@@ -300,8 +339,8 @@ def serve(host):
         except Refused as e:
             answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
             continue
-        except Exception:
-            answer(STATUS_ERROR, traceback.format_exc().encode("utf-8", "replace"))
+        except Exception as e:
+            answer(STATUS_ERROR, user_traceback(e).encode("utf-8", "replace"))
             continue
         answer(STATUS_OK, reply)
 
@@ -313,9 +352,12 @@ def main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(int(sys.argv[1]))
     import json
-    import traceback
 
-    settings = json.loads(sys.argv[2])
+    op, _, length = COMMAND.unpack(read_exactly(COMMAND.size))
+    if op != OP_START:
+        answer(STATUS_ERROR, b"expected the start command first")
+        return
+    settings = json.loads(read_exactly(length))
     # Not this script's directory, but the user's: env.python_path first.
     sys.path[:1] = settings["python_path"]
     try:
@@ -325,7 +367,7 @@ def main():
         return
     except BaseException as e:
         reason = "%s: %s" % (type(e).__name__, e)
-        answer(STATUS_ERROR, (reason + "\n" + traceback.format_exc()).encode("utf-8", "replace"))
+        answer(STATUS_ERROR, (reason + "\n" + user_traceback(e)).encode("utf-8", "replace"))
         return
     answer(STATUS_OK, json.dumps(host.hello).encode())
     serve(host)
