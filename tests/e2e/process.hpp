@@ -62,6 +62,7 @@ class child_process {
     }
   }
   void signal(int sig) { ::kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
   // The exit code, or 128 + signal number; -1 if it did not end in time.
   int wait_exit(std::chrono::seconds timeout = std::chrono::seconds(120)) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
