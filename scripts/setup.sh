@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libpng-dev
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
   python3 python3-matplotlib    # scripts/plot.py
+  python3-numpy                 # Python environments: their host process (envs/python/)
   xvfb xauth                    # the viewer's headless tests
   openssl                       # the cluster TLS test makes its certificates
 )
