@@ -14,12 +14,6 @@
 namespace fs = std::filesystem;
 using namespace troupe::tests;
 
-namespace {
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-}  // namespace
-
 TEST_SUITE("e2e") {
 TEST_CASE("plugins: built against an installed Troupe, trained by the installed troupe") {
   const std::string source = TROUPE_SOURCE_DIR;
@@ -58,8 +52,7 @@ TEST_CASE("plugins: built against an installed Troupe, trained by the installed 
   const auto s = read_json(run_dir + "/summary.json");
   CHECK(s["solved"] == true);
   CHECK(s["final_mean_return"].get<double>() >= 9.5);
-  CHECK(s["samples_collected"].get<long>() ==
-        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  check_accounting(s);
   const auto eval = run_command(troupe + " eval " + run_dir + " --episodes 20");
   INFO(eval.output);
   CHECK(eval.exit_code == 0);
@@ -80,12 +73,12 @@ TEST_CASE("plugins: a plugin built for another ABI version is refused with exit 
                             TROUPE_TEST_WRONG_ABI_PLUGIN + " --run-dir " + fresh_dir("wrong_abi"));
   INFO(r.output);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.output, "key 'env.id'"));
-  CHECK(has(r.output, "libtroupe_test_wrong_abi_plugin.so"));
-  CHECK(has(r.output, "plugin ABI version 2, this troupe speaks 1"));
+  CHECK(contains(r.output, "key 'env.id'"));
+  CHECK(contains(r.output, "libtroupe_test_wrong_abi_plugin.so"));
+  CHECK(contains(r.output, "plugin ABI version 2, this troupe speaks 1"));
   const auto missing = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) +
                                   "/examples/plugin_env/signal.yaml --set env.id=plugin:/no/such.so");
   CHECK(missing.exit_code == 2);
-  CHECK(has(missing.output, "no such plugin file /no/such.so"));
+  CHECK(contains(missing.output, "no such plugin file /no/such.so"));
 }
 }

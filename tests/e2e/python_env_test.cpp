@@ -41,15 +41,6 @@ std::string signal_config(const std::string& dir, const std::string& marker,
   return path;
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-void check_accounting(const nlohmann::json& s) {
-  CHECK(s["samples_collected"].get<long>() ==
-        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
-}
-
 // The parent of process `pid` (0 when it is gone).
 int parent_of(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -113,8 +104,8 @@ TEST_CASE("python envs: an environment that raises or dies restarts its agent; t
     const auto r = run_troupe("train " + config + " --run-dir " + dir);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    CHECK(has(r.output, f.log_says));
-    if (f.how == "raise") CHECK(has(r.output, "Traceback (most recent call last)"));
+    CHECK(contains(r.output, f.log_says));
+    if (f.how == "raise") CHECK(contains(r.output, "Traceback (most recent call last)"));
     const auto s = read_json(dir + "/summary.json");
     CHECK(s["stop_reason"] == "env_steps");
     CHECK(s["agent_restarts"].get<int>() >= 1);
@@ -136,7 +127,7 @@ TEST_CASE("python envs: a host SIGKILLed from outside restarts its agent within 
   REQUIRE(troupe.wait_exit(std::chrono::seconds(90)) == 0);
   const std::string log = read_file(dir + ".log");
   INFO(log);
-  CHECK(has(log, "killed by signal 9"));
+  CHECK(contains(log, "killed by signal 9"));
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["agent_restarts"].get<int>() >= 1);
   check_accounting(s);
@@ -164,16 +155,16 @@ TEST_CASE("python envs: what cannot be made stops troupe train with exit code 2 
     const auto r = run_troupe("train " + config + " --run-dir " + dir + " --set env.id=" + c.id);
     INFO(r.output);
     CHECK(r.exit_code == 2);
-    CHECK(has(r.output, "key 'env.id'"));
-    CHECK(has(r.output, c.id));
-    for (const auto& part : c.must_contain) CHECK(has(r.output, part));
+    CHECK(contains(r.output, "key 'env.id'"));
+    CHECK(contains(r.output, c.id));
+    for (const auto& part : c.must_contain) CHECK(contains(r.output, part));
     CHECK_FALSE(fs::exists(dir + "/summary.json"));  // nothing trained
   }
   // A malformed id is refused by the config loader, without starting Python.
   const auto malformed = run_troupe("train " + signal_config(fresh_dir("py_malformed"), marker) +
                                     " --set env.id=python:only_a_module");
   CHECK(malformed.exit_code == 2);
-  CHECK(has(malformed.output, "python:MODULE:CALLABLE"));
+  CHECK(contains(malformed.output, "python:MODULE:CALLABLE"));
   CHECK(hosts_left(marker).empty());
 }
 
@@ -206,11 +197,11 @@ TEST_CASE("python envs: rollout, envs --describe and bench envs take a Python id
                                   " --set 'env.kwargs={length: 7}'");
   INFO(rollout.output);
   REQUIRE(rollout.exit_code == 0);
-  CHECK(has(rollout.output, "\"length_mean\": 7.0"));
+  CHECK(contains(rollout.output, "\"length_mean\": 7.0"));
   const auto describe = run_troupe("envs --describe python:test_envs:echo " + paths);
   INFO(describe.output);
   REQUIRE(describe.exit_code == 0);
-  CHECK(has(describe.output, "observation Box(4)  action Box(2x2)"));
+  CHECK(contains(describe.output, "observation Box(4)  action Box(2x2)"));
   const std::string json = fresh_dir("py_bench.json");
   const auto bench = run_troupe("bench envs --steps 3200 --repeats 1 --envs-per-process 32 --env "
                                 "python:test_envs:signal_env " + paths + " --json " + json);
@@ -224,7 +215,7 @@ TEST_CASE("python envs: rollout, envs --describe and bench envs take a Python id
         doctest::Approx(row["bridge_ns_per_step"].get<double>() - row["ns_per_step"].get<double>()));
   const auto missing = run_troupe("rollout gymnasium:Signal-v0 --episodes 1");
   CHECK(missing.exit_code == 2);
-  CHECK(has(missing.output, "No module named 'gymnasium'"));
+  CHECK(contains(missing.output, "No module named 'gymnasium'"));
   CHECK(hosts_left(marker).empty());
 }
 

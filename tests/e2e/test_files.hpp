@@ -24,6 +24,16 @@ inline nlohmann::json read_json(const std::filesystem::path& path) {
   return nlohmann::json::parse(in);
 }
 
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Every sample a run collected was trained or dropped (summary.json).
+inline void check_accounting(const nlohmann::json& summary) {
+  CHECK(summary["samples_collected"].get<long>() ==
+        summary["samples_trained"].get<long>() + summary["samples_dropped"].get<long>());
+}
+
 // <temp>/troupe_<name>, removed if an earlier run left it.
 inline std::string fresh_dir(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("troupe_" + name);

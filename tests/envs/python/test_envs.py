@@ -1,30 +1,18 @@
 """Small environments for Troupe's tests of its Python bridge: one that is
 easy to learn, and ones that fail on purpose (raise, die, offer spaces
 Troupe cannot take). numpy only; the spaces are stand-ins named as
-gymnasium's, since Troupe reads spaces by their type's name."""
+gymnasium's (Troupe reads spaces by their type's name)."""
 import os
 import signal
+import sys
 
 import numpy as np
 
-
-class Box:
-    def __init__(self, low, high, shape, dtype=np.float32):
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
-        self.low = np.broadcast_to(np.asarray(low, dtype=self.dtype), self.shape)
-        self.high = np.broadcast_to(np.asarray(high, dtype=self.dtype), self.shape)
-
-    def __repr__(self):
-        return "Box(%s, %s)" % (self.shape, self.dtype)
-
-
-class Discrete:
-    def __init__(self, n, start=0):
-        self.n, self.start = n, start
-
-    def __repr__(self):
-        return "Discrete(%d)" % self.n
+# The stand-ins for gymnasium's Box and Discrete that the example CartPole
+# defines (examples/python_env/cartpole_py.py).
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                             "examples", "python_env"))
+from cartpole_py import Box, Discrete, Spec  # noqa: E402
 
 
 class Dict:
@@ -43,11 +31,6 @@ class MultiDiscrete:
         return "MultiDiscrete(%s)" % self.nvec
 
 
-class Spec:
-    def __init__(self, max_episode_steps):
-        self.max_episode_steps = max_episode_steps
-
-
 class Signal:
     """Which way is the goal: the observation says (one-hot of 2), the right
     action (the side it shows, offset by the action space's start) earns 1,
@@ -57,7 +40,7 @@ class Signal:
     def __init__(self, length=10, start=0, fail=None, after=30, flag_file=None, scale=1.0):
         self.observation_space = Box(0.0, 1.0, (2,))
         self.action_space = Discrete(2, start)
-        self.spec = Spec(length)
+        self.spec = Spec("Signal", length)
         self.length, self.start, self.scale = length, start, scale
         self.fail, self.after, self.flag_file = fail, after, flag_file
         self.rng = np.random.default_rng(0)
