@@ -17,8 +17,10 @@ Discrete so that it needs nothing but numpy; with gymnasium installed, its
 own spaces (or gymnasium.make) do as well.
 """
 import math
+from math import cos, sin
 
 import numpy as np
+from numpy import array, float32
 
 
 class Box:
@@ -53,29 +55,31 @@ class Spec:
         self.max_episode_steps = max_episode_steps
 
 
-class CartPole:
-    gravity = 9.8
-    masscart = 1.0
-    masspole = 0.1
-    total_mass = masscart + masspole
-    length = 0.5  # half the pole's length
-    polemass_length = masspole * length
-    force_mag = 10.0
-    tau = 0.02
-    theta_threshold = 12.0 * 2.0 * 3.14159265358979323846 / 360.0
-    x_threshold = 2.4
-    max_steps = 500
+# The constants of Gymnasium's CartPole-v1 (and envs/cartpole.hpp).
+GRAVITY = 9.8
+MASSCART = 1.0
+MASSPOLE = 0.1
+TOTAL_MASS = MASSCART + MASSPOLE
+LENGTH = 0.5  # half the pole's length
+POLEMASS_LENGTH = MASSPOLE * LENGTH
+FORCE_MAG = 10.0
+TAU = 0.02
+THETA_THRESHOLD = 12.0 * 2.0 * 3.14159265358979323846 / 360.0
+X_THRESHOLD = 2.4
+MAX_STEPS = 500
 
+
+class CartPole:
     def __init__(self, render_mode=None, initial_states=None):
         """render_mode="rgb_array" makes render() return the picture.
         initial_states (for tests): episode reset with seed k starts in
         initial_states[k] instead of a random state."""
         inf = float("inf")
-        x_high, theta_high = self.x_threshold * 2, self.theta_threshold * 2
+        x_high, theta_high = X_THRESHOLD * 2, THETA_THRESHOLD * 2
         high = np.array([x_high, inf, theta_high, inf], dtype=np.float32)
         self.observation_space = Box(-high, high, dtype=np.float32)
         self.action_space = Discrete(2)
-        self.spec = Spec("CartPole-py", self.max_steps)
+        self.spec = Spec("CartPole-py", MAX_STEPS)
         self.render_mode = render_mode
         self.initial_states = initial_states
         self.state = (0.0, 0.0, 0.0, 0.0)
@@ -85,34 +89,34 @@ class CartPole:
         if self.initial_states is not None:
             self.state = tuple(float(v) for v in self.initial_states[seed])
         else:
-            rng = np.random.default_rng(seed)
-            self.state = tuple(float(v) for v in rng.uniform(-0.05, 0.05, 4))
+            self.state = initial_state(seed if seed is not None else 0)
         self.steps = 0
-        return np.array(self.state, dtype=np.float32), {}
+        return array(self.state, float32), {}
 
     def step(self, action):
+        # Explicit Euler, in envs/cartpole.cpp's order of operations, so that
+        # both round alike.
         x, x_dot, theta, theta_dot = self.state
-        force = self.force_mag if action == 1 else -self.force_mag
-        costheta = math.cos(theta)
-        sintheta = math.sin(theta)
-        temp = (force + self.polemass_length * theta_dot * theta_dot * sintheta) / self.total_mass
-        thetaacc = (self.gravity * sintheta - costheta * temp) / (
-            self.length * (4.0 / 3.0 - self.masspole * costheta * costheta / self.total_mass))
-        xacc = temp - self.polemass_length * thetaacc * costheta / self.total_mass
-        x, x_dot, theta, theta_dot = (x + self.tau * x_dot, x_dot + self.tau * xacc,
-                                      theta + self.tau * theta_dot,
-                                      theta_dot + self.tau * thetaacc)
-        self.state = (x, x_dot, theta, theta_dot)
+        force = FORCE_MAG if action == 1 else -FORCE_MAG
+        costheta = cos(theta)
+        sintheta = sin(theta)
+        temp = (force + POLEMASS_LENGTH * theta_dot * theta_dot * sintheta) / TOTAL_MASS
+        thetaacc = (GRAVITY * sintheta - costheta * temp) / (
+            LENGTH * (4.0 / 3.0 - MASSPOLE * costheta * costheta / TOTAL_MASS))
+        xacc = temp - POLEMASS_LENGTH * thetaacc * costheta / TOTAL_MASS
+        x, x_dot = x + TAU * x_dot, x_dot + TAU * xacc
+        theta, theta_dot = theta + TAU * theta_dot, theta_dot + TAU * thetaacc
+        self.state = state = (x, x_dot, theta, theta_dot)
         self.steps += 1
-        terminated = (x < -self.x_threshold or x > self.x_threshold
-                      or theta < -self.theta_threshold or theta > self.theta_threshold)
-        truncated = not terminated and self.steps >= self.max_steps
-        return np.array(self.state, dtype=np.float32), 1.0, terminated, truncated, {}
+        terminated = (x < -X_THRESHOLD or x > X_THRESHOLD
+                      or theta < -THETA_THRESHOLD or theta > THETA_THRESHOLD)
+        truncated = not terminated and self.steps >= MAX_STEPS
+        return array(state, float32), 1.0, terminated, truncated, {}
 
     def render(self):
         """Gymnasium's picture, 600 x 400: a black cart on a track, a tan pole."""
         width, height = 600, 400
-        scale = width / (self.x_threshold * 2)
+        scale = width / (X_THRESHOLD * 2)
         frame = np.full((height, width, 3), 255, dtype=np.uint8)
         track_y = height - 100
         frame[track_y, :] = 0
@@ -121,7 +125,7 @@ class CartPole:
         frame[track_y - 15:track_y + 15, max(left, 0):max(min(right, width), 0)] = 0
         # The pole: every pixel within 5 of the segment from the axle upwards.
         axle = np.array([cart_x, track_y - 7.5])
-        tip = axle + scale * 2 * self.length * np.array([math.sin(self.state[2]),
+        tip = axle + scale * 2 * LENGTH * np.array([math.sin(self.state[2]),
                                                           -math.cos(self.state[2])])
         ys, xs = np.mgrid[0:height, 0:width]
         d = tip - axle
@@ -129,6 +133,22 @@ class CartPole:
         near = (xs - axle[0] - t * d[0]) ** 2 + (ys - axle[1] - t * d[1]) ** 2 <= 25
         frame[near] = (202, 152, 101)
         return frame
+
+
+def initial_state(seed):
+    """Four uniform numbers in [-0.05, 0.05) from splitmix64 of `seed`: cheap
+    (numpy's default_rng takes ~30 us to make, many steps' worth), and the
+    same for the same seed. Not envs/cartpole's std::mt19937_64 stream: the
+    test that compares the two sets their states itself."""
+    mask = (1 << 64) - 1
+    values = []
+    for _ in range(4):
+        seed = (seed + 0x9E3779B97F4A7C15) & mask
+        z = ((seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        values.append((z >> 11) * (0.1 / (1 << 53)) - 0.05)
+    return tuple(values)
 
 
 def make(**kwargs):
