@@ -55,7 +55,13 @@ def die_with_parent(parent_pid):
 def read_exactly(n):
     """n bytes from the socket; exits quietly at its end (Troupe is gone or
     done with us)."""
-    chunks = []
+    data = os.read(SOCKET_FD, n)
+    if len(data) == n:
+        return data
+    if not data:
+        os._exit(0)
+    chunks = [data]
+    n -= len(data)
     while n:
         chunk = os.read(SOCKET_FD, n)
         if not chunk:
@@ -67,6 +73,11 @@ def read_exactly(n):
 
 def answer(status, payload=b""):
     data = ANSWER.pack(status, len(payload)) + payload
+    try:
+        if os.write(SOCKET_FD, data) == len(data):
+            return
+    except BrokenPipeError:
+        os._exit(0)
     view = memoryview(data)
     while view:
         try:
@@ -193,6 +204,8 @@ class Host:
         self.terminated = view("terminated", np.uint8, m)
         self.truncated = view("truncated", np.uint8, m)
         self.rows = np.arange(m)
+        self.discrete_actions = a["kind"] == "discrete"
+        self.action_start = a.get("start", 0)
         # The step's hot path writes through memoryviews: per call, a few
         # copies of whole rows instead of one numpy conversion per element.
         whole = memoryview(buf)
@@ -206,9 +219,10 @@ class Host:
         action is a Python int (plus the space's start), a Box action an
         array of the space's shape and dtype."""
         np = self.np
+        if self.discrete_actions:
+            indices = self.actions[:, 0].astype(np.int64)
+            return (indices + self.action_start if self.action_start else indices).tolist()
         a = self.action
-        if a["kind"] == "discrete":
-            return (self.actions[:, 0].astype(np.int64) + a["start"]).tolist()
         return list(self.actions.reshape(len(self.envs), *a["shape"]).astype(a["dtype"]))
 
     def write_observations(self, values):
