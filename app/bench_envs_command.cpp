@@ -48,9 +48,9 @@ nlohmann::ordered_json bench_bridge(const envs::env_config& config, const bench_
   const bench::bridge_bench_result r =
       bench::bench_python_bridge(config, opts.envs_per_process, opts.steps, opts.repeats);
   std::printf("%-28s %12.1f %14.0f   through the bridge %.1f ns/step: the bridge costs %.1f ns "
-              "per env step (%d envs in %d process%s)\n",
-              r.id.c_str(), r.alone_ns, 1e9 / r.alone_ns, r.bridge_ns, r.cost_ns, r.envs,
-              r.processes, r.processes == 1 ? "" : "es");
+              "per env step (CPU: %.1f ns) (%d envs in %d process%s)\n",
+              r.id.c_str(), r.alone_ns, 1e9 / r.alone_ns, r.bridge_ns, r.cost_ns, r.cpu_cost_ns,
+              r.envs, r.processes, r.processes == 1 ? "" : "es");
   return {{"env", r.id},
           {"ns_per_step", r.alone_ns},
           {"steps", r.vector_steps * r.envs},
@@ -58,9 +58,13 @@ nlohmann::ordered_json bench_bridge(const envs::env_config& config, const bench_
           {"processes", r.processes},
           {"bridge_ns_per_step", r.bridge_ns},
           {"bridge_cost_ns_per_step", r.cost_ns},
+          {"cpu_ns_per_step", r.alone_cpu_ns},
+          {"bridge_cpu_ns_per_step", r.bridge_cpu_ns},
+          {"bridge_cpu_cost_ns_per_step", r.cpu_cost_ns},
           {"repeat_ns_per_step", r.repeat_alone_ns},
           {"repeat_bridge_ns_per_step", r.repeat_bridge_ns},
-          {"repeat_bridge_cost_ns_per_step", r.repeat_cost_ns}};
+          {"repeat_bridge_cost_ns_per_step", r.repeat_cost_ns},
+          {"repeat_bridge_cpu_cost_ns_per_step", r.repeat_cpu_cost_ns}};
 }
 
 nlohmann::ordered_json bench_one(const envs::env_config& config, const bench_envs_options& opts) {

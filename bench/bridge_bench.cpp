@@ -1,5 +1,7 @@
 #include "bench/bridge_bench.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -10,6 +12,14 @@
 #include "envs/python/python_env_vector.hpp"
 
 namespace troupe::bench {
+
+namespace {
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+}  // namespace
 
 bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs, long env_steps,
                                         int repeats, std::uint64_t seed) {
@@ -27,16 +37,22 @@ bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs
   std::vector<float> obs(size_t(envs) * obs_size), final_obs(obs.size());
   std::vector<envs::step_result> results(static_cast<size_t>(envs));
 
+  // Wall and CPU seconds of `steps` vector steps through the bridge: the
+  // CPU of this thread and of the host processes.
   const auto through_bridge = [&](long steps) {
     vector.reset(seeds.data(), obs.data());
+    const double host_cpu = vector.host_cpu_seconds();
+    const double thread_cpu = thread_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     for (long t = 0; t < steps; ++t)
       vector.step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu = thread_cpu_seconds() - thread_cpu + vector.host_cpu_seconds() - host_cpu;
+    return envs::python::python_env_vector::host_times{wall, cpu};
   };
   const auto alone = [&](long steps) {
     vector.reset(seeds.data(), obs.data());
-    return vector.seconds_alone(actions.data(), seeds.data(), steps);
+    return vector.time_alone(actions.data(), seeds.data(), steps);
   };
 
   bridge_bench_result r;
@@ -48,13 +64,21 @@ bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs
   alone(std::max(1L, r.vector_steps / 10));  // warm-up
   through_bridge(std::max(1L, r.vector_steps / 10));
   for (int i = 0; i < repeats; ++i) {
-    r.repeat_alone_ns.push_back(alone(r.vector_steps) * per_step);
-    r.repeat_bridge_ns.push_back(through_bridge(r.vector_steps) * per_step);
+    const auto a = alone(r.vector_steps);
+    const auto b = through_bridge(r.vector_steps);
+    r.repeat_alone_ns.push_back(a.seconds * per_step);
+    r.repeat_bridge_ns.push_back(b.seconds * per_step);
     r.repeat_cost_ns.push_back(r.repeat_bridge_ns.back() - r.repeat_alone_ns.back());
+    r.repeat_alone_cpu_ns.push_back(a.cpu_seconds * per_step);
+    r.repeat_bridge_cpu_ns.push_back(b.cpu_seconds * per_step);
+    r.repeat_cpu_cost_ns.push_back(r.repeat_bridge_cpu_ns.back() - r.repeat_alone_cpu_ns.back());
   }
   r.alone_ns = median(r.repeat_alone_ns);
   r.bridge_ns = median(r.repeat_bridge_ns);
   r.cost_ns = median(r.repeat_cost_ns);
+  r.alone_cpu_ns = median(r.repeat_alone_cpu_ns);
+  r.bridge_cpu_ns = median(r.repeat_bridge_cpu_ns);
+  r.cpu_cost_ns = median(r.repeat_cpu_cost_ns);
   return r;
 }
 

@@ -3,6 +3,11 @@
 // Python environment's own step: the same environments, actions and reset
 // seeds stepped once through the bridge (shared memory, one socket round trip
 // per vector step, the host's copying) and once by the host process alone.
+//
+// Two measures of it: wall time, which on a busy machine also holds the time
+// the two processes wait for a core after waking each other (twice a
+// vector step); and CPU time (the host process's plus the stepping thread's),
+// the work the bridge adds, which other load on the machine leaves alone.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,9 +21,12 @@ struct bridge_bench_result {
   int envs = 0;          // in the vector
   int processes = 0;     // they are spread over
   long vector_steps = 0; // timed steps of the whole vector per repeat
-  // Nanoseconds per environment step, medians over the repeats.
+  // Nanoseconds per environment step, medians over the repeats: wall time
+  // alone and through the bridge, and their difference; the same in CPU time.
   double alone_ns = 0.0, bridge_ns = 0.0, cost_ns = 0.0;
+  double alone_cpu_ns = 0.0, bridge_cpu_ns = 0.0, cpu_cost_ns = 0.0;
   std::vector<double> repeat_alone_ns, repeat_bridge_ns, repeat_cost_ns;
+  std::vector<double> repeat_alone_cpu_ns, repeat_bridge_cpu_ns, repeat_cpu_cost_ns;
 };
 
 // `envs` environments of `config` (a python: or gymnasium: id) in

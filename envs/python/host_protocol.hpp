@@ -13,9 +13,10 @@ enum class host_op : std::uint8_t {
   reset_one = 3,  // argument: the environment's index
   step = 4,       // argument: 1 to reset ended episodes with the seeds in shared memory
   render = 5,     // argument: the environment's index; answer: width, height (u32), RGB bytes
-  bench = 6,      // argument: steps; answer: {"seconds": ...} of the host stepping alone
+  bench = 6,      // argument: steps; answer: {"seconds", "cpu_seconds"} of the host stepping alone
   close = 7,
   start = 8,      // the first command; payload: the settings as JSON (what to make, how many)
+  cpu_time = 9,   // answer: {"cpu_seconds": ...} the host process has used so far
 };
 
 #pragma pack(push, 1)

@@ -120,7 +120,10 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
       }
       throw env_error("'" + config.id + "': " + text);
     }
-    if (hello.is_null()) hello = json::parse(reply.payload);
+    if (hello.is_null())
+      hello = json::parse(reply.payload);
+    else if (json::parse(reply.payload) != hello)
+      throw env_error("'" + config.id + "': its processes made environments of different spaces");
   }
   try {
     spec_.id = config.id;
@@ -239,19 +242,30 @@ bool python_env_vector::render(int i, rgb_frame& frame) {
   return true;
 }
 
-double python_env_vector::seconds_alone(const float* actions, const std::uint64_t* seeds,
-                                        long steps) {
+python_env_vector::host_times python_env_vector::time_alone(const float* actions,
+                                                            const std::uint64_t* seeds, long steps) {
   for (auto& s : shares_) {
     std::copy_n(actions + size_t(s.first) * action_size_, size_t(s.count) * action_size_,
                 s.memory->actions());
     std::copy_n(seeds + s.first, s.count, s.memory->seeds());
     s.process->send(host_op::bench, std::uint32_t(steps));
   }
-  double slowest = 0.0;
+  host_times times;
   collect("benchmarking", [&](share&, const std::string& payload) {
-    slowest = std::max(slowest, json::parse(payload).at("seconds").get<double>());
+    const json t = json::parse(payload);
+    times.seconds = std::max(times.seconds, t.at("seconds").get<double>());
+    times.cpu_seconds += t.at("cpu_seconds").get<double>();
   });
-  return slowest;
+  return times;
+}
+
+double python_env_vector::host_cpu_seconds() {
+  for (auto& s : shares_) s.process->send(host_op::cpu_time);
+  double total = 0.0;
+  collect("reading its CPU time", [&](share&, const std::string& payload) {
+    total += json::parse(payload).at("cpu_seconds").get<double>();
+  });
+  return total;
 }
 
 }  // namespace troupe::envs::python

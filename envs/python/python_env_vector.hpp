@@ -40,11 +40,17 @@ class python_env_vector final : public env_vector {
   bool can_render() const override { return can_render_; }
   bool render(int i, rgb_frame& frame) override;
 
-  // Seconds the processes take, stepping their environments `steps` times
-  // on their own (no shared memory, no socket) with `actions` and resetting
-  // ended episodes with `seeds`: the environments' own cost, for the bridge
-  // benchmark (the slowest process's time).
-  double seconds_alone(const float* actions, const std::uint64_t* seeds, long steps);
+  // For the bridge benchmark (bench/bridge_bench.hpp). What the processes
+  // take to step their environments `steps` times on their own (no shared
+  // memory, no socket) with `actions`, resetting ended episodes with
+  // `seeds`: the environments' own cost. Wall seconds of the slowest
+  // process; CPU seconds of all.
+  struct host_times {
+    double seconds = 0.0, cpu_seconds = 0.0;
+  };
+  host_times time_alone(const float* actions, const std::uint64_t* seeds, long steps);
+  // CPU seconds the processes have used so far, all together.
+  double host_cpu_seconds();
 
  private:
   struct share {

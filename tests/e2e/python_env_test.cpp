@@ -219,6 +219,19 @@ TEST_CASE("python envs: rollout, envs --describe and bench envs take a Python id
   CHECK(hosts_left(marker).empty());
 }
 
+// The learner's address, from its log (it listens on a port the system picks).
+std::string learner_address(const std::string& log_path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::smatch m;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string log = read_file(log_path);
+    if (std::regex_search(log, m, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)")))
+      return m[1];
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return "";
+}
+
 TEST_CASE("python envs: cluster workers host their own Python processes") {
   const std::string dir = fresh_dir("py_cluster");
   const std::string marker = host_marker("e2e_cluster");
@@ -228,15 +241,7 @@ TEST_CASE("python envs: cluster workers host their own Python processes") {
   child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
                          "--run-dir", dir, "--set", "agents.count=0"},
                         dir + ".learner.log");
-  std::string address;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  std::smatch m;
-  while (address.empty() && std::chrono::steady_clock::now() < deadline) {
-    const std::string log = read_file(dir + ".learner.log");
-    if (std::regex_search(log, m, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)")))
-      address = m[1];
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const std::string address = learner_address(dir + ".learner.log");
   REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
   child_process worker({TROUPE_BINARY, "join", address, "--agents", "2", "--token", token, "--name",
                         "pyworker", "--retry", "5"},
@@ -253,6 +258,29 @@ TEST_CASE("python envs: cluster workers host their own Python processes") {
   CHECK(s["solved"] == true);
   CHECK(s["cluster"]["workers_joined"] == 1);
   check_accounting(s);
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python envs: a worker that cannot make the environment exits with code 2") {
+  const std::string dir = fresh_dir("py_cluster_refused");
+  const std::string marker = host_marker("e2e_cluster_refused");
+  const std::string config = signal_config(dir + ".cfg", marker);
+  child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", "t",
+                         "--run-dir", dir, "--set", "agents.count=0"},
+                        dir + ".learner.log");
+  const std::string address = learner_address(dir + ".learner.log");
+  REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
+  // The worker's environment lacks what signal_env needs (test_envs.py).
+  child_process worker({"/usr/bin/env", "TROUPE_TEST_NO_SIGNAL=1", TROUPE_BINARY, "join", address,
+                        "--token", "t", "--retry", "5"},
+                       dir + ".worker.log");
+  CHECK(worker.wait_exit(std::chrono::seconds(30)) == 2);
+  const std::string log = read_file(dir + ".worker.log");
+  INFO(log);
+  CHECK(contains(log, "key 'env.id'"));
+  CHECK(contains(log, "this machine cannot make the Signal environment"));
+  learner.signal(SIGINT);
+  CHECK(learner.wait_exit(std::chrono::seconds(30)) == 0);
   CHECK(hosts_left(marker).empty());
 }
 }
