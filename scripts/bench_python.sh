@@ -3,7 +3,8 @@
 #
 #   1. the bridge: `troupe bench envs --env python:cartpole_py:make`, 64 envs in
 #      one process, stepped through the bridge and by the host alone; the
-#      difference per env step, min / median / max over the repeats;
+#      difference per env step in wall and in CPU time, min / median / max of
+#      the medians of 5 over the repeats;
 #   2. training throughput: fixed-step runs of configs/cartpole_python.yaml and
 #      configs/cartpole.yaml (the same settings, native CartPole), interleaved,
 #      env steps per wall second from summary.json;
@@ -79,6 +80,7 @@ bridge = [json.load(open(os.path.join(work, "bridge_%d.json" % r)))["results"][0
 result = {
     "load_before": os.environ["LOAD_BEFORE"], "load_after": os.environ["LOAD_AFTER"],
     "bridge_cost_ns": spread([b["bridge_cost_ns_per_step"] for b in bridge]),
+    "bridge_cpu_cost_ns": spread([b["bridge_cpu_cost_ns_per_step"] for b in bridge]),
     "env_alone_ns": spread([b["ns_per_step"] for b in bridge]),
     "through_bridge_ns": spread([b["bridge_ns_per_step"] for b in bridge]),
     "python_fps": spread([summary("cartpole_python_%d" % r)["fps"] for r in range(1, repeats + 1)]),
@@ -100,6 +102,7 @@ print("| --- | ---: | ---: | ---: |")
 print(row("CartPole in the host alone, ns per env step", result["env_alone_ns"], "%.0f"))
 print(row("through the bridge, ns per env step", result["through_bridge_ns"], "%.0f"))
 print(row("the bridge's cost, ns per env step", result["bridge_cost_ns"], "%.0f"))
+print(row("the bridge's cost in CPU time, ns per env step", result["bridge_cpu_cost_ns"], "%.0f"))
 print(row("training, Python CartPole, env steps/s", result["python_fps"], "%.0f"))
 print(row("training, native CartPole, env steps/s", result["native_fps"], "%.0f"))
 if result["solve_seconds"]:
