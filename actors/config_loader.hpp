@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "actors/run_config.hpp"
+#include "envs/env.hpp"
 
 namespace troupe::actors {
 
@@ -26,5 +27,10 @@ std::string to_yaml(const run_config& config);
 
 // Every key with its type, default, allowed values and meaning.
 std::string describe_config();
+
+// The spec of the environments `config` makes (made once, to ask). When they
+// cannot be made as configured, throws config_error naming `origin`, the key
+// to blame (env.id, env.observe, ...) and the reason.
+envs::env_spec env_spec_for(const run_config& config, const std::string& origin);
 
 }  // namespace troupe::actors

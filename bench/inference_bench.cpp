@@ -103,8 +103,9 @@ void ask(requester_actor::stateful_pointer<requester_state> self) {
   }
   self->request(st.owner, caf::infinite, st.request)
       .then(
-          [=](const predict_reply&) {
+          [=](const predict_reply& reply) {
             auto& st = self->state;
+            st.request.states = reply.states;  // a recurrent net carries its state on
             st.log->latency_us.push_back(
                 std::chrono::duration<float, std::micro>(clock_type::now() - st.sent).count());
             ++st.log->answered;
@@ -115,10 +116,10 @@ void ask(requester_actor::stateful_pointer<requester_state> self) {
 
 requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer<requester_state> self,
                                          model_owner_actor owner, std::vector<float> obs,
-                                         requester_log* log, clock_type::time_point deadline,
-                                         bool batch_scheduling) {
+                                         int state_size, requester_log* log,
+                                         clock_type::time_point deadline, bool batch_scheduling) {
   self->state.owner = std::move(owner);
-  self->state.request = predict_request{0, 1, std::move(obs)};
+  self->state.request = predict_request{0, 1, std::move(obs), std::vector<float>(size_t(state_size))};
   self->state.log = log;
   self->state.deadline = deadline;
   return {[=](start_atom) {
@@ -141,8 +142,8 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   std::vector<requester_actor> requesters;
   for (int a = 0; a < agents; ++a) {
     requesters.push_back(sys.spawn<caf::detached>(
-        bench_requester, owner, random_observation(spec.obs_size, a), &logs[a], deadline,
-        config.batch_scheduling));
+        bench_requester, owner, random_observation(spec.obs_size, a), spec.state_size(), &logs[a],
+        deadline, config.batch_scheduling));
     self->monitor(requesters.back());
   }
   for (auto& r : requesters) self->send(r, start_atom_v);
@@ -161,18 +162,33 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   return result;
 }
 
+// Each requester thread's observation, recurrent state (carried from one
+// answer to the next) and output.
+struct thread_inputs {
+  thread_inputs(int agents, const model::net_spec& spec) : out(size_t(agents)) {
+    for (int a = 0; a < agents; ++a) {
+      obs.push_back(random_observation(spec.obs_size, a));
+      states.emplace_back(size_t(spec.state_size()), 0.f);
+    }
+  }
+  void predict(model::shared_model& model, int t) {
+    model::predict(model, obs[t].data(), states[t].empty() ? nullptr : states[t].data(), 1, out[t]);
+    states[t].swap(out[t].states);
+  }
+  std::vector<std::vector<float>> obs, states;
+  std::vector<model::prediction> out;
+};
+
 inference_result run_mutex_mode(int agents, const inference_bench_config& config,
                                 const model::net_spec& spec) {
   auto model = model::make_shared_model(spec, 1, config.device);
   model::warm_up(*model, 1);
   std::mutex mutex;
   std::vector<requester_log> logs(agents);
-  std::vector<std::vector<float>> obs;
-  std::vector<model::prediction> out(agents);
-  for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
+  thread_inputs in(agents, spec);
   run_threads(agents, config, logs, [&](int t) {
     std::lock_guard<std::mutex> lock(mutex);
-    model::predict(*model, obs[t].data(), 1, out[t]);
+    in.predict(*model, t);
   });
   inference_result result = summarise("mutex", agents, config.seconds, logs);
   result.model_bytes = model::parameter_bytes(*model);
@@ -187,11 +203,8 @@ inference_result run_copies_mode(int agents, const inference_bench_config& confi
     model::warm_up(*copies.back(), 1);
   }
   std::vector<requester_log> logs(agents);
-  std::vector<std::vector<float>> obs;
-  std::vector<model::prediction> out(agents);
-  for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
-  run_threads(agents, config, logs,
-              [&](int t) { model::predict(*copies[t], obs[t].data(), 1, out[t]); });
+  thread_inputs in(agents, spec);
+  run_threads(agents, config, logs, [&](int t) { in.predict(*copies[t], t); });
   inference_result result = summarise("copies", agents, config.seconds, logs);
   result.model_bytes = model::parameter_bytes(*copies.front()) * agents;
   return result;
@@ -210,7 +223,12 @@ model::net_spec bench_net_spec(const std::string& net) {
     spec.hidden = {128};
     return spec;
   }
-  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp or cnn)");
+  if (net == "lstm") {
+    model::net_spec spec = bench_net_spec("mlp");
+    spec.recurrent = {"lstm", 64};
+    return spec;
+  }
+  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp, cnn or lstm)");
 }
 
 std::vector<inference_result> run_inference_bench(

@@ -45,7 +45,9 @@ struct inference_result {
 };
 
 // mlp: 4 -> 64 -> 64 -> 2+1 (CartPole-sized). cnn: 10x10x4 -> conv 16@3x3 ->
-// 128 -> 6+1 (MinAtar-sized). Throws std::invalid_argument for another name.
+// 128 -> 6+1 (MinAtar-sized). lstm: the mlp with an LSTM core of 64 units,
+// each requester carrying its state from one answer to the next. Throws
+// std::invalid_argument for another name.
 model::net_spec bench_net_spec(const std::string& net);
 
 // Runs every mode at every agent count; `on_result` sees each result as it is

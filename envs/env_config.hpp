@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 namespace troupe::envs {
 
@@ -15,6 +16,8 @@ struct env_config {
   std::string id = "CartPole-v1";
   int envs_per_agent = 8;
   minatar_options minatar;
+  // Keep only these elements of a Box observation (flat indices); empty: all.
+  std::vector<int> observe;
 };
 
 }  // namespace troupe::envs

@@ -2,6 +2,7 @@
 // Environments by id. Adding an environment adds one line to the table in
 // registry.cpp; nothing else changes.
 #include <functional>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,14 @@
 namespace troupe::envs {
 
 using env_factory = std::function<std::unique_ptr<env>(const env_config&)>;
+
+// An environment that cannot be made as configured, with the config key to
+// blame (env.id, env.observe, ...): commands turn it into exit code 2.
+struct env_key_error : std::invalid_argument {
+  env_key_error(std::string config_key, const std::string& what)
+      : std::invalid_argument(what), key(std::move(config_key)) {}
+  std::string key;
+};
 
 struct registry_entry {
   std::string id;
