@@ -1,6 +1,8 @@
 #include "actors/model_owner.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 #include <random>
 
 #include "actors/errors.hpp"
@@ -8,6 +10,11 @@
 #include "algo/sampling.hpp"
 
 namespace troupe::actors {
+
+int batching_config::reply_threads_here() const {
+  if (reply_threads > 0) return reply_threads;
+  return std::clamp(int(std::thread::hardware_concurrency()) / 4, 1, 8);
+}
 
 namespace {
 
@@ -35,7 +42,7 @@ struct model_owner_state {
   std::uint64_t batch_number = 0;  // of the batch being collected
   bool timer_armed = false;
   std::vector<reply_courier::reply> replies;  // of the batch being answered
-  std::unique_ptr<reply_courier> courier = std::make_unique<reply_courier>();
+  std::unique_ptr<reply_courier> courier;
   static inline const char* name = "model_owner";
 };
 
@@ -107,6 +114,7 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   st.continuous = model::spec_of(*st.model).continuous;
   st.state_size = model::spec_of(*st.model).state_size();
   st.staging = model::make_input_staging(*st.model);
+  st.courier = std::make_unique<reply_courier>(config.reply_threads_here());
   return {
       [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
         auto& st = self->state;
