@@ -172,12 +172,17 @@ field optional_text(const std::string& key, std::string& target, const std::stri
           [&target] { return YAML::Node(target); }};
 }
 
+// A list of integers in [lo, hi]; `may_be_empty` false: a list given must
+// hold at least one (the default, empty, still means "not set").
 field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
-               const std::string& help) {
-  const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+               const std::string& help, bool may_be_empty = true) {
+  const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" +
+                            (may_be_empty ? "" : ", at least one");
   return {key, "list of integers", range, help,
-          [&target, key, lo, hi, range](const YAML::Node& n, const std::string& where) {
+          [&target, key, lo, hi, range, may_be_empty](const YAML::Node& n, const std::string& where) {
             if (!n.IsSequence()) fail(where, key, "expected a list of integers, got " + scalar_text(n));
+            if (!may_be_empty && n.size() == 0)
+              fail(where, key, "expected a non-empty list of integers, got an empty one");
             std::vector<int> out;
             for (const auto& item : n) {
               long long v;
@@ -187,7 +192,9 @@ field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
             }
             target = out;
           },
-          [&target] {
+          [&target, may_be_empty] {
+            // Not set (a list that may not be empty, left empty): nothing to write.
+            if (!may_be_empty && target.empty()) return YAML::Node();
             YAML::Node n(YAML::NodeType::Sequence);
             for (int v : target) n.push_back(v);
             return n;
@@ -337,6 +344,7 @@ std::vector<field> fields_of(run_config& c) {
       text_list("env.python_path", c.env.python_path, "Python environments: directories put before sys.path (relative ones from the current directory)"),
       json_mapping("env.kwargs", c.env.kwargs, "Python environments: keyword arguments of the callable or gymnasium.make (render_mode: rgb_array lets troupe view and --view draw it); plugins: their options, as a JSON object"),
       integer("env.processes_per_agent", c.env.processes_per_agent, 1, 64, "Python environments: processes each agent's environments are spread over, stepped concurrently"),
+      int_list("env.observe", c.env.observe, 0, 1 << 24, "keep only these elements (flat indices, in this order) of a Box observation, for partial observability ([]: all of it)", /*may_be_empty=*/false),
       number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
@@ -362,8 +370,11 @@ std::vector<field> fields_of(run_config& c) {
       boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
       number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
       int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+      text("model.recurrent.kind", c.model.recurrent.kind, {"none", "lstm", "gru"}, "a recurrent core between the trunk and the heads (one state per environment, reset at every episode start; trained by backpropagation through each rollout); needs model.shared_trunk: true"),
+      integer("model.recurrent.size", c.model.recurrent.size, 1, 4096, "units of the recurrent core"),
       integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
       integer("batching.max_wait_us", c.batching.max_wait_us, 0, 1000000, "a batch that is not full waits this long for more requests (0: flush as soon as none is waiting)"),
+      integer("batching.reply_threads", c.batching.reply_threads, 0, 64, "threads that help the model-owner send replies (each reply wakes an agent's thread); 0: one per 4 cores, from 1 to 8"),
       device_list("devices", c.devices, "one parameter replica (model-owner and learner) per entry; agents are spread over them round-robin; [cpu, cpu] runs two replicas on the CPU"),
       integer("replicas.max_lag", c.replicas.max_lag, 1, 1000000, "with several devices: no replica is ever more than this many of another replica's own updates behind it (a replica that would get further ahead waits)"),
       number("checkpoint.every_seconds", c.checkpoint.every_seconds, 0, inf, false, "seconds between checkpoints (0: only at the end)"),
@@ -518,6 +529,8 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
   read_mapping(root, "", fields, from, seen);
   for (const auto& key : required_keys)
     if (!seen.count(key)) throw config_error(path + ": missing required key '" + key + "'");
+  if (config.model.recurrent.enabled() && !config.model.shared_trunk)
+    throw config_error(path + ": key 'model.recurrent.kind': a recurrent core needs model.shared_trunk: true");
   if (const std::string problem = config.cluster.tls.problem(); !problem.empty())
     throw config_error(path + ": cluster.tls " + problem);
   return config;
@@ -563,16 +576,6 @@ envs::env_config load_env_options(const std::string& id, const std::vector<std::
   return load_parsed(root, "ENV_ID", overrides).env;
 }
 
-envs::env_spec env_spec_of(const envs::env_config& env) {
-  try {
-    return envs::spec_of(env);
-  } catch (const envs::env_error& e) {
-    throw config_error(std::string("key 'env.id': ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw config_error(std::string("key 'env.id': ") + e.what());
-  }
-}
-
 std::string to_yaml(const run_config& config) {
   run_config copy = config;
   YAML::Node root(YAML::NodeType::Map);
@@ -586,11 +589,21 @@ std::string to_yaml(const run_config& config) {
       YAML::Node next = node[parts[i]];
       node.reset(next);
     }
-    node[parts.back()] = f.write();
+    const YAML::Node value = f.write();
+    if (value.IsNull()) continue;  // not set: the default applies when read back
+    node[parts.back()] = value;
   }
   YAML::Emitter out;
   emit(out, root);
   return std::string(out.c_str()) + "\n";
+}
+
+envs::env_spec env_spec_for(const run_config& config, const std::string& origin) {
+  try {
+    return envs::spec_of(config.env);
+  } catch (const envs::env_key_error& e) {
+    throw config_error(origin + ": key '" + e.key + "': " + e.what());
+  }
 }
 
 std::string describe_config() {

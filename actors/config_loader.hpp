@@ -28,16 +28,15 @@ run_config load_config_text(const std::string& text, const std::string& origin);
 // as in a config file.
 envs::env_config load_env_options(const std::string& id, const std::vector<std::string>& overrides);
 
-// The spec of the environment `env` makes, made once to ask. An environment
-// that cannot be made (a Python import that fails, a space Troupe cannot
-// take, a plugin of another ABI) is a config_error naming env.id and why:
-// commands check it before they start anything.
-envs::env_spec env_spec_of(const envs::env_config& env);
-
 // The resolved config, as YAML that load_config reads back to the same values.
 std::string to_yaml(const run_config& config);
 
 // Every key with its type, default, allowed values and meaning.
 std::string describe_config();
+
+// The spec of the environments `config` makes (made once, to ask). When they
+// cannot be made as configured, throws config_error naming `origin`, the key
+// to blame (env.id, env.observe, ...) and the reason.
+envs::env_spec env_spec_for(const run_config& config, const std::string& origin);
 
 }  // namespace troupe::actors

@@ -6,9 +6,9 @@
 #include <caf/io/all.hpp>
 #include <caf/openssl/all.hpp>
 
-#include "actors/config_loader.hpp"
 #include "actors/run_directory.hpp"
 #include "algo/a3c_learner.hpp"
+#include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
 namespace troupe::actors {
@@ -36,6 +36,7 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.envs_per_agent = config.env.envs_per_agent;
   g.obs_size = run.env.observation.flat_size();
   g.action_width = run.env.action.flat_size();
+  g.state_size = config.model.recurrent.state_size();
   g.n_steps = config.algo.n_steps;
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
@@ -60,7 +61,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
                     std::chrono::steady_clock::time_point start) {
   const run_config& config = request.config;
   run_parts run;
-  run.env = env_spec_of(config.env);  // a config_error when it cannot be made
+  run.env = request.env.id.empty() ? envs::spec_of(config.env) : request.env;
   // One parameter replica per device, all starting from replica 0's
   // parameters (and, resuming, all from the same checkpoint).
   const model::net_spec spec = net_spec_for(config, run.env);

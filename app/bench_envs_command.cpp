@@ -91,7 +91,7 @@ void bench_envs(const bench_envs_options& opts) {
     }
     // Made once before any timing, so that a bad one fails at once (exit 2).
     for (const auto& c : configs)
-      if (!envs::is_registered(c.id)) actors::env_spec_of(c);
+      if (!envs::is_registered(c.id)) make_command_env(c);
   }
   std::printf("%-28s %12s %14s   (median of %d repeats of %ld steps, one thread)\n", "env",
               "ns/step", "steps/s", opts.repeats, opts.steps);

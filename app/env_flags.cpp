@@ -17,8 +17,8 @@ void add_env_set_option(CLI::App& cmd, std::vector<std::string>& overrides) {
 std::unique_ptr<envs::env> make_command_env(const envs::env_config& config) {
   try {
     return envs::make_env(config);
-  } catch (const envs::env_error& e) {
-    throw actors::config_error(std::string("key 'env.id': ") + e.what());
+  } catch (const envs::env_key_error& e) {
+    throw actors::config_error("key '" + e.key + "': " + e.what());
   } catch (const std::invalid_argument& e) {
     throw actors::config_error(e.what());
   }

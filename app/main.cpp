@@ -31,8 +31,8 @@ int main(int argc, char** argv) {
   } catch (const config_error& e) {
     std::cerr << "troupe: error: " << e.what() << "\n";
     return exit_usage;
-  } catch (const troupe::envs::env_error& e) {
-    std::cerr << "troupe: error: key 'env.id': " << e.what() << "\n";
+  } catch (const troupe::envs::env_key_error& e) {
+    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
     return exit_usage;
   } catch (const std::exception& e) {
     std::cerr << "troupe: error: " << e.what() << "\n";

@@ -17,6 +17,8 @@ struct env_config {
   std::string id = "CartPole-v1";
   int envs_per_agent = 8;
   minatar_options minatar;
+  // Keep only these elements of a Box observation (flat indices); empty: all.
+  std::vector<int> observe;
   // Python and plugin environments (envs/python/, envs/plugin/):
   std::string python;                    // the interpreter; empty: python3 (see interpreter.hpp)
   std::vector<std::string> python_path;  // put before sys.path in the host

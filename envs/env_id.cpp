@@ -37,19 +37,19 @@ env_id_parts parse_env_id(const std::string& id) {
       parts.callable = rest.substr(colon + 1);
     }
     if (!dotted_identifier(parts.module) || !dotted_identifier(parts.callable))
-      throw env_error("'" + id +
+      throw env_key_error("env.id", "'" + id +
                       "': expected python:MODULE:CALLABLE, such as python:my_envs:make_env "
                       "(MODULE a dotted module name, CALLABLE a name in it)");
   } else if (starts_with(id, gymnasium_prefix)) {
     parts.source = env_source::gymnasium;
     parts.target = id.substr(gymnasium_prefix.size());
     if (parts.target.empty())
-      throw env_error("'" + id + "': expected gymnasium:ENV_ID, such as gymnasium:CartPole-v1");
+      throw env_key_error("env.id", "'" + id + "': expected gymnasium:ENV_ID, such as gymnasium:CartPole-v1");
   } else if (starts_with(id, plugin_prefix)) {
     parts.source = env_source::plugin;
     parts.target = id.substr(plugin_prefix.size());
     if (parts.target.empty())
-      throw env_error("'" + id + "': expected plugin:PATH, the plugin's shared library");
+      throw env_key_error("env.id", "'" + id + "': expected plugin:PATH, the plugin's shared library");
   }
   return parts;
 }
@@ -58,7 +58,7 @@ std::string env_id_problem(const std::string& id) {
   env_id_parts parts;
   try {
     parts = parse_env_id(id);
-  } catch (const env_error& e) {
+  } catch (const env_key_error& e) {
     return e.what();
   }
   if (parts.source == env_source::plugin) {

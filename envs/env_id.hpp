@@ -15,7 +15,7 @@ struct env_id_parts {
   std::string target;    // gymnasium: the id for gymnasium.make; plugin: the file
 };
 
-// The parts of `id` by its prefix (no prefix: registered). Throws env_error
+// The parts of `id` by its prefix (no prefix: registered). Throws env_key_error
 // when a prefixed id is malformed.
 env_id_parts parse_env_id(const std::string& id);
 

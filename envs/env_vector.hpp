@@ -88,6 +88,7 @@ class vector_as_env final : public env, public renderable {
   void render(rgb_frame& frame) const override;
   bool pixel_art() const override { return vector_->pixel_art(); }
   bool can_render() const override { return vector_->can_render(); }
+  std::vector<std::string> action_labels() const { return vector_->action_labels(); }
   env_vector& vector() { return *vector_; }
 
  private:

@@ -11,6 +11,7 @@
 
 #include "envs/env.hpp"
 #include "envs/env_config.hpp"
+#include "envs/env_error.hpp"
 #include "envs/env_vector.hpp"
 
 namespace troupe::envs {
@@ -28,9 +29,10 @@ const std::vector<registry_entry>& registered_envs();
 // embeds Troupe, or a test); the table in registry.cpp is the usual place.
 void register_env(registry_entry entry);
 
-// Throws std::invalid_argument naming an unknown id and the registered ones,
-// env_error when an environment from outside cannot be made (envs/env_error.hpp).
-// An outside environment comes as a vector of one seen as an env.
+// Throws env_key_error (envs/env_error.hpp) naming the key and the reason when
+// the environment cannot be made: an unknown id (the message lists the
+// registered ones), an environment from outside that fails. An outside
+// environment comes as a vector of one seen as an env.
 std::unique_ptr<env> make_env(const env_config& config);
 // `count` environments of `config`, to be stepped together (an agent's).
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count);

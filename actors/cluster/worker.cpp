@@ -92,7 +92,7 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
       config = o.read_config(joined.reply.config_yaml);
       // Workers make their own environments: one this worker cannot make
       // ends it now, rather than after agents.max_restarts failures.
-      env_spec_of(config.env);
+      env_spec_for(config, "the learner's config");
     } catch (const config_error& e) {
       std::cerr << "troupe join: error: " << e.what() << "\n";
       return exit_no_env;

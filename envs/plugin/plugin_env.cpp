@@ -13,18 +13,18 @@ namespace {
 
 space space_of(const troupe_space& s, const std::string& where) {
   if (s.kind == TROUPE_SPACE_DISCRETE) {
-    if (s.n < 1) throw env_error(where + ": a discrete space with n = " + std::to_string(s.n));
+    if (s.n < 1) throw env_key_error("env.id", where + ": a discrete space with n = " + std::to_string(s.n));
     return space::discrete_space(s.n);
   }
   if (s.kind != TROUPE_SPACE_BOX)
-    throw env_error(where + ": unknown space kind " + std::to_string(s.kind));
+    throw env_key_error("env.id", where + ": unknown space kind " + std::to_string(s.kind));
   if (s.rank < 1 || s.rank > TROUPE_SPACE_MAX_RANK)
-    throw env_error(where + ": a box of rank " + std::to_string(s.rank));
+    throw env_key_error("env.id", where + ": a box of rank " + std::to_string(s.rank));
   std::vector<int> shape(s.shape, s.shape + s.rank);
   space out = space::box_space(shape, {}, {});
   const int size = out.flat_size();
-  if (size < 1) throw env_error(where + ": a box with no elements");
-  if (!s.low || !s.high) throw env_error(where + ": a box without bounds");
+  if (size < 1) throw env_key_error("env.id", where + ": a box with no elements");
+  if (!s.low || !s.high) throw env_key_error("env.id", where + ": a box without bounds");
   out.low.assign(s.low, s.low + size);
   out.high.assign(s.high, s.high + size);
   return out;
@@ -38,7 +38,7 @@ plugin_env::plugin_env(const troupe_env_plugin& plugin, const std::string& id,
   char error[1024] = "";
   handle_ = plugin_.create(options_json.c_str(), error, sizeof error);
   if (!handle_)
-    throw env_error("'" + id + "': create failed: " + (error[0] ? error : "no reason given"));
+    throw env_key_error("env.id", "'" + id + "': create failed: " + (error[0] ? error : "no reason given"));
   try {
     troupe_space observation{}, action{};
     plugin_.observation_space(handle_, &observation);
@@ -46,7 +46,7 @@ plugin_env::plugin_env(const troupe_env_plugin& plugin, const std::string& id,
     spec_.id = id;
     spec_.observation = space_of(observation, "'" + id + "': observation space");
     if (spec_.observation.type != space::kind::box)
-      throw env_error("'" + id + "': the observation space must be a box");
+      throw env_key_error("env.id", "'" + id + "': the observation space must be a box");
     spec_.action = space_of(action, "'" + id + "': action space");
     spec_.max_episode_steps = plugin_.max_episode_steps(handle_);
   } catch (...) {

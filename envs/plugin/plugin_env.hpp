@@ -16,7 +16,7 @@ namespace troupe::envs::plugin {
 class plugin_env final : public env, public renderable {
  public:
   // Made by `plugin` with `options_json`; `id` is the env.id it was made for.
-  // Throws env_error when the plugin refuses or describes unusable spaces.
+  // Throws env_key_error when the plugin refuses or describes unusable spaces.
   plugin_env(const troupe_env_plugin& plugin, const std::string& id,
              const std::string& options_json);
   ~plugin_env() override;

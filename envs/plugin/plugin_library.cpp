@@ -14,16 +14,16 @@ namespace {
 
 const troupe_env_plugin& open_plugin(const std::string& path) {
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) throw env_error("plugin " + path + ": cannot load it: " + dlerror());
+  if (!library) throw env_key_error("env.id", "plugin " + path + ": cannot load it: " + dlerror());
   const auto entry =
       reinterpret_cast<troupe_env_plugin_entry_fn>(dlsym(library, TROUPE_ENV_PLUGIN_ENTRY_NAME));
   if (!entry)
-    throw env_error("plugin " + path + ": it exports no " TROUPE_ENV_PLUGIN_ENTRY_NAME
+    throw env_key_error("env.id", "plugin " + path + ": it exports no " TROUPE_ENV_PLUGIN_ENTRY_NAME
                     " (see include/troupe/env_plugin.h)");
   const troupe_env_plugin* table = entry();
-  if (!table) throw env_error("plugin " + path + ": " TROUPE_ENV_PLUGIN_ENTRY_NAME " returned NULL");
+  if (!table) throw env_key_error("env.id", "plugin " + path + ": " TROUPE_ENV_PLUGIN_ENTRY_NAME " returned NULL");
   if (table->abi_version != TROUPE_ENV_PLUGIN_ABI_VERSION)
-    throw env_error("plugin " + path + ": plugin ABI version " +
+    throw env_key_error("env.id", "plugin " + path + ": plugin ABI version " +
                     std::to_string(table->abi_version) + ", this troupe speaks " +
                     std::to_string(TROUPE_ENV_PLUGIN_ABI_VERSION) +
                     " (rebuild it against this troupe's env_plugin.h)");
@@ -36,7 +36,7 @@ const troupe_env_plugin& open_plugin(const std::string& path) {
                         : !table->step              ? "step"
                         : !table->last_error        ? "last_error"
                                                     : nullptr;
-  if (missing) throw env_error("plugin " + path + ": its table has no '" + missing + "' function");
+  if (missing) throw env_key_error("env.id", "plugin " + path + ": its table has no '" + missing + "' function");
   return *table;
 }
 

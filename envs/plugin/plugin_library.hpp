@@ -9,7 +9,7 @@
 namespace troupe::envs::plugin {
 
 // The function table of the plugin at `path`, loaded on first use. Throws
-// env_error naming the file and the reason: it cannot be loaded, it exports
+// env_key_error naming the file and the reason: it cannot be loaded, it exports
 // no troupe_env_plugin_entry, it was built for another ABI version (both
 // versions named), or a required function is missing.
 const troupe_env_plugin& load_plugin(const std::string& path);

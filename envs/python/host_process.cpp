@@ -28,7 +28,7 @@ using clock_type = std::chrono::steady_clock;
 // fd 3 or 4 in the child is a real dup2, which clears close-on-exec there.
 int high_copy(int fd) {
   const int copy = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  if (copy < 0) throw env_error(std::string("cannot start a Python host: fcntl: ") + std::strerror(errno));
+  if (copy < 0) throw env_key_error("env.id", std::string("cannot start a Python host: fcntl: ") + std::strerror(errno));
   return copy;
 }
 
@@ -46,7 +46,7 @@ host_process::host_process(const std::string& interpreter, const std::string& sc
     : name_(std::move(name)) {
   int pair[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
-    throw env_error(std::string("cannot start a Python host: socketpair: ") + std::strerror(errno));
+    throw env_key_error("env.id", std::string("cannot start a Python host: socketpair: ") + std::strerror(errno));
   socket_ = pair[0];
   const int child_socket = high_copy(pair[1]);
   close(pair[1]);
@@ -83,7 +83,7 @@ host_process::host_process(const std::string& interpreter, const std::string& sc
   if (rc != 0) {
     close(socket_);
     pid_ = -1;
-    throw env_error("env.python '" + interpreter + "': cannot start it: " + std::strerror(rc));
+    throw env_key_error("env.python", "env.python '" + interpreter + "': cannot start it: " + std::strerror(rc));
   }
   // Written into the socket's buffer at once; a host that dies before it
   // reads it is seen by the first receive().

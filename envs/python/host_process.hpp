@@ -26,7 +26,7 @@ class host_process {
   // Starts `interpreter script <this pid> label...` and sends it the start
   // command with `settings_json` (which may be large; the label only names
   // the process for ps). `name` says which environments it holds, in
-  // messages. Throws env_error when it cannot start.
+  // messages. Throws env_key_error when it cannot start.
   host_process(const std::string& interpreter, const std::string& script,
                const std::vector<std::string>& label, const std::string& settings_json,
                int memory_fd, std::string name);

@@ -64,7 +64,7 @@ std::string host_script() {
     if (fs::is_regular_file(c, ec)) return c.string();
   std::string looked;
   for (const auto& c : candidates) looked += (looked.empty() ? "" : ", ") + c.string();
-  throw env_error("the Python environment host troupe_env_host.py is missing (looked in " +
+  throw env_key_error("env.id", "the Python environment host troupe_env_host.py is missing (looked in " +
                   looked + ")");
 }
 

@@ -22,7 +22,7 @@ std::string python_with(const std::string& module);
 std::string host_interpreter(const std::string& configured);
 
 // troupe_env_host.py: installed beside the executable
-// (<prefix>/share/troupe/python/), else in the source tree. Throws env_error
+// (<prefix>/share/troupe/python/), else in the source tree. Throws env_key_error
 // when neither has it.
 std::string host_script();
 

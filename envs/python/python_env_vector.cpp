@@ -37,7 +37,7 @@ double bound(const json& v) {
 space space_of(const json& d, bool observation) {
   if (d.at("kind") == "discrete") {
     const int n = d.at("n").get<int>();
-    if (n < 1) throw env_error("a Discrete space with n = " + std::to_string(n));
+    if (n < 1) throw env_key_error("env.id", "a Discrete space with n = " + std::to_string(n));
     if (!observation) return space::discrete_space(n);
     return space::box_space({n}, std::vector<double>(size_t(n), 0.0), std::vector<double>(size_t(n), 1.0));
   }
@@ -47,7 +47,7 @@ space space_of(const json& d, bool observation) {
   for (const auto& v : d.at("high")) high.push_back(bound(v));
   space s = space::box_space(std::move(shape), std::move(low), std::move(high));
   if (s.low.size() != size_t(s.flat_size()) || s.high.size() != size_t(s.flat_size()))
-    throw env_error("a Box whose bounds do not match its shape");
+    throw env_key_error("env.id", "a Box whose bounds do not match its shape");
   return s;
 }
 
@@ -59,7 +59,7 @@ json settings_for(const env_config& config, int count) {
   try {
     kwargs = json::parse(config.kwargs);
   } catch (const json::exception& e) {
-    throw env_error("env.kwargs is not a mapping: " + std::string(e.what()));
+    throw env_key_error("env.kwargs", "env.kwargs is not a mapping: " + std::string(e.what()));
   }
   json s = {{"id", config.id},   {"kwargs", kwargs}, {"python_path", paths},
             {"count", count}};
@@ -105,7 +105,7 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
     try {
       reply = s.process->receive(start_timeout);
     } catch (const std::runtime_error& e) {
-      throw env_error("'" + config.id + "': " + e.what() + " while starting (interpreter " +
+      throw env_key_error("env.id", "'" + config.id + "': " + e.what() + " while starting (interpreter " +
                       interpreter + ")");
     }
     if (!reply.ok) {
@@ -118,12 +118,12 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
         for (const auto& d : config.python_path) dirs += (dirs.empty() ? "" : ", ") + d;
         text += " (interpreter " + interpreter + ", env.python_path [" + dirs + "])";
       }
-      throw env_error("'" + config.id + "': " + text);
+      throw env_key_error("env.id", "'" + config.id + "': " + text);
     }
     if (hello.is_null())
       hello = json::parse(reply.payload);
     else if (json::parse(reply.payload) != hello)
-      throw env_error("'" + config.id + "': its processes made environments of different spaces");
+      throw env_key_error("env.id", "'" + config.id + "': its processes made environments of different spaces");
   }
   try {
     spec_.id = config.id;
@@ -132,7 +132,7 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
     spec_.max_episode_steps = hello.at("max_episode_steps").get<int>();
     can_render_ = hello.at("can_render").get<bool>();
   } catch (const json::exception& e) {
-    throw env_error("'" + config.id + "': the environment host described it unreadably: " + e.what());
+    throw env_key_error("env.id", "'" + config.id + "': the environment host described it unreadably: " + e.what());
   }
   obs_size_ = spec_.observation.flat_size();
   action_size_ = spec_.action.flat_size();

@@ -9,7 +9,7 @@
 //
 // The spaces are read from the first environment once, when the processes
 // start: Box or Discrete (a Discrete observation arrives one-hot, as a Box
-// of n zeros and ones); anything else is refused with an env_error, as are
+// of n zeros and ones); anything else is refused with an env_key_error, as are
 // an import that fails and a missing callable. An exception raised by an
 // environment later throws std::runtime_error carrying its Python
 // traceback; so does a process that dies.

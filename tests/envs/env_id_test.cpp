@@ -23,7 +23,7 @@ TEST_CASE("env ids: python:MODULE:CALLABLE, gymnasium:ENV_ID and plugin:PATH by 
   for (const char* bad : {"python:", "python:mod", "python:mod:", "python::make", "python:1mod:make",
                           "python:mod:make:extra", "python:my-mod:make", "gymnasium:", "plugin:"}) {
     CAPTURE(bad);
-    CHECK_THROWS_AS(parse_env_id(bad), env_error);
+    CHECK_THROWS_AS(parse_env_id(bad), env_key_error);
   }
 }
 

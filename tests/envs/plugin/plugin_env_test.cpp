@@ -64,17 +64,17 @@ TEST_CASE("plugin: refused options, a wrong ABI version and a missing file are e
   try {
     make_env_vector(plugin_config(TROUPE_TEST_SIGNAL_PLUGIN, R"({"length": 0})"), 1);
     FAIL("options refused by the plugin were accepted");
-  } catch (const env_error& e) {
+  } catch (const env_key_error& e) {
     CHECK(std::string(e.what()).find("option \"length\" must be a positive integer") != std::string::npos);
   }
   try {
     make_env_vector(plugin_config(TROUPE_TEST_WRONG_ABI_PLUGIN), 1);
     FAIL("a plugin of another ABI version was loaded");
-  } catch (const env_error& e) {
+  } catch (const env_key_error& e) {
     const std::string message = e.what();
     CHECK(message.find("libtroupe_test_wrong_abi_plugin.so") != std::string::npos);
     CHECK(message.find("plugin ABI version 2, this troupe speaks 1") != std::string::npos);
   }
-  CHECK_THROWS_AS(make_env_vector(plugin_config(TROUPE_SOURCE_DIR "/README.md"), 1), env_error);
+  CHECK_THROWS_AS(make_env_vector(plugin_config(TROUPE_SOURCE_DIR "/README.md"), 1), env_key_error);
 }
 }

@@ -2,7 +2,7 @@
 // CartPole steps exactly like the native one; spaces, actions and
 // observations cross as they should; an environment that raises or dies is
 // an exception within a second, never a hang; an environment that cannot be
-// made is an env_error saying why; and no host process outlives its vector.
+// made is an env_key_error saying why; and no host process outlives its vector.
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -39,11 +39,11 @@ env_config python_config(const std::string& id, const std::string& marker,
   return c;
 }
 
-// The message of the env_error making `config` throws ("" if it does not).
+// The message of the env_key_error making `config` throws ("" if it does not).
 std::string creation_error(const env_config& config) {
   try {
     make_env_vector(config, 2);
-  } catch (const env_error& e) {
+  } catch (const env_key_error& e) {
     return e.what();
   }
   return "";
@@ -184,6 +184,20 @@ TEST_CASE("python bridge: Box actions arrive reshaped and cast, observations as 
     vector->reset_one(1, 12, one.data());
     CHECK(one == std::vector<float>{5, 5, 5, 5});
   }
+  // env.observe selects from a Python environment's observations too.
+  {
+    env_config config = python_config("python:test_envs:echo", marker);
+    config.observe = {3, 0};
+    auto vector = make_env_vector(config, 1);
+    CHECK(vector->spec().observation.describe() == "Box(2)");
+    std::uint64_t seed = 0;
+    std::vector<float> obs(2), final_obs(2);
+    vector->reset(&seed, obs.data());
+    const std::vector<float> action = {0.1f, 0.2f, 0.3f, 0.4f};
+    step_result result;
+    vector->step(action.data(), nullptr, obs.data(), &result, final_obs.data());
+    CHECK(obs == std::vector<float>{0.4f, 0.1f});
+  }
   CHECK(hosts_left(marker).empty());
 }
 
@@ -291,7 +305,7 @@ TEST_CASE("python bridge: a host that exits, segfaults or is SIGKILLed is seen a
   }
 }
 
-TEST_CASE("python bridge: what cannot be made is an env_error that says why") {
+TEST_CASE("python bridge: what cannot be made is an env_key_error that says why") {
   const std::string marker = host_marker("refused");
   struct bad {
     std::string id, kwargs;
