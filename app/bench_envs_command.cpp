@@ -35,6 +35,7 @@ struct bench_envs_options {
   std::vector<std::string> env_ids;  // empty: every registered environment
   std::vector<std::string> env_overrides;
   int envs_per_process = 64;
+  bool pin = false;
   std::string json_path;
 };
 
@@ -46,15 +47,16 @@ bool is_python(const std::string& id) {
 // A Python environment: its own step time and what the bridge adds to it.
 nlohmann::ordered_json bench_bridge(const envs::env_config& config, const bench_envs_options& opts) {
   const bench::bridge_bench_result r =
-      bench::bench_python_bridge(config, opts.envs_per_process, opts.steps, opts.repeats);
+      bench::bench_python_bridge(config, opts.envs_per_process, opts.steps, opts.repeats, 0, opts.pin);
   std::printf("%-28s %12.1f %14.0f   through the bridge %.1f ns/step: the bridge costs %.1f ns "
-              "per env step (CPU: %.1f ns) (%d envs in %d process%s)\n",
+              "per env step (CPU: %.1f ns) (%d envs in %d process%s%s)\n",
               r.id.c_str(), r.alone_ns, 1e9 / r.alone_ns, r.bridge_ns, r.cost_ns, r.cpu_cost_ns,
-              r.envs, r.processes, r.processes == 1 ? "" : "es");
+              r.envs, r.processes, r.processes == 1 ? "" : "es", r.pinned ? ", pinned" : "");
   return {{"env", r.id},
           {"ns_per_step", r.alone_ns},
           {"steps", r.vector_steps * r.envs},
           {"envs", r.envs},
+          {"pinned", r.pinned},
           {"processes", r.processes},
           {"bridge_ns_per_step", r.bridge_ns},
           {"bridge_cost_ns_per_step", r.cost_ns},
@@ -129,6 +131,9 @@ void add_bench_envs_command(CLI::App& cli, int& exit_code) {
                   "processes share them)")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
+  cmd->add_flag("--pin", opts->pin,
+                "Python environments: their processes on one CPU, the stepping thread on another "
+                "(no migrations between cores; needs two CPUs)");
   add_env_set_option(*cmd, opts->env_overrides);
   cmd->add_option("--json", opts->json_path, "write {\"results\": [...]} to this file");
   cmd->callback([opts, &exit_code] {

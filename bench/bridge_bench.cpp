@@ -1,9 +1,12 @@
 #include "bench/bridge_bench.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -19,12 +22,43 @@ double thread_cpu_seconds() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
+
+cpu_set_t one_cpu(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return set;
+}
+
+// Puts `pids` on the first CPU this thread may use and the thread on the
+// second; the destructor gives the thread its CPUs back.
+class pinning {
+ public:
+  explicit pinning(const std::vector<int>& pids) {
+    if (pthread_getaffinity_np(pthread_self(), sizeof allowed_, &allowed_) != 0)
+      throw std::runtime_error("cannot read this thread's CPUs");
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed_)) cpus.push_back(c);
+    if (cpus.size() < 2) throw std::invalid_argument("pinning needs two CPUs, this thread has " +
+                                                     std::to_string(cpus.size()));
+    const cpu_set_t hosts = one_cpu(cpus[0]), self = one_cpu(cpus[1]);
+    for (int pid : pids) sched_setaffinity(pid, sizeof hosts, &hosts);
+    pthread_setaffinity_np(pthread_self(), sizeof self, &self);
+  }
+  ~pinning() { pthread_setaffinity_np(pthread_self(), sizeof allowed_, &allowed_); }
+
+ private:
+  cpu_set_t allowed_;
+};
 }  // namespace
 
 bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs, long env_steps,
-                                        int repeats, std::uint64_t seed) {
+                                        int repeats, std::uint64_t seed, bool pin) {
   if (repeats < 1 || envs < 1) throw std::invalid_argument("repeats and envs must be at least 1");
   envs::python::python_env_vector vector(config, envs);
+  std::optional<pinning> pinned;
+  if (pin) pinned.emplace(vector.host_pids());
   const envs::env_spec& spec = vector.spec();
   const size_t obs_size = spec.observation.flat_size(), action_size = spec.action.flat_size();
   envs::fixed_policy_actions policy(envs::fixed_policy::random, spec.action, seed + 1);
@@ -57,6 +91,7 @@ bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs
 
   bridge_bench_result r;
   r.id = config.id;
+  r.pinned = pin;
   r.envs = envs;
   r.processes = std::clamp(config.processes_per_agent, 1, envs);
   r.vector_steps = std::max(1L, env_steps / envs);

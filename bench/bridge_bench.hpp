@@ -18,6 +18,7 @@ namespace troupe::bench {
 
 struct bridge_bench_result {
   std::string id;
+  bool pinned = false;   // the stepping thread and the processes each on a CPU of their own
   int envs = 0;          // in the vector
   int processes = 0;     // they are spread over
   long vector_steps = 0; // timed steps of the whole vector per repeat
@@ -34,7 +35,13 @@ struct bridge_bench_result {
 // environment steps alone, then through the bridge, both from the same
 // resets, so the environments do exactly the same work. A fixed random
 // action per environment, reset seeds drawn from `seed`.
+//
+// `pin`: the processes on the first CPU this thread may use, this thread on
+// the second (std::invalid_argument with fewer than two). Left to the
+// scheduler, a process and the thread that wake each other may hop between
+// cores every step, and on some machines (virtual ones) that costs more than
+// the bridge itself: pinned, the measure is the bridge's alone.
 bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs, long env_steps,
-                                        int repeats = 3, std::uint64_t seed = 0);
+                                        int repeats = 3, std::uint64_t seed = 0, bool pin = false);
 
 }  // namespace troupe::bench

@@ -4,7 +4,8 @@
 #   1. the bridge: `troupe bench envs --env python:cartpole_py:make`, 64 envs in
 #      one process, stepped through the bridge and by the host alone; the
 #      difference per env step in wall and in CPU time, min / median / max of
-#      the medians of 5 over the repeats;
+#      the medians of 5 over the repeats; left to the scheduler, and with
+#      --pin (the host on one CPU, the stepping thread on the other);
 #   2. training throughput: fixed-step runs of configs/cartpole_python.yaml and
 #      configs/cartpole.yaml (the same settings, native CartPole), interleaved,
 #      env steps per wall second from summary.json;
@@ -50,6 +51,8 @@ for r in $(seq "$repeats"); do
   echo "bench_python: bridge, repeat $r" >&2
   "$troupe" bench envs --env python:cartpole_py:make $python_path --steps "$bridge_steps" \
     --repeats 5 --json "$work/bridge_$r.json" >/dev/null
+  "$troupe" bench envs --env python:cartpole_py:make $python_path --steps "$bridge_steps" \
+    --repeats 5 --pin --json "$work/pinned_$r.json" >/dev/null
   for config in cartpole_python cartpole; do
     echo "bench_python: $config, $train_steps env steps, repeat $r" >&2
     "$troupe" train "configs/$config.yaml" --run-dir "$work/${config}_$r" $fixed \
@@ -77,10 +80,15 @@ def spread(values):
 
 bridge = [json.load(open(os.path.join(work, "bridge_%d.json" % r)))["results"][0]
           for r in range(1, repeats + 1)]
+pinned = [json.load(open(os.path.join(work, "pinned_%d.json" % r)))["results"][0]
+          for r in range(1, repeats + 1)]
 result = {
     "load_before": os.environ["LOAD_BEFORE"], "load_after": os.environ["LOAD_AFTER"],
     "bridge_cost_ns": spread([b["bridge_cost_ns_per_step"] for b in bridge]),
     "bridge_cpu_cost_ns": spread([b["bridge_cpu_cost_ns_per_step"] for b in bridge]),
+    "pinned_env_alone_ns": spread([b["ns_per_step"] for b in pinned]),
+    "pinned_bridge_cost_ns": spread([b["bridge_cost_ns_per_step"] for b in pinned]),
+    "pinned_bridge_cpu_cost_ns": spread([b["bridge_cpu_cost_ns_per_step"] for b in pinned]),
     "env_alone_ns": spread([b["ns_per_step"] for b in bridge]),
     "through_bridge_ns": spread([b["bridge_ns_per_step"] for b in bridge]),
     "python_fps": spread([summary("cartpole_python_%d" % r)["fps"] for r in range(1, repeats + 1)]),
@@ -103,6 +111,9 @@ print(row("CartPole in the host alone, ns per env step", result["env_alone_ns"],
 print(row("through the bridge, ns per env step", result["through_bridge_ns"], "%.0f"))
 print(row("the bridge's cost, ns per env step", result["bridge_cost_ns"], "%.0f"))
 print(row("the bridge's cost in CPU time, ns per env step", result["bridge_cpu_cost_ns"], "%.0f"))
+print(row("pinned (--pin): CartPole in the host alone, ns per env step", result["pinned_env_alone_ns"], "%.0f"))
+print(row("pinned (--pin): the bridge's cost, ns per env step", result["pinned_bridge_cost_ns"], "%.0f"))
+print(row("pinned (--pin): the bridge's cost in CPU time, ns per env step", result["pinned_bridge_cpu_cost_ns"], "%.0f"))
 print(row("training, Python CartPole, env steps/s", result["python_fps"], "%.0f"))
 print(row("training, native CartPole, env steps/s", result["native_fps"], "%.0f"))
 if result["solve_seconds"]:

@@ -268,4 +268,10 @@ double python_env_vector::host_cpu_seconds() {
   return total;
 }
 
+std::vector<int> python_env_vector::host_pids() const {
+  std::vector<int> pids;
+  for (const auto& s : shares_) pids.push_back(int(s.process->pid()));
+  return pids;
+}
+
 }  // namespace troupe::envs::python

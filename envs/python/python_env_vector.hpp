@@ -51,6 +51,8 @@ class python_env_vector final : public env_vector {
   host_times time_alone(const float* actions, const std::uint64_t* seeds, long steps);
   // CPU seconds the processes have used so far, all together.
   double host_cpu_seconds();
+  // The processes, to place them on CPUs.
+  std::vector<int> host_pids() const;
 
  private:
   struct share {
