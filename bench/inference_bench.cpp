@@ -1,6 +1,8 @@
 #include "bench/inference_bench.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -81,21 +83,33 @@ void run_threads(int agents, const inference_bench_config& config,
                  std::vector<requester_log>& logs, Predict predict_once) {
   const double seconds = config.seconds;
   const clock_type::time_point deadline = clock_type::now() + seconds_of(seconds);
+  // A thread whose prediction fails (a GPU out of memory for this many
+  // copies) stops them all; the caller gets its exception.
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < agents; ++t)
     threads.emplace_back([&, t] {
       if (config.batch_scheduling) schedule_this_thread_as_batch();
       auto& log = logs[t];
-      while (true) {
-        const auto start = clock_type::now();
-        if (start >= deadline) break;
-        predict_once(t);
-        log.latency_us.push_back(
-            std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
-        ++log.answered;
+      try {
+        while (!failed.load()) {
+          const auto start = clock_type::now();
+          if (start >= deadline) break;
+          predict_once(t);
+          log.latency_us.push_back(
+              std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
+          ++log.answered;
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
       }
     });
   for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // A requester actor: detached like an agent, one request in flight.
