@@ -126,9 +126,11 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--seconds", opts->bench.seconds, "seconds per mode and agent count")
       ->check(CLI::Range(0.05, 3600.0));
-  cmd->add_option("--modes", opts->bench.modes, "subset of batched,unbatched,mutex,copies")
+  cmd->add_option("--modes", opts->bench.modes,
+                  "subset of batched,unbatched,mutex,copies,echo (echo: answered at once with no "
+                  "forward pass, the actor path's own ceiling)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies"}));
+      ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies", "echo"}));
   cmd->add_option("--max-batch", opts->bench.batching.max_batch, "batched mode: observations per pass")
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--max-wait-us", opts->bench.batching.max_wait_us,

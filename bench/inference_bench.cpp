@@ -1,6 +1,8 @@
 #include "bench/inference_bench.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -81,21 +83,33 @@ void run_threads(int agents, const inference_bench_config& config,
                  std::vector<requester_log>& logs, Predict predict_once) {
   const double seconds = config.seconds;
   const clock_type::time_point deadline = clock_type::now() + seconds_of(seconds);
+  // A thread whose prediction fails (a GPU out of memory for this many
+  // copies) stops them all; the caller gets its exception.
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < agents; ++t)
     threads.emplace_back([&, t] {
       if (config.batch_scheduling) schedule_this_thread_as_batch();
       auto& log = logs[t];
-      while (true) {
-        const auto start = clock_type::now();
-        if (start >= deadline) break;
-        predict_once(t);
-        log.latency_us.push_back(
-            std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
-        ++log.answered;
+      try {
+        while (!failed.load()) {
+          const auto start = clock_type::now();
+          if (start >= deadline) break;
+          predict_once(t);
+          log.latency_us.push_back(
+              std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
+          ++log.answered;
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
       }
     });
   for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // A requester actor: detached like an agent, one request in flight.
@@ -145,6 +159,24 @@ requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer
   }};
 }
 
+// The "echo" mode's server: a detached actor that answers every request at
+// once with a reply of the right size and no forward pass. What it reaches
+// is the actor path's own ceiling on this machine: messages, response
+// promises and the wake-up of every requester, with nothing computed.
+model_owner_actor::behavior_type echo_server(model_owner_actor::pointer self, int action_width) {
+  return {
+      [=](const predict_request& req) {
+        predict_reply reply;
+        reply.actions.assign(size_t(req.rows) * action_width, 0.f);
+        reply.logp.assign(size_t(req.rows), 0.f);
+        reply.values.assign(size_t(req.rows), 0.f);
+        reply.states = req.states;
+        return reply;
+      },
+      [](stats_atom) { return batch_stats{}; },
+  };
+}
+
 inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode, int agents,
                                 const inference_bench_config& config,
                                 const model::net_spec& spec) {
@@ -152,7 +184,9 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   batching_config batching = config.batching;
   if (mode == "unbatched") batching.max_batch = 1, batching.max_wait_us = 0;
   model::warm_up(*model, batching.max_batch);
-  auto owner = spawn_model_owner(sys, model, batching, /*seed=*/1);
+  auto owner = mode == "echo"
+                   ? sys.spawn<caf::detached>(echo_server, spec.continuous ? spec.action_size : 1)
+                   : spawn_model_owner(sys, model, batching, /*seed=*/1);
   std::vector<requester_log> logs(agents);
   caf::scoped_actor self{sys};
   const clock_type::time_point deadline = clock_type::now() + seconds_of(config.seconds);
@@ -166,15 +200,18 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   for (auto& r : requesters) self->send(r, start_atom_v);
   for (int a = 0; a < agents; ++a) self->receive([](const caf::down_msg&) {});
   inference_result result = summarise(mode, agents, config, logs);
-  self->request(owner, caf::infinite, stats_atom_v)
-      .receive(
-          [&](const batch_stats& s) {
-            result.mean_batch = s.forward_passes ? double(s.observations) / s.forward_passes : 0;
-            result.owner_forward_share = s.forward_seconds / config.seconds;
-            result.owner_reply_share = s.reply_seconds / config.seconds;
-          },
-          [](caf::error&) {});
+  if (mode != "echo")
+    self->request(owner, caf::infinite, stats_atom_v)
+        .receive(
+            [&](const batch_stats& s) {
+              result.mean_batch = s.forward_passes ? double(s.observations) / s.forward_passes : 0;
+              result.owner_forward_share = s.forward_seconds / config.seconds;
+              result.owner_reply_share = s.reply_seconds / config.seconds;
+            },
+            [](caf::error&) {});
   self->send_exit(owner, caf::exit_reason::user_shutdown);
+  result.model_bytes = model::parameter_bytes(*model);
+  if (mode == "echo") return result;
   // What one forward pass of the batches it made costs, alone.
   const int mean = std::max(1, int(result.mean_batch + 0.5));
   const std::vector<float> obs = random_observation(spec.obs_size * mean, 7);
@@ -306,7 +343,7 @@ std::vector<inference_result> run_inference_bench(
       inference_result r;
       model::gpu_monitor gpu(config.device);
       try {
-        if (mode == "batched" || mode == "unbatched")
+        if (mode == "batched" || mode == "unbatched" || mode == "echo")
           r = run_owner_mode(sys, mode, agents, config, spec);
         else if (mode == "mutex")
           r = run_mutex_mode(agents, config, spec);

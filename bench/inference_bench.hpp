@@ -1,7 +1,8 @@
 #pragma once
 // The inference-serving benchmark: agent threads ask for predictions in a
 // closed loop (each waits for its answer, then asks again) under four ways of
-// sharing one network, measured in the same run:
+// sharing one network, measured in the same run (and a fifth, echo, that
+// computes nothing and measures the message path alone):
 //   batched    the model-owner actor with dynamic batching
 //   unbatched  the model-owner actor with batch size 1
 //   mutex      one shared model, each thread calls it under a mutex
