@@ -29,6 +29,11 @@ struct agent_state {
   std::vector<float> clipped;     // the actions the environments get
   std::vector<envs::step_result> results;  // of the last step
   std::vector<float> final_obs;            // rows of envs whose episode ended
+  // A recurrent policy's state of each environment, before its current
+  // observation: it comes back with every reply and is zeroed when the
+  // environment's episode ends. Empty for a feed-forward policy.
+  int state_size = 0;
+  std::vector<float> states;
   algo::rollout current;  // the rollout being filled
   int step = 0;             // steps recorded in `current`
   std::vector<float> episode_return;
@@ -66,6 +71,8 @@ void start_rollout(agent_state& st) {
   r.n_envs = k;
   r.obs_size = st.obs_size;
   r.action_size = st.action_size;
+  r.state_size = st.state_size;
+  r.initial_states = st.states;  // where training unrolls the core from
   r.observations.resize(size_t(n + 1) * k * st.obs_size);
   r.actions.clear();
   r.rewards.clear();
@@ -169,6 +176,7 @@ void act(agent_pointer self, const predict_reply& reply) {
   // One step of every environment; those whose episode ends start the next
   // (row e of `next` is then its first observation).
   st.envs->step(applied, st.next_seeds.data(), next, st.results.data(), st.final_obs.data());
+  st.states = reply.states;
   for (int e = 0; e < k; ++e) {
     const float* action = &reply.actions[size_t(e) * width];
     const envs::step_result& res = st.results[size_t(e)];
@@ -192,6 +200,7 @@ void act(agent_pointer self, const predict_reply& reply) {
       st.episode_return[e] = 0;
       st.episode_length[e] = 0;
       st.next_seeds[size_t(e)] = st.seeds();
+      std::fill_n(st.states.begin() + size_t(e) * st.state_size, st.state_size, 0.f);
     }
   }
   ++st.step;
@@ -211,6 +220,7 @@ void request_actions(agent_pointer self) {
   req.agent_id = st.config.id;
   req.rows = st.config.envs;
   req.observations.assign(obs, obs + size_t(st.config.envs) * st.obs_size);
+  req.states = st.states;
   if (st.frame_wanted) req.policy_row = 0;
   const auto sent = std::chrono::steady_clock::now();
   self->request(st.owner, caf::infinite, std::move(req))
@@ -250,6 +260,8 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
     st.clipped.resize(size_t(config.envs) * st.action_size);
   }
   st.results.resize(size_t(config.envs));
+  st.state_size = config.state_size;
+  st.states.assign(size_t(config.envs) * config.state_size, 0.f);
   st.final_obs.resize(size_t(config.envs) * st.obs_size);
   st.episode_return.assign(config.envs, 0.0f);
   st.episode_length.assign(config.envs, 0);
@@ -300,6 +312,7 @@ agent_config agent_config_for(const run_config& config, std::uint32_t id, std::u
   a.envs = config.env.envs_per_agent;
   a.n_steps = config.algo.n_steps;
   a.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
+  a.state_size = config.model.recurrent.state_size();
   a.seed = seed;
   a.batch_scheduling = config.agents.batch_scheduling;
   return a;

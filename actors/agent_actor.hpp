@@ -35,6 +35,7 @@ struct agent_config {
   int envs = 1;          // how many of it this agent steps
   int n_steps = 5;
   int max_rollouts_in_flight = 2;
+  int state_size = 0;    // the policy's recurrent state per environment (0: feed-forward)
   std::uint64_t seed = 1;
   bool batch_scheduling = true;  // agents.batch_scheduling: see actors/agent_thread.hpp
 };

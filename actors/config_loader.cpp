@@ -9,8 +9,11 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "envs/env_error.hpp"
+#include "envs/env_id.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
 
@@ -169,12 +172,17 @@ field optional_text(const std::string& key, std::string& target, const std::stri
           [&target] { return YAML::Node(target); }};
 }
 
+// A list of integers in [lo, hi]; `may_be_empty` false: a list given must
+// hold at least one (the default, empty, still means "not set").
 field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
-               const std::string& help) {
-  const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+               const std::string& help, bool may_be_empty = true) {
+  const std::string range = "each in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" +
+                            (may_be_empty ? "" : ", at least one");
   return {key, "list of integers", range, help,
-          [&target, key, lo, hi, range](const YAML::Node& n, const std::string& where) {
+          [&target, key, lo, hi, range, may_be_empty](const YAML::Node& n, const std::string& where) {
             if (!n.IsSequence()) fail(where, key, "expected a list of integers, got " + scalar_text(n));
+            if (!may_be_empty && n.size() == 0)
+              fail(where, key, "expected a non-empty list of integers, got an empty one");
             std::vector<int> out;
             for (const auto& item : n) {
               long long v;
@@ -184,7 +192,9 @@ field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
             }
             target = out;
           },
-          [&target] {
+          [&target, may_be_empty] {
+            // Not set (a list that may not be empty, left empty): nothing to write.
+            if (!may_be_empty && target.empty()) return YAML::Node();
             YAML::Node n(YAML::NodeType::Sequence);
             for (int v : target) n.push_back(v);
             return n;
@@ -217,10 +227,104 @@ field device_list(const std::string& key, std::vector<std::string>& target,
           }};
 }
 
-std::vector<std::string> env_ids() {
-  std::vector<std::string> ids;
-  for (const auto& e : envs::registered_envs()) ids.push_back(e.id);
-  return ids;
+// env.id: a registered id or one of the prefixed forms, its syntax checked
+// (and a plugin's file found) without importing or loading anything.
+field env_id(const std::string& key, std::string& target, const std::string& help) {
+  std::string range;
+  for (const auto& e : envs::registered_envs()) range += e.id + " | ";
+  range += "python:MODULE:CALLABLE | gymnasium:ENV_ID | plugin:PATH.so";
+  return {key, "string", range, help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            if (const std::string problem = envs::env_id_problem(n.Scalar()); !problem.empty())
+              fail(where, key, problem);
+            target = n.Scalar();
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+field text_list(const std::string& key, std::vector<std::string>& target, const std::string& help) {
+  return {key, "list of strings", "any", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence()) fail(where, key, "expected a list of strings, got " + scalar_text(n));
+            std::vector<std::string> out;
+            for (const auto& item : n) {
+              if (!item.IsScalar() || item.Scalar().empty())
+                fail(where, key, "expected non-empty strings, got " + scalar_text(item));
+              out.push_back(item.Scalar());
+            }
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (const auto& v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+// A YAML value as JSON. YAML keeps no types: a quoted scalar is a string,
+// a plain one the first of bool, integer, number that reads it, else a string.
+nlohmann::json json_of(const YAML::Node& n) {
+  if (n.IsMap()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& item : n) out[item.first.Scalar()] = json_of(item.second);
+    return out;
+  }
+  if (n.IsSequence()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : n) out.push_back(json_of(item));
+    return out;
+  }
+  if (!n.IsScalar()) return nullptr;
+  if (n.Tag() == "!") return n.Scalar();
+  bool b;
+  long long i;
+  double d;
+  if (scalar_as(n, b)) return b;
+  if (scalar_as(n, i)) return i;
+  if (scalar_as(n, d)) return d;
+  return n.Scalar();
+}
+
+// JSON as YAML; strings are tagged so that to_yaml quotes them ("123" stays
+// a string when read back).
+YAML::Node yaml_of(const nlohmann::json& j) {
+  if (j.is_object()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (const auto& [k, v] : j.items()) out[k] = yaml_of(v);
+    return out;
+  }
+  if (j.is_array()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const auto& v : j) out.push_back(yaml_of(v));
+    return out;
+  }
+  if (j.is_boolean()) return YAML::Node(j.get<bool>());
+  if (j.is_number_integer()) return YAML::Node(j.get<long long>());
+  if (j.is_number()) return YAML::Node(j.get<double>());
+  if (j.is_string()) {
+    YAML::Node out(j.get<std::string>());
+    out.SetTag("!");
+    return out;
+  }
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+// A mapping kept as JSON object text (env.kwargs).
+field json_mapping(const std::string& key, std::string& target, const std::string& help) {
+  return {key, "mapping", "any mapping of names to values", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (n.IsNull()) {
+              target = "{}";
+              return;
+            }
+            if (!n.IsMap()) fail(where, key, "expected a mapping of names to values, got " + scalar_text(n));
+            for (const auto& item : n)
+              if (!item.first.IsScalar()) fail(where, key, "expected plain names as keys");
+            target = json_of(n).dump();
+          },
+          [&target] { return yaml_of(nlohmann::json::parse(target)); }};
 }
 
 constexpr double inf = std::numeric_limits<double>::infinity();
@@ -234,8 +338,13 @@ std::vector<field> fields_of(run_config& c) {
       integer("run.stop.confirm_episodes", c.run.stop.confirm_episodes, 0, 100000, "0: the window's mean decides; N: once it reaches mean_return, N fresh episodes of the current parameters must score it too (the window mixes older versions)"),
       integer("run.stop.env_steps", c.run.stop.env_steps, 0, std::numeric_limits<long long>::max(), "stop after this many env steps (0: no limit)"),
       number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
-      text("env.id", c.env.id, env_ids(), "the environment to train on"),
+      env_id("env.id", c.env.id, "the environment to train on: a registered id (troupe envs), a Python environment (python:MODULE:CALLABLE calls MODULE.CALLABLE(**env.kwargs); gymnasium:ENV_ID calls gymnasium.make(ENV_ID, **env.kwargs)) or a compiled plugin (plugin:PATH.so, see include/troupe/env_plugin.h)"),
       integer("env.envs_per_agent", c.env.envs_per_agent, 1, 4096, "environments each agent steps; one predict request covers all of them"),
+      optional_text("env.python", c.env.python, "Python environments: the interpreter their processes run (empty: python3 on PATH if it has numpy, else /usr/bin/python3)"),
+      text_list("env.python_path", c.env.python_path, "Python environments: directories put before sys.path (relative ones from the current directory)"),
+      json_mapping("env.kwargs", c.env.kwargs, "Python environments: keyword arguments of the callable or gymnasium.make (render_mode: rgb_array lets troupe view and --view draw it); plugins: their options, as a JSON object"),
+      integer("env.processes_per_agent", c.env.processes_per_agent, 1, 64, "Python environments: processes each agent's environments are spread over, stepped concurrently"),
+      int_list("env.observe", c.env.observe, 0, 1 << 24, "keep only these elements (flat indices, in this order) of a Box observation, for partial observability ([]: all of it)", /*may_be_empty=*/false),
       number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
@@ -261,8 +370,11 @@ std::vector<field> fields_of(run_config& c) {
       boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
       number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
       int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+      text("model.recurrent.kind", c.model.recurrent.kind, {"none", "lstm", "gru"}, "a recurrent core between the trunk and the heads (one state per environment, reset at every episode start; trained by backpropagation through each rollout); needs model.shared_trunk: true"),
+      integer("model.recurrent.size", c.model.recurrent.size, 1, 4096, "units of the recurrent core"),
       integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
       integer("batching.max_wait_us", c.batching.max_wait_us, 0, 1000000, "a batch that is not full waits this long for more requests (0: flush as soon as none is waiting)"),
+      integer("batching.reply_threads", c.batching.reply_threads, 0, 64, "threads that help the model-owner send replies (each reply wakes an agent's thread); 0: one per 4 cores, from 1 to 8"),
       device_list("devices", c.devices, "one parameter replica (model-owner and learner) per entry; agents are spread over them round-robin; [cpu, cpu] runs two replicas on the CPU"),
       integer("replicas.max_lag", c.replicas.max_lag, 1, 1000000, "with several devices: no replica is ever more than this many of another replica's own updates behind it (a replica that would get further ahead waits)"),
       number("checkpoint.every_seconds", c.checkpoint.every_seconds, 0, inf, false, "seconds between checkpoints (0: only at the end)"),
@@ -422,9 +534,51 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
   read_mapping(root, "", fields, from, seen);
   for (const auto& key : required_keys)
     if (!seen.count(key)) throw config_error(path + ": missing required key '" + key + "'");
+  if (config.model.recurrent.enabled() && !config.model.shared_trunk)
+    throw config_error(path + ": key 'model.recurrent.kind': a recurrent core needs model.shared_trunk: true");
   if (const std::string problem = config.cluster.tls.problem(); !problem.empty())
     throw config_error(path + ": cluster.tls " + problem);
   return config;
+}
+
+namespace {
+// Emits `node` as yaml-cpp would, except that strings tagged "!" (see
+// yaml_of) are double-quoted: yaml-cpp's own emitter would write them plain.
+void emit(YAML::Emitter& out, const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      out << YAML::BeginMap;
+      for (const auto& item : node) {
+        out << YAML::Key;
+        emit(out, item.first);
+        out << YAML::Value;
+        emit(out, item.second);
+      }
+      out << YAML::EndMap;
+      break;
+    case YAML::NodeType::Sequence:
+      out << YAML::BeginSeq;
+      for (const auto& item : node) emit(out, item);
+      out << YAML::EndSeq;
+      break;
+    case YAML::NodeType::Scalar:
+      if (node.Tag() == "!") out << YAML::DoubleQuoted;
+      out << node.Scalar();
+      break;
+    default:
+      out << YAML::Null;
+  }
+}
+}  // namespace
+
+envs::env_config load_env_options(const std::string& id, const std::vector<std::string>& overrides) {
+  YAML::Node root(YAML::NodeType::Map);
+  root["run"]["name"] = "env";
+  root["env"]["id"] = id;
+  for (const auto& o : overrides)
+    if (o.compare(0, 4, "env.") != 0)
+      throw config_error("--set " + o + ": only env.* keys apply to an environment id");
+  return load_parsed(root, "ENV_ID", overrides).env;
 }
 
 std::string to_yaml(const run_config& config) {
@@ -440,11 +594,21 @@ std::string to_yaml(const run_config& config) {
       YAML::Node next = node[parts[i]];
       node.reset(next);
     }
-    node[parts.back()] = f.write();
+    const YAML::Node value = f.write();
+    if (value.IsNull()) continue;  // not set: the default applies when read back
+    node[parts.back()] = value;
   }
   YAML::Emitter out;
-  out << root;
+  emit(out, root);
   return std::string(out.c_str()) + "\n";
+}
+
+envs::env_spec env_spec_for(const run_config& config, const std::string& origin) {
+  try {
+    return envs::spec_of(config.env);
+  } catch (const envs::env_key_error& e) {
+    throw config_error(origin + ": key '" + e.key + "': " + e.what());
+  }
 }
 
 std::string describe_config() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "actors/run_config.hpp"
+#include "envs/env.hpp"
 
 namespace troupe::actors {
 
@@ -21,10 +22,21 @@ run_config load_config(const std::string& path,
 // The same, from YAML text; `origin` names it in error messages.
 run_config load_config_text(const std::string& text, const std::string& origin);
 
+// The `env` section for a command that takes an ENV_ID (rollout, view, bench
+// envs, envs --describe): the id, with "env.KEY=value" overrides such as
+// env.python_path=[dir] or env.kwargs={render_mode: rgb_array}, validated
+// as in a config file.
+envs::env_config load_env_options(const std::string& id, const std::vector<std::string>& overrides);
+
 // The resolved config, as YAML that load_config reads back to the same values.
 std::string to_yaml(const run_config& config);
 
 // Every key with its type, default, allowed values and meaning.
 std::string describe_config();
+
+// The spec of the environments `config` makes (made once, to ask). When they
+// cannot be made as configured, throws config_error naming `origin`, the key
+// to blame (env.id, env.observe, ...) and the reason.
+envs::env_spec env_spec_for(const run_config& config, const std::string& origin);
 
 }  // namespace troupe::actors

@@ -1,6 +1,9 @@
 #include "actors/evaluator.hpp"
 
 #include <algorithm>
+#include <iostream>
+#include <limits>
+#include <string>
 
 #include "agents/evaluate.hpp"
 #include "envs/registry.hpp"
@@ -30,12 +33,26 @@ evaluator_actor::behavior_type evaluator(evaluator_actor::stateful_pointer<evalu
         // Training pauses while the episodes play; a passing verdict freezes
         // the parameters, so the run ends with exactly the ones that passed.
         evaluation_report report{0, episodes, 0.0, false};
+        std::string failure;
         report.passed = model::judge_parameters(*model, [&](model::shared_model& copy) {
           report.version = model::current_version(copy);
-          report.return_mean =
-              agents::evaluate(copy, *vector, episodes, /*greedy=*/false, seed).return_mean;
+          try {
+            report.return_mean =
+                agents::evaluate(copy, *vector, episodes, /*greedy=*/false, seed).return_mean;
+          } catch (const std::exception& e) {
+            // An environment that failed (a Python process that died) fails
+            // this verdict only: fresh environments judge the next one.
+            failure = e.what();
+            report.return_mean = std::numeric_limits<double>::quiet_NaN();
+            return false;
+          }
           return report.return_mean >= target;
         });
+        if (!failure.empty()) {
+          vector.reset();
+          std::cerr << "troupe: the confirmation's environment failed (" << failure
+                    << "); training goes on" << std::endl;
+        }
         if (report.passed)
           for (const auto& m : others) model::freeze(*m);
         return report;

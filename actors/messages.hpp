@@ -22,6 +22,9 @@ struct predict_request {
   std::uint32_t agent_id = 0;
   std::int32_t rows = 0;
   std::vector<float> observations;
+  // A recurrent policy's state of each row before its observation (rows x
+  // state_size: zeros at an episode's start); empty for a feed-forward one.
+  std::vector<float> states;
   // A row whose policy outputs the reply should carry (a viewer is watching
   // it); -1: none, the usual case.
   std::int32_t policy_row = -1;
@@ -32,6 +35,7 @@ struct predict_reply {
   std::vector<float> logp;     // log-probability of each action
   std::vector<float> values;   // V of each row's observation
   std::uint64_t version = 0;   // the parameter version every row was computed with
+  std::vector<float> states;   // each row's recurrent state after its observation; else empty
   // The request's policy_row: its logits, or its Gaussian mean then log-std;
   // empty when none was asked for.
   std::vector<float> row_policy;
@@ -227,12 +231,12 @@ struct env_frame {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, predict_request& x) {
   return f(caf::meta::type_name("predict_request"), x.agent_id, x.rows, x.observations,
-           x.policy_row);
+           x.states, x.policy_row);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, predict_reply& x) {
   return f(caf::meta::type_name("predict_reply"), x.actions, x.logp, x.values, x.version,
-           x.row_policy);
+           x.states, x.row_policy);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, train_ack& x) {
@@ -318,8 +322,9 @@ namespace troupe::algo {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rollout& x) {
   return f(caf::meta::type_name("rollout"), x.agent_id, x.sequence, x.n_steps, x.n_envs,
-           x.obs_size, x.action_size, x.observations, x.actions, x.rewards, x.terminated,
-           x.truncated, x.behaviour_logp, x.behaviour_version, x.truncation_observations);
+           x.obs_size, x.action_size, x.state_size, x.observations, x.initial_states, x.actions,
+           x.rewards, x.terminated, x.truncated, x.behaviour_logp, x.behaviour_version,
+           x.truncation_observations);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, train_result& x) {

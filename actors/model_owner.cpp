@@ -1,6 +1,8 @@
 #include "actors/model_owner.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 #include <random>
 
 #include "actors/errors.hpp"
@@ -9,6 +11,11 @@
 #include "algo/sampling.hpp"
 
 namespace troupe::actors {
+
+int batching_config::reply_threads_here() const {
+  if (reply_threads > 0) return reply_threads;
+  return std::clamp(int(std::thread::hardware_concurrency()) / 4, 1, 8);
+}
 
 namespace {
 
@@ -24,8 +31,10 @@ struct model_owner_state {
   std::mt19937_64 rng;
   int obs_size = 0;
   int action_size = 0;
+  int state_size = 0;  // recurrent state floats per row (0: feed-forward)
   bool continuous = false;
-  std::vector<float> batch;  // the queued requests' observations, back to back
+  std::vector<float> batch;   // the queued requests' observations, back to back
+  std::vector<float> states;  // and their rows' recurrent states, in the same order
   std::vector<pending_request> pending;
   int pending_rows = 0;
   model::prediction out;
@@ -34,7 +43,7 @@ struct model_owner_state {
   std::uint64_t batch_number = 0;  // of the batch being collected
   bool timer_armed = false;
   std::vector<reply_courier::reply> replies;  // of the batch being answered
-  std::unique_ptr<reply_courier> courier = std::make_unique<reply_courier>();
+  std::unique_ptr<reply_courier> courier;
   static inline const char* name = "model_owner";
 };
 
@@ -50,7 +59,8 @@ void flush(model_owner_state& st) {
   if (st.pending.empty()) return;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  model::predict(*st.model, st.batch.data(), st.pending_rows, st.out, st.staging.get());
+  model::predict(*st.model, st.batch.data(), st.state_size > 0 ? st.states.data() : nullptr,
+                 st.pending_rows, st.out, st.staging.get());
   const auto t1 = clock::now();
   st.stats.forward_seconds += std::chrono::duration<double>(t1 - t0).count();
   st.stats.add_batch(st.pending_rows);
@@ -64,6 +74,9 @@ void flush(model_owner_state& st) {
     reply.actions.resize(size_t(p.rows) * width);
     reply.logp.resize(p.rows);
     reply.values.assign(st.out.values.begin() + row, st.out.values.begin() + row + p.rows);
+    if (st.state_size > 0)  // each row's own next state: rows never mix
+      reply.states.assign(st.out.states.begin() + size_t(row) * st.state_size,
+                          st.out.states.begin() + size_t(row + p.rows) * st.state_size);
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.action_size];
       if (st.continuous) {
@@ -85,6 +98,7 @@ void flush(model_owner_state& st) {
   st.courier->send(std::move(st.replies));
   st.pending.clear();
   st.batch.clear();
+  st.states.clear();
   st.pending_rows = 0;
   st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
@@ -99,7 +113,9 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   st.obs_size = model::spec_of(*st.model).obs_size;
   st.action_size = model::spec_of(*st.model).action_size;
   st.continuous = model::spec_of(*st.model).continuous;
+  st.state_size = model::spec_of(*st.model).state_size();
   st.staging = model::make_input_staging(*st.model);
+  st.courier = std::make_unique<reply_courier>(config.reply_threads_here());
   return {
       [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
         auto& st = self->state;
@@ -113,13 +129,15 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
         }
         if (req.rows <= 0 ||
             req.observations.size() != size_t(req.rows) * size_t(st.obs_size) ||
+            req.states.size() != size_t(req.rows) * size_t(st.state_size) ||
             req.policy_row < -1 || req.policy_row >= req.rows) {
-          promise.deliver(make_error(errc::malformed,
-                                     "predict request with malformed observations or policy_row"));
+          promise.deliver(make_error(
+              errc::malformed, "predict request with malformed observations, states or policy_row"));
           return promise;
         }
         ++st.stats.requests;
         st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
+        st.states.insert(st.states.end(), req.states.begin(), req.states.end());
         st.pending.push_back({promise, req.rows, req.policy_row});
         st.pending_rows += req.rows;
         // Flush when full, or when no further request is waiting: a lone

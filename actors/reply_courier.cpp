@@ -1,5 +1,7 @@
 #include "actors/reply_courier.hpp"
 
+#include <algorithm>
+
 namespace troupe::actors {
 
 void reply_courier::batch::send_claimed() {
@@ -7,15 +9,17 @@ void reply_courier::batch::send_claimed() {
     replies[i].first.deliver(std::move(replies[i].second));
 }
 
-reply_courier::reply_courier() : thread_([this] { run(); }) {}
+reply_courier::reply_courier(int threads) {
+  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { run(); });
+}
 
 reply_courier::~reply_courier() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  wake_.notify_one();
-  thread_.join();
+  wake_.notify_all();
+  for (auto& t : threads_) t.join();
   for (auto& earlier : handed_over_) earlier->send_claimed();
 }
 
@@ -31,11 +35,16 @@ void reply_courier::send(std::vector<reply>&& replies) {
   auto shared = std::make_shared<batch>();
   shared->replies = std::move(replies);
   replies.clear();
+  // One courier per min_shared_batch replies, as many as there are.
+  const size_t helpers = std::min(threads_.size(), shared->replies.size() / min_shared_batch);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(shared);
+    for (size_t i = 0; i < helpers; ++i) queue_.push_back(shared);
   }
-  wake_.notify_one();
+  if (helpers == 1)
+    wake_.notify_one();
+  else
+    wake_.notify_all();
   handed_over_.push_back(std::move(shared));
 }
 

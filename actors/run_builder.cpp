@@ -35,6 +35,7 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.envs_per_agent = config.env.envs_per_agent;
   g.obs_size = run.env.observation.flat_size();
   g.action_width = run.env.action.flat_size();
+  g.state_size = config.model.recurrent.state_size();
   g.n_steps = config.algo.n_steps;
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
@@ -60,7 +61,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
                     std::chrono::steady_clock::time_point start) {
   const run_config& config = request.config;
   run_parts run;
-  run.env = envs::spec_of(config.env);
+  run.env = request.env.id.empty() ? envs::spec_of(config.env) : request.env;
   // One parameter replica per device, all starting from replica 0's
   // parameters (and, resuming, all from the same checkpoint).
   const model::net_spec spec = net_spec_for(config, run.env);

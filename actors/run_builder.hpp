@@ -39,6 +39,10 @@ struct cluster_listen {
 
 struct run_request {
   run_config config;
+  // The environments' spec when the caller read it already (actors::
+  // env_spec_for, which names the config key a failure is due to); an empty
+  // id: the builder reads it.
+  envs::env_spec env;
   std::string config_yaml;  // the resolved config, stored in checkpoints
   std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
   std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)

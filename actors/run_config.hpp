@@ -36,6 +36,10 @@ struct agents_section {
 struct batching_config {
   int max_batch = 256;
   int max_wait_us = 0;
+  // Threads that help the model-owner send replies (actors/reply_courier.hpp);
+  // 0: one per 4 cores, from 1 to 8.
+  int reply_threads = 0;
+  int reply_threads_here() const;  // reply_threads, or what 0 means on this machine
 };
 
 // Several devices: one parameter replica each (see actors/learner_actor.hpp).

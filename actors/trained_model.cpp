@@ -5,7 +5,6 @@
 #include "actors/config_loader.hpp"
 #include "actors/run_builder.hpp"
 #include "actors/run_directory.hpp"
-#include "envs/registry.hpp"
 
 namespace troupe::actors {
 
@@ -23,8 +22,9 @@ trained_model load_trained_model(const std::string& target) {
     throw config_error(e.what());
   }
   out.config = load_config_text(out.meta.config_yaml, out.checkpoint + " (its config)");
-  out.model = model::make_shared_model(net_spec_for(out.config, envs::spec_of(out.config.env)),
-                                       out.config.run.seed);
+  out.model = model::make_shared_model(
+      net_spec_for(out.config, env_spec_for(out.config, out.checkpoint + " (its config)")),
+      out.config.run.seed);
   try {
     model::load_checkpoint(out.checkpoint, *out.model, nullptr);
   } catch (const model::checkpoint_error& e) {

@@ -74,6 +74,9 @@ evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int epis
   std::vector<float> actions(action_size * slots_n, 0.f);
   std::vector<std::uint64_t> first(static_cast<size_t>(slots_n)), reset_seeds(first.size());
   std::vector<envs::step_result> steps(first.size());
+  // A recurrent policy's state per slot, zero at every episode's start.
+  const size_t state_size = size_t(net.state_size());
+  std::vector<float> states(state_size * slots_n, 0.f);
   result.returns.assign(episodes, 0.0);
   result.lengths.assign(episodes, 0);
   for (int i = 0; i < slots_n; ++i) {
@@ -88,7 +91,8 @@ evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int epis
   model::prediction out;
   for (int running = std::min(slots_n, episodes); running > 0;) {
     // Idle slots keep stepping with action zero; their rows are ignored.
-    model::predict(model, obs.data(), slots_n, out);
+    model::predict(model, obs.data(), state_size ? states.data() : nullptr, slots_n, out);
+    states.swap(out.states);
     for (int i = 0; i < slots_n; ++i) {
       slot& s = slots[size_t(i)];
       reset_seeds[size_t(i)] = s.upcoming >= 0 ? s.upcoming_seed : 0;  // 0: no next episode
@@ -108,6 +112,7 @@ evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int epis
       if (ended || s.length >= max_steps_per_episode) {
         result.returns[size_t(s.episode)] = s.total;
         result.lengths[size_t(s.episode)] = s.length;
+        std::fill_n(states.begin() + i * state_size, state_size, 0.f);
         s.episode = s.upcoming;
         s.total = 0;
         s.length = 0;

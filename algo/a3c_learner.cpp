@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algo/recurrent_unroll.hpp"
 #include "algo/targets.hpp"
 #include "algo/a3c_loss.hpp"
 #include "model/compute_runtime.hpp"
@@ -73,22 +74,22 @@ train_result a3c_learner::train(const rollout& r, std::vector<float>* delta) {
   const int64_t samples = r.samples();
   const int64_t truncations = static_cast<int64_t>(r.truncation_observations.size()) / obs;
 
-  // One forward pass over every state the loss or a bootstrap needs.
-  torch::Tensor states = torch::from_blob(const_cast<float*>(r.observations.data()),
-                                          {samples + k, obs}, torch::kFloat32);
-  if (truncations > 0) {
-    torch::Tensor cut = torch::from_blob(const_cast<float*>(r.truncation_observations.data()),
-                                         {truncations, obs}, torch::kFloat32);
-    states = torch::cat({states, cut});
-  }
-  states = on_device(states);
+  // One forward pass over every state the loss or a bootstrap needs: the
+  // rollout's n + 1 rows of k observations, then the truncation observations.
+  torch::Tensor rows = on_device(torch::from_blob(const_cast<float*>(r.observations.data()),
+                                                  {samples + k, obs}, torch::kFloat32));
+  torch::Tensor cut;
+  if (truncations > 0)
+    cut = on_device(torch::from_blob(const_cast<float*>(r.truncation_observations.data()),
+                                     {truncations, obs}, torch::kFloat32));
   // The forward pass reads the parameters inside their section, so it sees
   // one version; this learner is their only writer, so they stay at that
   // version until its own update.
   uint64_t computed_with = 0;
   model::actor_critic_output out = m.params.run_shared([&] {
     computed_with = m.version;
-    return m.net->forward(states);
+    if (m.spec.state_size() > 0) return unroll(*m.net, r, rows, cut, on_device);
+    return m.net->forward(cut.defined() ? torch::cat({rows, cut}) : rows);
   });
 
   // Bootstrap values of each sample's successor state, before any reset.

@@ -4,6 +4,8 @@ namespace troupe::algo {
 
 std::string rollout_shape_error(const rollout& r) {
   if (r.n_steps <= 0 || r.n_envs <= 0 || r.obs_size <= 0 || r.action_size <= 0) return "empty";
+  if (r.state_size < 0 || r.initial_states.size() != size_t(r.n_envs) * size_t(r.state_size))
+    return "initial states have the wrong size";
   const size_t n = static_cast<size_t>(r.samples());
   if (r.observations.size() != (n + r.n_envs) * r.obs_size)
     return "observations have the wrong size";

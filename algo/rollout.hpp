@@ -14,9 +14,13 @@ struct rollout {
   std::int32_t n_envs = 0;
   std::int32_t obs_size = 0;
   std::int32_t action_size = 1;
+  std::int32_t state_size = 0;  // a recurrent policy's state per env; 0: feed-forward
   // (n_steps + 1) * n_envs observations: row t is what step t acted on, row
   // n_steps the observations after the last step (bootstrap states).
   std::vector<float> observations;
+  // n_envs rows of state_size: each env's recurrent state before row 0's
+  // observation, where training unrolls the core from (empty: feed-forward).
+  std::vector<float> initial_states;
   std::vector<float> actions;          // n_steps * n_envs * action_size
   std::vector<float> rewards;          // n_steps * n_envs
   std::vector<std::uint8_t> terminated;

@@ -1,23 +1,49 @@
 // troupe envs: the registered environments and their spaces.
+// troupe envs --describe ENV_ID [--set env.KEY=VALUE]...: one environment's,
+// any id a run config takes (a Python environment or a plugin too).
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "actors/config_loader.hpp"
 #include "app/commands.hpp"
+#include "app/env_flags.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::app {
 
+namespace {
+
+void print_spec(const envs::env_spec& spec) {
+  std::cout << spec.id << "  observation " << spec.observation.describe() << "  action "
+            << spec.action.describe() << "  episode limit "
+            << (spec.max_episode_steps ? std::to_string(spec.max_episode_steps) : "none");
+}
+
+}  // namespace
+
 void add_envs_command(CLI::App& cli, int& exit_code) {
-  auto* cmd = cli.add_subcommand("envs", "list every registered environment");
-  cmd->callback([&exit_code] {
-    for (const auto& entry : envs::registered_envs()) {
-      const auto env = entry.make(envs::env_config{});
-      const auto& spec = env->spec();
-      std::cout << spec.id << "  observation " << spec.observation.describe() << "  action "
-                << spec.action.describe() << "  episode limit "
-                << (spec.max_episode_steps ? std::to_string(spec.max_episode_steps) : "none")
-                << "\n";
+  struct options {
+    std::string describe;
+    std::vector<std::string> overrides;
+  };
+  auto opts = std::make_shared<options>();
+  auto* cmd = cli.add_subcommand("envs", "list every registered environment, or describe one");
+  cmd->add_option("--describe", opts->describe,
+                  "only this environment: a registered id, python:MODULE:CALLABLE, "
+                  "gymnasium:ENV_ID or plugin:PATH.so");
+  add_env_set_option(*cmd, opts->overrides);
+  cmd->callback([opts, &exit_code] {
+    if (!opts->describe.empty()) {
+      const auto env = make_command_env(actors::load_env_options(opts->describe, opts->overrides));
+      print_spec(env->spec());
+      std::cout << "  renders " << (envs::drawable(*env) ? "yes" : "no") << "\n";
+    } else {
+      if (!opts->overrides.empty()) throw config_error("envs: --set needs --describe ENV_ID");
+      for (const auto& entry : envs::registered_envs()) {
+        print_spec(entry.make(envs::env_config{})->spec());
+        std::cout << "\n";
+      }
     }
     exit_code = 0;
   });

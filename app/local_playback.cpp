@@ -10,6 +10,7 @@
 #include "actors/config_loader.hpp"
 #include "app/commands.hpp"
 #include "app/interrupts.hpp"
+#include "envs/env_id.hpp"
 #include "envs/env_vector.hpp"
 #include "envs/render.hpp"
 
@@ -23,8 +24,14 @@ using clock_type = std::chrono::steady_clock;
 
 void play_in_window(envs::env& env, playback_policy& policy, const playback_options& opts) {
   const auto* drawable = envs::drawable(env);
-  if (drawable == nullptr)
-    throw config_error(opts.who + ": " + env.spec().id + " cannot render itself");
+  if (drawable == nullptr) {
+    const auto source = envs::parse_env_id(env.spec().id).source;
+    const bool python = source == envs::env_source::python || source == envs::env_source::gymnasium;
+    throw config_error(opts.who + ": " + env.spec().id + " cannot render itself" +
+                       (python ? " (a Python environment draws when made with render_mode "
+                                 "\"rgb_array\": env.kwargs={render_mode: rgb_array})"
+                               : ""));
+  }
   const envs::env_spec& spec = env.spec();
   auto window = open_window(opts.title, opts.window, opts.who);
 

@@ -5,6 +5,7 @@
 
 #include "app/commands.hpp"
 #include "actors/config_loader.hpp"
+#include "envs/env_error.hpp"
 
 int main(int argc, char** argv) {
   using namespace troupe::app;
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : exit_usage;
   } catch (const config_error& e) {
     std::cerr << "troupe: error: " << e.what() << "\n";
+    return exit_usage;
+  } catch (const troupe::envs::env_key_error& e) {
+    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
     return exit_usage;
   } catch (const std::exception& e) {
     std::cerr << "troupe: error: " << e.what() << "\n";

@@ -44,11 +44,14 @@ class model_playback_policy final : public playback_policy {
 
   std::uint64_t start_episode(long episode) override {
     rng_ = agents::episode_rng(seed_, static_cast<int>(episode));
+    // A recurrent policy starts every episode from a zero state.
+    state_.assign(size_t(model::spec_of(*trained_.model).state_size()), 0.f);
     return rng_();
   }
 
   void act(const float* observation, float* action, viewer::overlay_info& info) override {
-    model::predict(*trained_.model, observation, 1, out_);
+    model::predict(*trained_.model, observation, state_.empty() ? nullptr : state_.data(), 1, out_);
+    state_.swap(out_.states);  // carried to the next step
     const model::net_spec& net = model::spec_of(*trained_.model);
     agents::choose_action(net, action_space_, out_.policy.data(), out_.log_std.data(), greedy_,
                           rng_, action);
@@ -64,6 +67,7 @@ class model_playback_policy final : public playback_policy {
   bool greedy_;
   std::uint64_t seed_;
   std::mt19937_64 rng_;
+  std::vector<float> state_;
   model::prediction out_;
 };
 

@@ -10,9 +10,10 @@ namespace troupe::app {
 // line saying so. Returns true when curves.png was written.
 bool plot_run(const std::string& run_dir);
 
-// Where scripts/plot.py is: beside the sources this binary was built from
-// (TROUPE_SOURCE_DIR), else relative to the executable (build/../scripts).
-// Empty when neither exists.
+// Where scripts/plot.py is: installed beside the executable
+// (<prefix>/share/troupe/scripts), else beside the sources this binary was
+// built from (TROUPE_SOURCE_DIR), else relative to the executable
+// (build/../scripts). Empty when none exists.
 std::string find_plot_script();
 
 }  // namespace troupe::app

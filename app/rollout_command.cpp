@@ -1,5 +1,5 @@
 // troupe rollout ENV_ID [--policy random|noop] [--episodes N] [--seed S]
-//                [--max-steps N] [--json FILE]
+//                [--max-steps N] [--json FILE] [--set env.KEY=VALUE]...
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/env_flags.hpp"
 #include "actors/config_loader.hpp"
 #include "envs/policy_rollout.hpp"
-#include "envs/registry.hpp"
 
 namespace troupe::app {
 
@@ -18,6 +18,7 @@ namespace {
 
 struct rollout_command_options {
   std::string env_id, policy = "random", json_path;
+  std::vector<std::string> env_overrides;
   int episodes = 10;
   std::uint64_t seed = 0;
   int max_steps = 100000;
@@ -51,12 +52,7 @@ void rollout(const rollout_command_options& opts) {
   options.episodes = opts.episodes;
   options.seed = opts.seed;
   options.max_steps_per_episode = opts.max_steps;
-  std::unique_ptr<envs::env> env;
-  try {
-    env = envs::make_env(opts.env_id);
-  } catch (const std::invalid_argument& e) {
-    throw config_error(e.what());
-  }
+  const auto env = make_command_env(actors::load_env_options(opts.env_id, opts.env_overrides));
   const std::string text = rollout_json(opts, envs::run_policy_rollout(*env, options)).dump(2);
   std::cout << text << "\n";
   if (!opts.json_path.empty()) {
@@ -85,6 +81,7 @@ void add_rollout_command(CLI::App& cli, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--json", opts->json_path, "also write the JSON to this file");
+  add_env_set_option(*cmd, opts->env_overrides);
   cmd->callback([opts, &exit_code] {
     rollout(*opts);
     exit_code = 0;

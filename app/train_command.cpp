@@ -132,6 +132,8 @@ int run_training(const train_options& opts) {
   }
   const std::string config_token = config.cluster.token;  // for the frame stream
   request.config.cluster.token.clear();  // never written to the run directory
+  request.env = actors::env_spec_for(config, opts.config_path.empty() ? dir.config_file()
+                                                                     : opts.config_path);
   request.config_yaml = actors::to_yaml(config);
   dir.create();
   dir.write(dir.config_file(), request.config_yaml);

@@ -17,13 +17,13 @@
 #include "actors/cluster/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "app/commands.hpp"
+#include "app/env_flags.hpp"
 #include "actors/config_loader.hpp"
 #include "app/local_playback.hpp"
 #include "app/stream_window.hpp"
 #include "app/teardown_watchdog.hpp"
 #include "envs/action_labels.hpp"
 #include "envs/policy_rollout.hpp"
-#include "envs/registry.hpp"
 
 namespace troupe::app {
 
@@ -31,6 +31,7 @@ namespace {
 
 struct view_options {
   std::string env_id;
+  std::vector<std::string> env_overrides;
   std::string connect;  // HOST:PORT
   std::string token;    // the stream's token (else TROUPE_CLUSTER_TOKEN)
   actors::tls_files tls;
@@ -77,12 +78,7 @@ class fixed_playback_policy final : public playback_policy {
 };
 
 void view_env(const view_options& opts) {
-  std::unique_ptr<envs::env> env;
-  try {
-    env = envs::make_env(opts.env_id);
-  } catch (const std::invalid_argument& e) {
-    throw config_error(std::string("view: ") + e.what());
-  }
+  const auto env = make_command_env(actors::load_env_options(opts.env_id, opts.env_overrides));
   fixed_playback_policy policy(opts.policy, *env, opts.seed);
   playback_options playback;
   playback.who = "troupe view";
@@ -176,6 +172,7 @@ void add_view_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--fps", opts->fps, "frames per second at speed x1 (0: as fast as possible)")
       ->capture_default_str();
   add_window_flags(*cmd, opts->window);
+  add_env_set_option(*cmd, opts->env_overrides);
   cmd->footer(
       "Keys: space pause/resume, . or right arrow single step, +/- faster/slower,\n"
       "n or tab next agent, q or Esc quit. Headless: xvfb-run -a troupe view ...");

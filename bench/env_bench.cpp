@@ -43,12 +43,12 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-env_bench_result bench_env(const envs::registry_entry& entry, long steps, int repeats,
+env_bench_result bench_env(const envs::env_config& config, long steps, int repeats,
                            std::uint64_t seed) {
   if (repeats < 1) throw std::invalid_argument("repeats must be at least 1");
-  const auto environment = entry.make(envs::env_config{});
+  const auto environment = envs::make_env(config);
   env_bench_result result;
-  result.id = entry.id;
+  result.id = config.id;
   result.steps = steps;
   time_env_steps(*environment, std::max(1L, steps / 10), seed);
   for (int i = 0; i < repeats; ++i)

@@ -22,8 +22,9 @@ struct env_bench_result {
 // starts (a cycle of 4096), so the time is the environment's alone.
 double time_env_steps(envs::env& environment, long steps, std::uint64_t seed);
 
-// One untimed warm-up of steps / 10, then `repeats` timed runs of `steps`.
-env_bench_result bench_env(const envs::registry_entry& entry, long steps, int repeats = 3,
+// One untimed warm-up of steps / 10, then `repeats` timed runs of `steps`,
+// of the environment `config` makes.
+env_bench_result bench_env(const envs::env_config& config, long steps, int repeats = 3,
                            std::uint64_t seed = 0);
 
 // The median of `values` (the mean of the middle two for an even count).

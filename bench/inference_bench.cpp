@@ -1,7 +1,10 @@
 #include "bench/inference_bench.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -29,6 +32,19 @@ struct requester_log {
   std::vector<float> latency_us;
 };
 
+// Microseconds per call of `f`: the median of 5 timings of `calls` calls.
+template <class F>
+double time_calls(int calls, F f) {
+  std::vector<double> us;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto start = clock_type::now();
+    for (int i = 0; i < calls; ++i) f();
+    us.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - start).count() / calls);
+  }
+  std::sort(us.begin(), us.end());
+  return us[2];
+}
+
 std::vector<float> random_observation(int size, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(0.f, 1.f);
@@ -37,17 +53,18 @@ std::vector<float> random_observation(int size, std::uint64_t seed) {
   return obs;
 }
 
-inference_result summarise(const std::string& mode, int agents, double seconds,
+inference_result summarise(const std::string& mode, int agents, const inference_bench_config& config,
                            std::vector<requester_log>& logs) {
   inference_result r;
   r.mode = mode;
   r.agents = agents;
   std::vector<float> all;
   for (auto& log : logs) {
-    r.predictions_per_s += log.answered;
+    r.requests_per_s += log.answered;
     all.insert(all.end(), log.latency_us.begin(), log.latency_us.end());
   }
-  r.predictions_per_s /= seconds;
+  r.requests_per_s /= config.seconds;
+  r.predictions_per_s = r.requests_per_s * config.rows;
   if (!all.empty()) {
     auto at = [&](double q) {
       auto it = all.begin() + static_cast<std::ptrdiff_t>(q * (all.size() - 1));
@@ -66,21 +83,33 @@ void run_threads(int agents, const inference_bench_config& config,
                  std::vector<requester_log>& logs, Predict predict_once) {
   const double seconds = config.seconds;
   const clock_type::time_point deadline = clock_type::now() + seconds_of(seconds);
+  // A thread whose prediction fails (a GPU out of memory for this many
+  // copies) stops them all; the caller gets its exception.
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < agents; ++t)
     threads.emplace_back([&, t] {
       if (config.batch_scheduling) schedule_this_thread_as_batch();
       auto& log = logs[t];
-      while (true) {
-        const auto start = clock_type::now();
-        if (start >= deadline) break;
-        predict_once(t);
-        log.latency_us.push_back(
-            std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
-        ++log.answered;
+      try {
+        while (!failed.load()) {
+          const auto start = clock_type::now();
+          if (start >= deadline) break;
+          predict_once(t);
+          log.latency_us.push_back(
+              std::chrono::duration<float, std::micro>(clock_type::now() - start).count());
+          ++log.answered;
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
       }
     });
   for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // A requester actor: detached like an agent, one request in flight.
@@ -103,8 +132,9 @@ void ask(requester_actor::stateful_pointer<requester_state> self) {
   }
   self->request(st.owner, caf::infinite, st.request)
       .then(
-          [=](const predict_reply&) {
+          [=](const predict_reply& reply) {
             auto& st = self->state;
+            st.request.states = reply.states;  // a recurrent net carries its state on
             st.log->latency_us.push_back(
                 std::chrono::duration<float, std::micro>(clock_type::now() - st.sent).count());
             ++st.log->answered;
@@ -115,10 +145,12 @@ void ask(requester_actor::stateful_pointer<requester_state> self) {
 
 requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer<requester_state> self,
                                          model_owner_actor owner, std::vector<float> obs,
-                                         requester_log* log, clock_type::time_point deadline,
-                                         bool batch_scheduling) {
+                                         int obs_size, int state_size, requester_log* log,
+                                         clock_type::time_point deadline, bool batch_scheduling) {
   self->state.owner = std::move(owner);
-  self->state.request = predict_request{0, 1, std::move(obs)};
+  const int rows = int(obs.size()) / obs_size;
+  self->state.request =
+      predict_request{0, rows, std::move(obs), std::vector<float>(size_t(rows) * state_size)};
   self->state.log = log;
   self->state.deadline = deadline;
   return {[=](start_atom) {
@@ -127,54 +159,99 @@ requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer
   }};
 }
 
+// The "echo" mode's server: a detached actor that answers every request at
+// once with a reply of the right size and no forward pass. What it reaches
+// is the actor path's own ceiling on this machine: messages, response
+// promises and the wake-up of every requester, with nothing computed.
+model_owner_actor::behavior_type echo_server(model_owner_actor::pointer self, int action_width) {
+  return {
+      [=](const predict_request& req) {
+        predict_reply reply;
+        reply.actions.assign(size_t(req.rows) * action_width, 0.f);
+        reply.logp.assign(size_t(req.rows), 0.f);
+        reply.values.assign(size_t(req.rows), 0.f);
+        reply.states = req.states;
+        return reply;
+      },
+      [](stats_atom) { return batch_stats{}; },
+  };
+}
+
 inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode, int agents,
                                 const inference_bench_config& config,
                                 const model::net_spec& spec) {
   auto model = model::make_shared_model(spec, 1, config.device);
-  const batching_config batching =
-      mode == "batched" ? config.batching : batching_config{/*max_batch=*/1, /*max_wait_us=*/0};
+  batching_config batching = config.batching;
+  if (mode == "unbatched") batching.max_batch = 1, batching.max_wait_us = 0;
   model::warm_up(*model, batching.max_batch);
-  auto owner = spawn_model_owner(sys, model, batching, /*seed=*/1);
+  auto owner = mode == "echo"
+                   ? sys.spawn<caf::detached>(echo_server, spec.continuous ? spec.action_size : 1)
+                   : spawn_model_owner(sys, model, batching, /*seed=*/1);
   std::vector<requester_log> logs(agents);
   caf::scoped_actor self{sys};
   const clock_type::time_point deadline = clock_type::now() + seconds_of(config.seconds);
   std::vector<requester_actor> requesters;
   for (int a = 0; a < agents; ++a) {
     requesters.push_back(sys.spawn<caf::detached>(
-        bench_requester, owner, random_observation(spec.obs_size, a), &logs[a], deadline,
-        config.batch_scheduling));
+        bench_requester, owner, random_observation(spec.obs_size * config.rows, a), spec.obs_size,
+        spec.state_size(), &logs[a], deadline, config.batch_scheduling));
     self->monitor(requesters.back());
   }
   for (auto& r : requesters) self->send(r, start_atom_v);
   for (int a = 0; a < agents; ++a) self->receive([](const caf::down_msg&) {});
-  inference_result result = summarise(mode, agents, config.seconds, logs);
-  self->request(owner, caf::infinite, stats_atom_v)
-      .receive(
-          [&](const batch_stats& s) {
-            result.mean_batch = s.forward_passes ? double(s.observations) / s.forward_passes : 0;
-            result.owner_forward_share = s.forward_seconds / config.seconds;
-            result.owner_reply_share = s.reply_seconds / config.seconds;
-          },
-          [](caf::error&) {});
+  inference_result result = summarise(mode, agents, config, logs);
+  if (mode != "echo")
+    self->request(owner, caf::infinite, stats_atom_v)
+        .receive(
+            [&](const batch_stats& s) {
+              result.mean_batch = s.forward_passes ? double(s.observations) / s.forward_passes : 0;
+              result.owner_forward_share = s.forward_seconds / config.seconds;
+              result.owner_reply_share = s.reply_seconds / config.seconds;
+            },
+            [](caf::error&) {});
   self->send_exit(owner, caf::exit_reason::user_shutdown);
+  result.model_bytes = model::parameter_bytes(*model);
+  if (mode == "echo") return result;
+  // What one forward pass of the batches it made costs, alone.
+  const int mean = std::max(1, int(result.mean_batch + 0.5));
+  const std::vector<float> obs = random_observation(spec.obs_size * mean, 7);
+  model::prediction out;
+  result.forward_at_mean_batch_us =
+      time_calls(50, [&] { model::predict(*model, obs.data(), nullptr, mean, out); });
   result.model_bytes = model::parameter_bytes(*model);
   return result;
 }
 
+// Each requester thread's observation, recurrent state (carried from one
+// answer to the next) and output.
+struct thread_inputs {
+  thread_inputs(int agents, const model::net_spec& spec, int rows) : rows(rows), out(size_t(agents)) {
+    for (int a = 0; a < agents; ++a) {
+      obs.push_back(random_observation(spec.obs_size * rows, a));
+      states.emplace_back(size_t(spec.state_size()) * rows, 0.f);
+    }
+  }
+  void predict(model::shared_model& model, int t) {
+    model::predict(model, obs[t].data(), states[t].empty() ? nullptr : states[t].data(), rows, out[t]);
+    states[t].swap(out[t].states);
+  }
+  int rows;
+  std::vector<std::vector<float>> obs, states;
+  std::vector<model::prediction> out;
+};
+
 inference_result run_mutex_mode(int agents, const inference_bench_config& config,
                                 const model::net_spec& spec) {
   auto model = model::make_shared_model(spec, 1, config.device);
-  model::warm_up(*model, 1);
+  model::warm_up(*model, config.rows);
   std::mutex mutex;
   std::vector<requester_log> logs(agents);
-  std::vector<std::vector<float>> obs;
-  std::vector<model::prediction> out(agents);
-  for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
+  thread_inputs in(agents, spec, config.rows);
   run_threads(agents, config, logs, [&](int t) {
     std::lock_guard<std::mutex> lock(mutex);
-    model::predict(*model, obs[t].data(), 1, out[t]);
+    in.predict(*model, t);
   });
-  inference_result result = summarise("mutex", agents, config.seconds, logs);
+  inference_result result = summarise("mutex", agents, config, logs);
   result.model_bytes = model::parameter_bytes(*model);
   return result;
 }
@@ -184,20 +261,58 @@ inference_result run_copies_mode(int agents, const inference_bench_config& confi
   std::vector<std::shared_ptr<model::shared_model>> copies;
   for (int a = 0; a < agents; ++a) {
     copies.push_back(model::make_shared_model(spec, 1, config.device));  // same seed: same parameters
-    model::warm_up(*copies.back(), 1);
+    model::warm_up(*copies.back(), config.rows);
   }
   std::vector<requester_log> logs(agents);
-  std::vector<std::vector<float>> obs;
-  std::vector<model::prediction> out(agents);
-  for (int a = 0; a < agents; ++a) obs.push_back(random_observation(spec.obs_size, a));
-  run_threads(agents, config, logs,
-              [&](int t) { model::predict(*copies[t], obs[t].data(), 1, out[t]); });
-  inference_result result = summarise("copies", agents, config.seconds, logs);
+  thread_inputs in(agents, spec, config.rows);
+  run_threads(agents, config, logs, [&](int t) { in.predict(*copies[t], t); });
+  inference_result result = summarise("copies", agents, config, logs);
   result.model_bytes = model::parameter_bytes(*copies.front()) * agents;
   return result;
 }
 
 }  // namespace
+
+serving_floor measure_floor(const inference_bench_config& config) {
+  serving_floor floor;
+  // Two threads hand a token back and forth through a condition variable,
+  // each sleeping until the other wakes it: two wake-ups per round trip.
+  {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int turn = 0;
+    bool stop = false;
+    std::thread other([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      while (true) {
+        changed.wait(lock, [&] { return turn == 1 || stop; });
+        if (stop) return;
+        turn = 0;
+        changed.notify_all();
+      }
+    });
+    floor.wake_round_trip_us = time_calls(400, [&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      turn = 1;
+      changed.notify_all();
+      changed.wait(lock, [&] { return turn == 0; });
+    });
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+    other.join();
+  }
+  const model::net_spec spec = bench_net_spec(config.net);
+  auto model = model::make_shared_model(spec, 1, config.device);
+  model::warm_up(*model, config.rows);
+  const std::vector<float> obs = random_observation(spec.obs_size * config.rows, 3);
+  model::prediction out;
+  floor.forward_one_request_us =
+      time_calls(200, [&] { model::predict(*model, obs.data(), nullptr, config.rows, out); });
+  return floor;
+}
 
 model::net_spec bench_net_spec(const std::string& net) {
   if (net == "mlp") return model::mlp_spec(4, 2, {64, 64});
@@ -210,7 +325,12 @@ model::net_spec bench_net_spec(const std::string& net) {
     spec.hidden = {128};
     return spec;
   }
-  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp or cnn)");
+  if (net == "lstm") {
+    model::net_spec spec = bench_net_spec("mlp");
+    spec.recurrent = {"lstm", 64};
+    return spec;
+  }
+  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp, cnn or lstm)");
 }
 
 std::vector<inference_result> run_inference_bench(
@@ -222,14 +342,26 @@ std::vector<inference_result> run_inference_bench(
     for (const auto& mode : config.modes) {
       inference_result r;
       model::gpu_monitor gpu(config.device);
-      if (mode == "batched" || mode == "unbatched")
-        r = run_owner_mode(sys, mode, agents, config, spec);
-      else if (mode == "mutex")
-        r = run_mutex_mode(agents, config, spec);
-      else if (mode == "copies")
-        r = run_copies_mode(agents, config, spec);
-      else
-        throw std::invalid_argument("unknown bench mode '" + mode + "'");
+      try {
+        if (mode == "batched" || mode == "unbatched" || mode == "echo")
+          r = run_owner_mode(sys, mode, agents, config, spec);
+        else if (mode == "mutex")
+          r = run_mutex_mode(agents, config, spec);
+        else if (mode == "copies")
+          r = run_copies_mode(agents, config, spec);
+        else
+          throw std::invalid_argument("unknown bench mode '" + mode + "'");
+      } catch (const std::invalid_argument&) {
+        throw;
+      } catch (const std::exception& e) {
+        // A mode this machine cannot run at this size (1024 model copies on a
+        // GPU ran out of memory): say so in its row and go on.
+        r = inference_result{};
+        r.mode = mode;
+        r.agents = agents;
+        r.failed = e.what();
+        r.failed = r.failed.substr(0, r.failed.find('\n'));
+      }
       r.gpu_utilisation = gpu.stop().value_or(-1.0);
       if (on_result) on_result(r);
       results.push_back(r);

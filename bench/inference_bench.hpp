@@ -1,7 +1,8 @@
 #pragma once
 // The inference-serving benchmark: agent threads ask for predictions in a
 // closed loop (each waits for its answer, then asks again) under four ways of
-// sharing one network, measured in the same run:
+// sharing one network, measured in the same run (and a fifth, echo, that
+// computes nothing and measures the message path alone):
 //   batched    the model-owner actor with dynamic batching
 //   unbatched  the model-owner actor with batch size 1
 //   mutex      one shared model, each thread calls it under a mutex
@@ -19,8 +20,9 @@
 namespace troupe::bench {
 
 struct inference_bench_config {
-  std::string net = "mlp";  // mlp | cnn
+  std::string net = "mlp";  // mlp | cnn | lstm
   std::vector<int> agents = {1, 4, 16, 64};
+  int rows = 1;             // observations per request (an agent's environments)
   double seconds = 2.0;     // per mode and agent count
   std::vector<std::string> modes = {"batched", "unbatched", "mutex", "copies"};
   actors::batching_config batching;  // batched mode: a run's `batching` section
@@ -33,7 +35,8 @@ struct inference_bench_config {
 struct inference_result {
   std::string mode;
   int agents = 0;
-  double predictions_per_s = 0;
+  double predictions_per_s = 0;  // observations answered per second
+  double requests_per_s = 0;
   double mean_batch = 1;
   double p50_us = 0, p99_us = 0;
   std::int64_t model_bytes = 0;  // parameter memory the mode holds
@@ -42,10 +45,24 @@ struct inference_result {
   // passes, and in sampling and sending the replies (which wakes each
   // agent's thread); -1 for the other modes.
   double owner_forward_share = -1, owner_reply_share = -1;
+  // Model-owner modes: one forward pass of the mean batch, timed after the run.
+  double forward_at_mean_batch_us = -1;
+  std::string failed;  // why the mode could not run (e.g. out of GPU memory); empty: it ran
 };
 
+// What every mode is up against on this machine: waking a sleeping thread and
+// being woken back (a condition-variable ping-pong between two threads), and
+// one forward pass of `rows` observations.
+struct serving_floor {
+  double wake_round_trip_us = 0;
+  double forward_one_request_us = 0;
+};
+serving_floor measure_floor(const inference_bench_config& config);
+
 // mlp: 4 -> 64 -> 64 -> 2+1 (CartPole-sized). cnn: 10x10x4 -> conv 16@3x3 ->
-// 128 -> 6+1 (MinAtar-sized). Throws std::invalid_argument for another name.
+// 128 -> 6+1 (MinAtar-sized). lstm: the mlp with an LSTM core of 64 units,
+// each requester carrying its state from one answer to the next. Throws
+// std::invalid_argument for another name.
 model::net_spec bench_net_spec(const std::string& net);
 
 // Runs every mode at every agent count; `on_result` sees each result as it is

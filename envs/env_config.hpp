@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 namespace troupe::envs {
 
@@ -12,9 +13,17 @@ struct minatar_options {
 
 // The `env` section of a run config.
 struct env_config {
+  // A registered id, python:MODULE:CALLABLE, gymnasium:ENV_ID or plugin:PATH.so.
   std::string id = "CartPole-v1";
   int envs_per_agent = 8;
   minatar_options minatar;
+  // Keep only these elements of a Box observation (flat indices); empty: all.
+  std::vector<int> observe;
+  // Python and plugin environments (envs/python/, envs/plugin/):
+  std::string python;                    // the interpreter; empty: python3 (see interpreter.hpp)
+  std::vector<std::string> python_path;  // put before sys.path in the host
+  std::string kwargs = "{}";             // a JSON object: keyword arguments, or a plugin's options
+  int processes_per_agent = 1;           // Python processes each agent's environments share
 };
 
 }  // namespace troupe::envs

@@ -34,13 +34,13 @@ void native_env_vector::step(const float* actions, const std::uint64_t* reset_se
 }
 
 bool native_env_vector::can_render() const {
-  return dynamic_cast<const renderable*>(envs_.front().get()) != nullptr;
+  return drawable(*envs_.front()) != nullptr;
 }
 
 bool native_env_vector::render(int i, rgb_frame& frame) {
-  const auto* drawable = dynamic_cast<const renderable*>(envs_.at(size_t(i)).get());
-  if (!drawable) return false;
-  drawable->render(frame);
+  const renderable* r = drawable(*envs_.at(size_t(i)));
+  if (!r) return false;
+  r->render(frame);
   return true;
 }
 
@@ -75,9 +75,8 @@ void vector_as_env::render(rgb_frame& frame) const {
 }
 
 const renderable* drawable(const env& e) {
-  if (const auto* v = dynamic_cast<const vector_as_env*>(&e))
-    return v->can_render() ? v : nullptr;
-  return dynamic_cast<const renderable*>(&e);
+  const auto* r = dynamic_cast<const renderable*>(&e);
+  return r && r->can_render() ? r : nullptr;
 }
 
 }  // namespace troupe::envs

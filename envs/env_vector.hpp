@@ -87,7 +87,8 @@ class vector_as_env final : public env, public renderable {
   step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
   bool pixel_art() const override { return vector_->pixel_art(); }
-  bool can_render() const { return vector_->can_render(); }
+  bool can_render() const override { return vector_->can_render(); }
+  std::vector<std::string> action_labels() const { return vector_->action_labels(); }
   env_vector& vector() { return *vector_; }
 
  private:
@@ -95,8 +96,7 @@ class vector_as_env final : public env, public renderable {
   std::vector<float> final_observation_;
 };
 
-// What can draw `e`, or null: its own renderable side, except for a vector
-// whose environments cannot render.
+// What can draw `e`, or null: its own renderable side, when it can render.
 const renderable* drawable(const env& e);
 
 }  // namespace troupe::envs

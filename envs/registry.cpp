@@ -4,11 +4,16 @@
 
 #include "envs/acrobot.hpp"
 #include "envs/cartpole.hpp"
+#include "envs/env_id.hpp"
 #include "envs/examples/corridor.hpp"
+#include "envs/examples/memory_cue.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mountain_car_continuous.hpp"
+#include "envs/observed_vector.hpp"
 #include "envs/pendulum.hpp"
+#include "envs/plugin/plugin_env.hpp"
+#include "envs/python/python_env_vector.hpp"
 
 namespace troupe::envs {
 
@@ -40,6 +45,7 @@ std::vector<registry_entry>& table() {
       entry<pendulum>("Pendulum-v1"),
       entry<mountain_car_continuous>("MountainCarContinuous-v0"),
       entry<examples::corridor>("Example/Corridor-v0"),
+      entry<examples::memory_cue>("Example/MemoryCue-v0"),
   };
   return table;
 }
@@ -64,21 +70,47 @@ std::unique_ptr<env> make_env(const std::string& id) {
   return make_env(config);
 }
 
+namespace {
+// Environments from outside Troupe, by their id's prefix; null for a
+// registered id.
+std::unique_ptr<env_vector> make_external_vector(const env_config& config, int count) {
+  switch (parse_env_id(config.id).source) {
+    case env_source::python:
+    case env_source::gymnasium:
+      return std::make_unique<python::python_env_vector>(config, count);
+    case env_source::plugin:
+      return plugin::make_plugin_vector(config, count);
+    case env_source::registered:
+      break;
+  }
+  return nullptr;
+}
+}  // namespace
+
 std::unique_ptr<env> make_env(const env_config& config) {
+  // Selected observations are a vector's business, as are environments from
+  // outside Troupe: a vector of one.
+  if (!config.observe.empty() || parse_env_id(config.id).source != env_source::registered)
+    return std::make_unique<vector_as_env>(make_env_vector(config, 1));
   const std::string& id = config.id;
   for (const auto& e : registered_envs())
     if (e.id == id) return e.make(config);
-  std::string known;
-  for (const auto& e : registered_envs()) known += (known.empty() ? "" : ", ") + e.id;
-  throw std::invalid_argument("unknown environment '" + id + "' (registered: " + known + ")");
+  throw env_key_error("env.id", env_id_problem(id));
 }
 
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count) {
-  std::vector<std::unique_ptr<env>> envs;
-  for (int i = 0; i < count; ++i) envs.push_back(make_env(config));
-  return std::make_unique<native_env_vector>(std::move(envs));
+  env_config whole = config;
+  whole.observe.clear();
+  std::unique_ptr<env_vector> vector = make_external_vector(whole, count);
+  if (!vector) {
+    std::vector<std::unique_ptr<env>> envs;
+    for (int i = 0; i < count; ++i) envs.push_back(make_env(whole));
+    vector = std::make_unique<native_env_vector>(std::move(envs));
+  }
+  if (config.observe.empty()) return vector;
+  return std::make_unique<observed_vector>(std::move(vector), config.observe);
 }
 
-env_spec spec_of(const env_config& config) { return make_env(config)->spec(); }
+env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }
 
 }  // namespace troupe::envs

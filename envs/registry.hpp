@@ -1,6 +1,9 @@
 #pragma once
 // Environments by id. Adding an environment adds one line to the table in
-// registry.cpp; nothing else changes.
+// registry.cpp; nothing else changes. Ids with a prefix name environments
+// from outside Troupe (envs/env_id.hpp): python:MODULE:CALLABLE and
+// gymnasium:ENV_ID run in Python processes of their own (envs/python/),
+// plugin:PATH.so is a compiled plugin (envs/plugin/).
 #include <functional>
 #include <memory>
 #include <string>
@@ -8,6 +11,7 @@
 
 #include "envs/env.hpp"
 #include "envs/env_config.hpp"
+#include "envs/env_error.hpp"
 #include "envs/env_vector.hpp"
 
 namespace troupe::envs {
@@ -25,7 +29,10 @@ const std::vector<registry_entry>& registered_envs();
 // embeds Troupe, or a test); the table in registry.cpp is the usual place.
 void register_env(registry_entry entry);
 
-// Throws std::invalid_argument naming the id and the registered ones.
+// Throws env_key_error (envs/env_error.hpp) naming the key and the reason when
+// the environment cannot be made: an unknown id (the message lists the
+// registered ones), an environment from outside that fails. An outside
+// environment comes as a vector of one seen as an env.
 std::unique_ptr<env> make_env(const env_config& config);
 // `count` environments of `config`, to be stepped together (an agent's).
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count);

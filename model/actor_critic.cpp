@@ -59,6 +59,19 @@ std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
 ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
   int width = 0;
   std::tie(trunk_, width) = make_trunk(spec);
+  const recurrent_config& rc = spec.recurrent;
+  if (rc.enabled()) {
+    if (!spec.shared_trunk)
+      throw std::invalid_argument("a recurrent core needs a shared trunk (model.shared_trunk: true)");
+    if (rc.size < 1) throw std::invalid_argument("model.recurrent.size must be at least 1");
+    if (rc.kind == "lstm")
+      lstm_ = register_module("core", torch::nn::LSTMCell(width, rc.size));
+    else if (rc.kind == "gru")
+      gru_ = register_module("core", torch::nn::GRUCell(width, rc.size));
+    else
+      throw std::invalid_argument("unknown recurrent kind '" + rc.kind + "' (expected none, lstm or gru)");
+    width = rc.size;
+  }
   policy_head_ = torch::nn::Linear(width, spec.action_size);
   value_head_ = torch::nn::Linear(width, 1);
   init_layer(policy_head_, 0.01);
@@ -73,16 +86,54 @@ ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
   if (spec.continuous) log_std_ = register_parameter("log_std", torch::full({spec.action_size}, spec.log_std_init));
 }
 
-actor_critic_output ActorCriticImpl::forward(const torch::Tensor& observations) {
-  torch::Tensor x = observations;
-  if (spec_.kind == "cnn")  // rows arrive flattened [y][x][c]: make them N x C x H x W
-    x = x.view({-1, spec_.obs_shape[0], spec_.obs_shape[1], spec_.obs_shape[2]})
-            .permute({0, 3, 1, 2});
-  const torch::Tensor features = trunk_->is_empty() ? x : trunk_->forward(x);
+namespace {
+// Rows arrive flattened: a CNN reads [y][x][c] rows as N x C x H x W.
+torch::Tensor as_input(const net_spec& spec, const torch::Tensor& observations) {
+  if (spec.kind != "cnn") return observations;
+  return observations.view({-1, spec.obs_shape[0], spec.obs_shape[1], spec.obs_shape[2]})
+      .permute({0, 3, 1, 2});
+}
+}  // namespace
+
+torch::Tensor ActorCriticImpl::features(const torch::Tensor& observations) {
+  const torch::Tensor x = as_input(spec_, observations);
+  return trunk_->is_empty() ? x : trunk_->forward(x);
+}
+
+std::pair<torch::Tensor, torch::Tensor> ActorCriticImpl::core(const torch::Tensor& features,
+                                                              const torch::Tensor& states) {
+  const int h = spec_.recurrent.size;
+  if (!lstm_.is_empty()) {
+    auto [hx, cx] = lstm_->forward(features, std::make_tuple(states.slice(1, 0, h),
+                                                            states.slice(1, h, 2 * h)));
+    return {hx, torch::cat({hx, cx}, 1)};
+  }
+  if (!gru_.is_empty()) {
+    const torch::Tensor hx = gru_->forward(features, states);
+    return {hx, hx};
+  }
+  return {features, torch::Tensor()};
+}
+
+actor_critic_output ActorCriticImpl::heads(const torch::Tensor& features) {
+  return {policy_head_->forward(features), log_std_, value_head_->forward(features).squeeze(-1),
+          torch::Tensor()};
+}
+
+actor_critic_output ActorCriticImpl::forward(const torch::Tensor& observations,
+                                             const torch::Tensor& states) {
+  if (spec_.recurrent.enabled()) {
+    auto [out, next] = core(features(observations), states);
+    actor_critic_output result = heads(out);
+    result.states = next;
+    return result;
+  }
+  const torch::Tensor x = as_input(spec_, observations);
+  const torch::Tensor trunk_features = trunk_->is_empty() ? x : trunk_->forward(x);
   const torch::Tensor value_features =
-      value_trunk_.is_empty() || value_trunk_->is_empty() ? features : value_trunk_->forward(x);
-  return {policy_head_->forward(features), log_std_,
-          value_head_->forward(value_features).squeeze(-1)};
+      value_trunk_.is_empty() || value_trunk_->is_empty() ? trunk_features : value_trunk_->forward(x);
+  return {policy_head_->forward(trunk_features), log_std_,
+          value_head_->forward(value_features).squeeze(-1), torch::Tensor()};
 }
 
 }  // namespace troupe::model

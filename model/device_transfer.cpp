@@ -91,6 +91,7 @@ actor_critic_output outputs_to_host(const actor_critic_output& out) {
   actor_critic_output host = out;
   host.policy = out.policy.to(torch::kCPU);
   host.values = out.values.to(torch::kCPU);
+  if (out.states.defined()) host.states = out.states.to(torch::kCPU);
   if (out.log_std.defined()) host.log_std = out.log_std.to(torch::kCPU);
   return host;
 }

@@ -4,12 +4,23 @@
 
 namespace troupe::model {
 
+// A recurrent core between the trunk and the heads: none, an LSTM cell or a
+// GRU cell of `size` units. Its state is one row per environment: h then c
+// for an LSTM (2 x size floats), h for a GRU (size floats).
+struct recurrent_config {
+  std::string kind = "none";  // none | lstm | gru
+  int size = 128;
+  bool enabled() const { return kind != "none"; }
+  int state_size() const { return kind == "lstm" ? 2 * size : kind == "gru" ? size : 0; }
+};
+
 // The `model` section of a run config: what the user chooses of the network.
 struct model_config {
   std::string kind = "mlp";            // mlp | cnn
   std::vector<int> hidden = {64, 64};
   bool shared_trunk = true;
   double log_std_init = 0.0;
+  recurrent_config recurrent;
 };
 
 // What a network is built from: sizes come from the environment's spaces.
@@ -23,6 +34,10 @@ struct net_spec {
   int conv_channels = 16;      // cnn: channels of the 3x3 convolution
   bool shared_trunk = true;    // false: the value head gets a trunk of its own
   double log_std_init = 0.0;   // Gaussian head: initial log standard deviation
+  recurrent_config recurrent;  // a recurrent core after the trunk (shared trunk only)
+
+  // Floats of recurrent state per observation row (0: feed-forward).
+  int state_size() const { return recurrent.state_size(); }
 };
 
 // The network `config` asks for, over observations of `obs_shape` and with
@@ -39,6 +54,7 @@ inline net_spec make_net_spec(const model_config& config, std::vector<int> obs_s
   spec.hidden = config.hidden;
   spec.shared_trunk = config.shared_trunk;
   spec.log_std_init = config.log_std_init;
+  spec.recurrent = config.recurrent;
   return spec;
 }
 

@@ -78,19 +78,41 @@ std::vector<float> flat_parameters(shared_model& model) {
 
 void freeze(shared_model& model) { model.frozen.store(true); }
 
-void predict(shared_model& model, const float* observations, int batch, prediction& out,
-             input_staging* staging) {
+void predict(shared_model& model, const float* observations, const float* states, int batch,
+             prediction& out, input_staging* staging) {
   const int obs_size = model.spec.obs_size;
+  const int state_size = model.spec.state_size();
   const int actions = model.spec.action_size;
   use_compute_threads_here();
   // Inference mode is per thread: set it here, on the thread that runs the pass.
   c10::InferenceMode inference;
   torch::Tensor input = torch::from_blob(const_cast<float*>(observations), {batch, obs_size},
                                          torch::kFloat32);
-  if (!model.device.is_cpu()) input = host_to_device(input, model.device, staging);
+  torch::Tensor state_input;
+  if (state_size > 0)
+    state_input = states ? torch::from_blob(const_cast<float*>(states), {batch, state_size},
+                                            torch::kFloat32)
+                         : torch::zeros({batch, state_size});
+  if (!model.device.is_cpu()) {
+    // One copy to the device for both: the staging buffers take one tensor a pass.
+    if (state_size > 0) {
+      torch::Tensor both = host_to_device(torch::cat({input, state_input}, 1), model.device, staging);
+      input = both.slice(1, 0, obs_size);
+      state_input = both.slice(1, obs_size, obs_size + state_size);
+    } else {
+      input = host_to_device(input, model.device, staging);
+    }
+  }
   model.params.run_shared([&] {
-    actor_critic_output result = model.net->forward(input);
+    actor_critic_output result = model.net->forward(input, state_input);
     if (!model.device.is_cpu()) result = outputs_to_host(result);
+    if (state_size > 0) {
+      out.states.resize(static_cast<size_t>(batch) * state_size);
+      std::memcpy(out.states.data(), result.states.contiguous().data_ptr<float>(),
+                  out.states.size() * sizeof(float));
+    } else {
+      out.states.clear();
+    }
     out.version = model.version;
     out.policy.resize(static_cast<size_t>(batch) * actions);
     out.values.resize(batch);
@@ -157,7 +179,7 @@ void warm_up(shared_model& model, int max_batch) {
   prediction out;
   for (int batch = 1; batch <= max_batch; batch *= 2) {
     std::vector<float> obs(static_cast<size_t>(batch) * model.spec.obs_size, 0.0f);
-    predict(model, obs.data(), batch, out);
+    predict(model, obs.data(), nullptr, batch, out);
   }
 }
 

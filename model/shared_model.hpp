@@ -38,6 +38,7 @@ struct prediction {
   std::vector<float> policy;   // batch x action_size: logits, or Gaussian means
   std::vector<float> log_std;  // action_size, for a Gaussian policy; else empty
   std::vector<float> values;   // batch
+  std::vector<float> states;   // batch x state_size: each row's next recurrent state; else empty
   std::uint64_t version = 0;  // the one parameter version all rows were computed with
 };
 
@@ -51,11 +52,13 @@ using input_staging_ptr = std::unique_ptr<input_staging, input_staging_deleter>;
 input_staging_ptr make_input_staging(const shared_model& model);
 
 // One forward pass over `batch` observations, inside the parameters' critical
-// section (shared), so it sees exactly one parameter version. On a GPU the
-// observations go through `staging` when given (a model-owner's own), else
-// they are copied plainly.
-void predict(shared_model& model, const float* observations, int batch, prediction& out,
-             input_staging* staging = nullptr);
+// section (shared), so it sees exactly one parameter version. A recurrent
+// network reads each row's state from `states` (batch x state_size; null:
+// zeros) and returns the next ones in out.states. On a GPU the inputs go
+// through `staging` when given (a model-owner's own), else they are copied
+// plainly.
+void predict(shared_model& model, const float* observations, const float* states, int batch,
+             prediction& out, input_staging* staging = nullptr);
 
 std::uint64_t current_version(shared_model& model);
 

@@ -10,11 +10,13 @@
 #   build      OUT/build.log (every compile error, ninja -k 0), OUT/environment.json
 #   test       the whole suite (OUT/ctest.log); the viewer's suite only where
 #              xvfb-run exists
-#   inference  OUT/inference-{mlp,cnn}.json: troupe bench inference on cuda:0,
-#              16..1024 agents, batched against mutex and copies
+#   inference  OUT/inference-{mlp,cnn,lstm}.json: troupe bench inference on cuda:0,
+#              16..1024 agents, batched against mutex and copies; and
+#              OUT/inference-mlp-rows8.json: 8 observations per request
 #   training   OUT/training-{cartpole,breakout}-cuda0.json: env steps/s of
 #              training by agent count (scripts/bench_devices.sh)
-#   scaling    OUT/scaling-cpu.json: CPU training by cores' worth of agents
+#   scaling    OUT/scaling-cpu.json: CartPole training pinned to 1..16 cores,
+#              one agent per core, with the efficiency against one core
 #
 # OUT is $OUT when set, else ./gpu-results. The build directory is build-gpu.
 set -uo pipefail
@@ -80,24 +82,30 @@ if wants test; then
 fi
 
 if wants inference; then
-  for net in mlp cnn; do
+  # One-row requests (the hard case: a wake-up per prediction), then agents
+  # with 8 environments each (one request carries 8 observations).
+  for net in mlp cnn lstm; do
     "$troupe" bench inference --net "$net" --device cuda:0 --modes batched,mutex,copies \
-      --agents 16,64,256,1024 --seconds 2 --max-batch 1024 --json "$out/inference-$net.json" 2>&1 |
+      --agents 16,64,256,1024 --seconds 2 --max-batch 4096 --json "$out/inference-$net.json" 2>&1 |
       tee -a "$out/inference.log"
   done
+  "$troupe" bench inference --net mlp --device cuda:0 --modes batched --rows 8 \
+    --agents 64,256,1024 --seconds 2 --max-batch 8192 --json "$out/inference-mlp-rows8.json" 2>&1 |
+    tee -a "$out/inference.log"
   say "inference done"
 fi
 
 if wants training; then
   scripts/bench_devices.sh --troupe "$troupe" --device cuda:0 --agents 16,64,256,1024 \
-    --out "$out/training-cartpole-cuda0.json" 2>&1 | tee -a "$out/training.log"
+    --steps 500000 --out "$out/training-cartpole-cuda0.json" 2>&1 | tee -a "$out/training.log"
   scripts/bench_devices.sh --troupe "$troupe" --device cuda:0 --agents 16,64,256 \
-    --env breakout --out "$out/training-breakout-cuda0.json" 2>&1 | tee -a "$out/training.log"
+    --config configs/breakout.yaml --envs-per-agent 8 --steps 300000 \
+    --out "$out/training-breakout-cuda0.json" 2>&1 | tee -a "$out/training.log"
   say "training done"
 fi
 
 if wants scaling; then
-  scripts/bench_devices.sh --troupe "$troupe" --device cpu --agents 1,2,4,8,16 \
+  scripts/bench_devices.sh --troupe "$troupe" --device cpu --cores 1,2,4,8,16 --steps 500000 \
     --out "$out/scaling-cpu.json" 2>&1 | tee -a "$out/scaling.log"
   say "scaling done"
 fi

@@ -11,6 +11,7 @@ packages=(
   libssl-dev                    # SHA-256 of checkpoints (and CAF's TLS module)
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
   python3 python3-matplotlib    # scripts/plot.py
+  python3-numpy                 # Python environments: their host process (envs/python/)
   xvfb xauth                    # the viewer's headless tests
   openssl                       # the cluster TLS test makes its certificates
 )

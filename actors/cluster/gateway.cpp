@@ -100,12 +100,13 @@ bool all_finite(const std::vector<float>& v) {
 
 std::string check_rollout(const gateway_config& c, const algo::rollout& r) {
   if (r.n_steps != c.n_steps || r.n_envs != c.envs_per_agent || r.obs_size != c.obs_size ||
-      r.action_size != c.action_width)
+      r.action_size != c.action_width || r.state_size != c.state_size)
     return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
            std::to_string(r.n_envs) + " envs) is not the run's";
   if (const std::string error = algo::rollout_shape_error(r); !error.empty())
     return "rollout: " + error;
-  if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions))
+  if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions) ||
+      !all_finite(r.initial_states))
     return "rollout holds non-finite numbers";
   return "";
 }
@@ -208,8 +209,9 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
           return reject(self, errc::malformed, "predict request for a foreign agent id");
         if (req.rows != st.config.envs_per_agent ||
             req.observations.size() != size_t(req.rows) * size_t(st.config.obs_size) ||
-            !all_finite(req.observations))
-          return reject(self, errc::malformed, "predict request with malformed observations");
+            req.states.size() != size_t(req.rows) * size_t(st.config.state_size) ||
+            !all_finite(req.observations) || !all_finite(req.states))
+          return reject(self, errc::malformed, "predict request with malformed observations or states");
         if (req.policy_row < -1 || req.policy_row >= req.rows)
           return reject(self, errc::malformed, "predict request for a row it does not have");
         // Relayed: the owner answers the gateway, never the worker.
@@ -222,7 +224,8 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
                   // forever, hanging this node's network thread): a model
                   // whose outputs overflowed answers with an error instead.
                   if (!all_finite(reply.actions) || !all_finite(reply.logp) ||
-                      !all_finite(reply.values) || !all_finite(reply.row_policy)) {
+                      !all_finite(reply.values) || !all_finite(reply.row_policy) ||
+                      !all_finite(reply.states)) {
                     promise.deliver(make_error(errc::failed, "the model's outputs are not finite"));
                     return;
                   }

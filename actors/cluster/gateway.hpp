@@ -56,6 +56,7 @@ struct gateway_config {
   int envs_per_agent = 1;
   int obs_size = 1;
   int action_width = 1;  // floats per action
+  int state_size = 0;    // a recurrent policy's state per environment
   int n_steps = 1;
   int max_agents_per_worker = 1024;
   // Rollouts remembered per worker to recognise a replayed one.

@@ -28,8 +28,10 @@ struct worker_options {
 };
 
 // The exit code: 0 when the run ended (or on `interrupted`), exit_refused when
-// the learner refused this worker, 1 when it stayed unreachable or agents
-// failed beyond agents.max_restarts.
+// the learner refused this worker, exit_no_env when this worker cannot make
+// the run's environment (a Python module or plugin missing here), 1 when the
+// learner stayed unreachable or agents failed beyond agents.max_restarts.
+constexpr int exit_no_env = 2;
 int run_worker(caf::actor_system& sys, const worker_options& options,
                std::atomic<bool>& interrupted);
 

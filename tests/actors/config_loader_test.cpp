@@ -5,6 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "actors/config_loader.hpp"
 #include "tests/app/bad_configs.hpp"
 
@@ -74,6 +76,57 @@ TEST_CASE("the resolved config written out loads back to the same values") {
   CHECK(troupe::actors::to_yaml(again) == troupe::actors::to_yaml(c));
   CHECK(again.algo.lr == 0.003);
   CHECK(again.model.hidden == std::vector<int>{5});
+}
+
+TEST_CASE("Python environment keys: the prefixed ids, and env.kwargs kept as JSON and written back") {
+  const std::string python = R"(run:
+  name: t
+env:
+  id: CartPole-v1
+  python: /usr/bin/python3
+  python_path: [envs, /opt/more]
+  processes_per_agent: 2
+  kwargs:
+    render_mode: rgb_array
+    size: 7
+    ratio: 0.25
+    quoted: "123"
+    flag: true
+    nothing: ~
+    nested: {layers: [1, 2], name: "x: y"}
+)";
+  const auto c = actors::load_config(write_temp(python), {"env.id=python:my_envs.grid:make"});
+  CHECK(c.env.id == "python:my_envs.grid:make");
+  CHECK(c.env.python == "/usr/bin/python3");
+  CHECK(c.env.python_path == std::vector<std::string>{"envs", "/opt/more"});
+  CHECK(c.env.processes_per_agent == 2);
+  CHECK(nlohmann::json::parse(c.env.kwargs) ==
+        nlohmann::json::parse(R"({"render_mode": "rgb_array", "size": 7, "ratio": 0.25, "quoted": "123",
+                                 "flag": true, "nothing": null,
+                                 "nested": {"layers": [1, 2], "name": "x: y"}})"));
+  // Written back as a mapping: "123" stays a string, everything reads back.
+  const std::string yaml = actors::to_yaml(c);
+  CHECK(yaml.find("kwargs:") != std::string::npos);
+  CHECK(yaml.find("\"123\"") != std::string::npos);
+  const auto again = actors::load_config(write_temp(yaml, "resolved.yaml"));
+  CHECK(again.env.kwargs == c.env.kwargs);
+  CHECK(actors::to_yaml(again) == yaml);
+  CHECK(actors::load_config(write_temp(valid_config), {"env.id=gymnasium:ALE/Pong-v5"}).env.id ==
+        "gymnasium:ALE/Pong-v5");
+  CHECK(actors::load_config(write_temp(valid_config)).env.kwargs == "{}");
+}
+
+TEST_CASE("load_env_options: an ENV_ID with env.* overrides, checked as in a config") {
+  const auto e = actors::load_env_options("python:m:f", {"env.kwargs={a: 1}", "env.python_path=[x]"});
+  CHECK(e.id == "python:m:f");
+  CHECK(e.kwargs == R"({"a":1})");
+  CHECK(e.python_path == std::vector<std::string>{"x"});
+  CHECK_THROWS_WITH_AS(actors::load_env_options("CartPole-v1", {"algo.gamma=0.5"}),
+                       doctest::Contains("only env.* keys"), config_error);
+  CHECK_THROWS_WITH_AS(actors::load_env_options("python:nope", {}),
+                       doctest::Contains("python:MODULE:CALLABLE"), config_error);
+  CHECK_THROWS_WITH_AS(actors::load_env_options("CartPole-v1", {"env.kwargs=[1]"}),
+                       doctest::Contains("env.kwargs"), config_error);
 }
 
 TEST_CASE("bad configs name the file, line, key and what was expected") {

@@ -32,7 +32,7 @@ TEST_CASE("the model-owner answers every concurrent request with its own rows") 
         actors::predict_request req{std::uint32_t(r), rows, {}};
         for (int i = 0; i < rows * obs_size; ++i)
           req.observations.push_back(std::sin(0.1f * (r * 1000 + q * 10 + i)));
-        model::predict(*model, req.observations.data(), rows, direct);
+        model::predict(*model, req.observations.data(), nullptr, rows, direct);
         self->request(owner, caf::infinite, req)
             .receive(
                 [&](const actors::predict_reply& reply) {
@@ -89,7 +89,7 @@ TEST_CASE("64 one-row agents: replies shared with the courier reach each agent o
           actors::predict_request req{std::uint32_t(a), 1, {}};
           for (int i = 0; i < obs_size; ++i)
             req.observations.push_back(std::cos(0.01f * float(a * 997 + q * 13 + i)));
-          model::predict(*model, req.observations.data(), 1, direct);
+          model::predict(*model, req.observations.data(), nullptr, 1, direct);
           self->request(owner, std::chrono::seconds(30), req)
               .receive(
                   [&](const actors::predict_reply& reply) {

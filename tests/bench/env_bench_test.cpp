@@ -12,7 +12,9 @@ TEST_CASE("bench envs: the step benchmark times every registered environment") {
   CHECK(median({4.0, 1.0, 2.0, 3.0}) == 2.5);
   for (const auto& entry : registered_envs()) {
     CAPTURE(entry.id);
-    const auto r = bench_env(entry, 2000, 3);
+    troupe::envs::env_config config;
+    config.id = entry.id;
+    const auto r = bench_env(config, 2000, 3);
     CHECK(r.id == entry.id);
     CHECK(r.steps == 2000);
     REQUIRE(r.repeat_ns.size() == 3);

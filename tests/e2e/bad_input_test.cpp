@@ -30,7 +30,10 @@ TEST_CASE("troupe config --check rejects every malformed config with exit code 2
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CAPTURE(output);
     CHECK(code == 2);
-    CHECK(seconds < 1.0);
+    // Never a hang: the answer comes at once (about 0.4 s on a quiet 2-core
+    // machine, mostly loading LibTorch); the bound only has to tell "at once"
+    // from "stuck", also on a loaded machine.
+    CHECK(seconds < 15.0);
     CHECK(output.find(path) != std::string::npos);
     for (const auto& part : c.must_contain) CHECK(output.find(part) != std::string::npos);
   }

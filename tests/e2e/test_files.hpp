@@ -3,6 +3,9 @@
 // places they run in.
 #include <doctest/doctest.h>
 
+#include <ftw.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -24,10 +27,30 @@ inline nlohmann::json read_json(const std::filesystem::path& path) {
   return nlohmann::json::parse(in);
 }
 
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Every sample a run collected was trained or dropped (summary.json).
+inline void check_accounting(const nlohmann::json& summary) {
+  CHECK(summary["samples_collected"].get<long>() ==
+        summary["samples_trained"].get<long>() + summary["samples_dropped"].get<long>());
+}
+
+// Removes `path` and everything below it, if it exists. Not with
+// std::filesystem::remove_all: in the GPU build the test binary's calls to it
+// were bound to a broken copy inside PyTorch's libtorch.so and crashed.
+inline void remove_tree(const std::string& path) {
+  nftw(
+      path.c_str(),
+      [](const char* entry, const struct stat*, int, struct FTW*) { return ::remove(entry); }, 16,
+      FTW_DEPTH | FTW_PHYS);
+}
+
 // <temp>/troupe_<name>, removed if an earlier run left it.
 inline std::string fresh_dir(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("troupe_" + name);
-  std::filesystem::remove_all(dir);
+  remove_tree(dir.string());
   return dir.string();
 }
 

@@ -73,3 +73,62 @@ TEST_CASE("env vector: without reset seeds nothing is reset; a vector of one is 
   CHECK(r.terminated);
 }
 }
+
+namespace {
+// An environment observed through a Discrete space: nothing to select from.
+class discrete_view final : public env {
+ public:
+  discrete_view() { spec_ = {"Test/DiscreteObservation-v0", space::discrete_space(3), space::discrete_space(2), 10}; }
+  const env_spec& spec() const override { return spec_; }
+  void reset(std::uint64_t, float* observation) override { observation[0] = 0.f; }
+  step_result step(const float*, float* observation) override {
+    observation[0] = 1.f;
+    return {};
+  }
+
+ private:
+  env_spec spec_;
+};
+}  // namespace
+
+TEST_SUITE("envs") {
+TEST_CASE("env.observe: the chosen elements, in order; bad choices name the key") {
+  env_config config;
+  config.observe = {2, 0};  // CartPole: pole angle, then cart position
+  auto vector = make_env_vector(config, 3);
+  CHECK(vector->spec().observation.shape == std::vector<int>{2});
+  CHECK(vector->spec().observation.high == std::vector<double>{cartpole::theta_threshold * 2,
+                                                               cartpole::x_threshold * 2});
+  std::vector<std::uint64_t> seeds = {1, 2, 3};
+  std::vector<float> seen(6);
+  vector->reset(seeds.data(), seen.data());
+  for (int i = 0; i < 3; ++i) {
+    cartpole whole;
+    std::vector<float> full(4);
+    whole.reset(seeds[i], full.data());
+    CHECK(seen[2 * i] == full[2]);
+    CHECK(seen[2 * i + 1] == full[0]);
+  }
+  const auto key_of = [](const env_config& c) {
+    try {
+      make_env_vector(c, 1);
+    } catch (const env_key_error& e) {
+      return e.key + ": " + e.what();
+    }
+    return std::string("no error");
+  };
+  config.observe = {4};
+  CHECK(key_of(config).find("env.observe: index 4 is out of range") == 0);
+  static bool registered = false;
+  if (!registered) register_env({"Test/DiscreteObservation-v0", [](const env_config&) {
+                                   return std::unique_ptr<env>(new discrete_view());
+                                 }});
+  registered = true;
+  config.id = "Test/DiscreteObservation-v0";
+  config.observe = {0};
+  CHECK(key_of(config).find("not a Box") != std::string::npos);
+  config.id = "No/Such-v0";
+  config.observe.clear();
+  CHECK(key_of(config).find("env.id: unknown environment 'No/Such-v0'") == 0);
+}
+}

@@ -109,7 +109,7 @@ TEST_CASE("no torn reads: every prediction sees exactly one parameter version (1
       const float ones[4] = {1, 1, 1, 1};
       prediction out;
       while (writing) {
-        predict(*model, ones, 1, out);
+        predict(*model, ones, nullptr, 1, out);
         const float expected = 5.0f * out.version;
         if (out.values[0] != expected || out.policy[0] != expected || out.policy[1] != expected)
           ++torn;

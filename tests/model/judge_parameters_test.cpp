@@ -41,7 +41,7 @@ TEST_CASE("judge_parameters: updates wait while judging; the copy is the current
       // would enter it again.
       before = model->version;
       judged_version = current_version(copy);
-      predict(copy, obs, 1, judged);
+      predict(copy, obs, nullptr, 1, judged);
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       after = model->version;
       return false;
@@ -66,12 +66,12 @@ TEST_CASE("judge_parameters: a passing verdict freezes the parameters it judged"
   const float obs[4] = {0.3f, 0.1f, -0.4f, 0.2f};
   prediction judged, after;
   REQUIRE(judge_parameters(*model, [&](shared_model& copy) {
-    predict(copy, obs, 1, judged);
+    predict(copy, obs, nullptr, 1, judged);
     return true;
   }));
   REQUIRE_FALSE(apply_gradients(*model, *sgd, grads).has_value());
   REQUIRE(current_version(*model) == 1);
-  predict(*model, obs, 1, after);
+  predict(*model, obs, nullptr, 1, after);
   REQUIRE(after.version == judged.version);
   REQUIRE(after.policy == judged.policy);
   REQUIRE(after.values == judged.values);

@@ -13,6 +13,7 @@
 
 #include "envs/render.hpp"
 #include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
 
 namespace troupe::tests {
 
@@ -46,7 +47,7 @@ inline long count_of(const std::map<rgb, long>& counts, rgb c) {
 inline std::filesystem::path empty_dir(const std::string& name) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("troupe_viewer_" + name);
-  fs::remove_all(dir);
+  remove_tree(dir.string());
   fs::create_directories(dir);
   return dir;
 }

@@ -307,6 +307,28 @@ TEST_CASE("troupe view shows CartPole headless and saves a screenshot of it") {
   CHECK(r.output.find("30 frames") != std::string::npos);
 }
 
+TEST_CASE("troupe view shows a Python environment and a plugin, or says how to make them draw") {
+  const std::string png = (empty_dir("python") / "python.png").string();
+  const std::string python = "python:cartpole_py:make --set env.python_path=[" +
+                             std::string(TROUPE_SOURCE_DIR) + "/examples/python_env]";
+  const auto r = view_headless(python + " --set 'env.kwargs={render_mode: rgb_array}' --frames 10 "
+                               "--fps 0 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  troupe::tests::check_shows_cartpole(read_png(png));
+  const auto plain = view_headless(python + " --frames 10");
+  INFO(plain.output);
+  CHECK(plain.exit_code == 2);
+  CHECK(plain.output.find("render_mode") != std::string::npos);
+  const std::string lights = (empty_dir("plugin") / "plugin.png").string();
+  const auto plugin = view_headless(std::string("plugin:") + TROUPE_TEST_SIGNAL_PLUGIN +
+                                    " --frames 5 --fps 0 --screenshot " + lights);
+  INFO(plugin.output);
+  REQUIRE(plugin.exit_code == 0);
+  const auto counts = colour_counts(read_png(lights));
+  CHECK(count_of(counts, {255, 220, 0}) > 100);  // the lit light
+}
+
 TEST_CASE("troupe view shows MinAtar Breakout headless in its channel colours") {
   const std::string png = (empty_dir("breakout") / "breakout.png").string();
   const auto r =

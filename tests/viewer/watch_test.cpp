@@ -93,6 +93,24 @@ TEST_CASE("train --view shows CartPole live and the run still ends with a correc
   check_accounts(s);
 }
 
+TEST_CASE("train --view shows a Python environment drawn by its own render()") {
+  const fs::path dir = empty_dir("train_view_python");
+  const std::string png = (dir / "train.png").string();
+  const auto r = troupe_headless(
+      "train " + std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_python.yaml --run-dir " +
+      (dir / "run").string() + " --set env.python_path=[" + TROUPE_SOURCE_DIR +
+      "/examples/python_env] --set 'env.kwargs={render_mode: rgb_array}'" + fixed_steps +
+      " --set run.stop.env_steps=100000 --view --frames 5 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("5 frames shown") != std::string::npos);
+  const auto shot = read_png(png);
+  CHECK(shot.width == 600 + troupe::viewer::panel_layout::width);
+  check_shows_cartpole(shot);  // cartpole_py.py draws Gymnasium's picture too
+  check_panel(shot);
+  check_accounts(read_json(dir / "run" / "summary.json"));
+}
+
 TEST_CASE("Ctrl-C stops a run being watched gracefully, window and all") {
   const fs::path dir = empty_dir("train_view_sigint");
   const std::string png = (dir / "shot.png").string(), log = (dir / "train.log").string();

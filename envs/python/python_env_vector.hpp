@@ -1,0 +1,75 @@
+#pragma once
+// An agent's Python environments (env.id python:MODULE:CALLABLE or
+// gymnasium:ENV_ID), stepped in env.processes_per_agent processes of their
+// own: Python never runs in Troupe's process, so no interpreter lock
+// serialises the agents. Each process holds a contiguous share of the
+// environments and steps all of them per command; the processes of one
+// vector step concurrently. Actions, seeds, observations, rewards and flags
+// pass through shared memory (envs/python/shared_region.hpp).
+//
+// The spaces are read from the first environment once, when the processes
+// start: Box or Discrete (a Discrete observation arrives one-hot, as a Box
+// of n zeros and ones); anything else is refused with an env_key_error, as are
+// an import that fails and a missing callable. An exception raised by an
+// environment later throws std::runtime_error carrying its Python
+// traceback; so does a process that dies.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "envs/env_config.hpp"
+#include "envs/env_vector.hpp"
+
+namespace troupe::envs::python {
+
+class host_process;
+class shared_region;
+
+class python_env_vector final : public env_vector {
+ public:
+  python_env_vector(const env_config& config, int count);
+  ~python_env_vector() override;
+
+  const env_spec& spec() const override { return spec_; }
+  int size() const override { return count_; }
+  void reset(const std::uint64_t* seeds, float* observations) override;
+  void reset_one(int i, std::uint64_t seed, float* observation) override;
+  void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
+            step_result* results, float* final_observations) override;
+  bool can_render() const override { return can_render_; }
+  bool render(int i, rgb_frame& frame) override;
+
+  // For the bridge benchmark (bench/bridge_bench.hpp). What the processes
+  // take to step their environments `steps` times on their own (no shared
+  // memory, no socket) with `actions`, resetting ended episodes with
+  // `seeds`: the environments' own cost. Wall seconds of the slowest
+  // process; CPU seconds of all.
+  struct host_times {
+    double seconds = 0.0, cpu_seconds = 0.0;
+  };
+  host_times time_alone(const float* actions, const std::uint64_t* seeds, long steps);
+  // CPU seconds the processes have used so far, all together.
+  double host_cpu_seconds();
+  // The processes, to place them on CPUs.
+  std::vector<int> host_pids() const;
+
+ private:
+  struct share {
+    std::unique_ptr<shared_region> memory;
+    std::unique_ptr<host_process> process;
+    int first = 0, count = 0;  // the environments it holds: [first, first + count)
+  };
+  share& share_of(int i, int& local);
+  // Every share's answer to its last command; after all have answered, the
+  // first failure is thrown (so none is left with an answer unread).
+  void collect(const char* what, const std::function<void(share&, const std::string&)>& use);
+
+  env_spec spec_;
+  int count_ = 0;
+  int obs_size_ = 0, action_size_ = 0;
+  bool can_render_ = false;
+  std::vector<share> shares_;
+};
+
+}  // namespace troupe::envs::python

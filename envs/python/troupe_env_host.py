@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""troupe_env_host: one process that steps a share of a Troupe agent's Python
+environments. Troupe starts it (envs/python/host_process.cpp); it is not meant
+to be run by hand.
+
+    troupe_env_host.py PARENT_PID ENV_ID [PYTHON_PATH_DIR...]
+
+(the id and the directories only name the process for ps; the settings
+arrive as the first message). fd 3 is a stream socket to Troupe, fd 4 a
+shared-memory file. The process makes its environments, reads their spaces
+once and sends them back, then
+answers one command at a time: Troupe writes the actions (and the reset seeds)
+into shared memory, sends "step", and this process steps every environment it
+holds and writes observations, rewards and flags back before it answers. So
+one step of all its environments is one round trip of a few bytes.
+
+It never outlives Troupe: it asks the kernel for SIGKILL when the thread that
+started it ends (PR_SET_PDEATHSIG), and it exits when its socket closes.
+
+The message formats below are mirrored in envs/python/host_protocol.hpp.
+"""
+import os
+import signal
+import struct
+import sys
+from array import array
+
+SOCKET_FD = 3
+MEMORY_FD = 4
+
+# A command: op (u8), 3 bytes padding, argument (u32), payload length (u32).
+COMMAND = struct.Struct("<BxxxII")
+# An answer: status (u8), 3 bytes padding, payload length (u32), payload.
+ANSWER = struct.Struct("<BxxxI")
+(OP_MAP, OP_RESET, OP_RESET_ONE, OP_STEP, OP_RENDER, OP_BENCH, OP_CLOSE, OP_START,
+ OP_CPU_TIME) = range(1, 10)
+STATUS_OK, STATUS_ERROR = 0, 1
+
+
+def die_with_parent(parent_pid):
+    """SIGKILL this process when Troupe's spawning thread ends, SIGKILL of
+    Troupe included. The parent is checked before and after: had it died
+    already, the request would come too late to fire."""
+    if os.getppid() != parent_pid:
+        os._exit(0)
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
+    if os.getppid() != parent_pid:
+        os._exit(0)
+
+
+def read_exactly(n):
+    """n bytes from the socket; exits quietly at its end (Troupe is gone or
+    done with us)."""
+    data = os.read(SOCKET_FD, n)
+    if len(data) == n:
+        return data
+    if not data:
+        os._exit(0)
+    chunks = [data]
+    n -= len(data)
+    while n:
+        chunk = os.read(SOCKET_FD, n)
+        if not chunk:
+            os._exit(0)
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def answer(status, payload=b""):
+    data = ANSWER.pack(status, len(payload)) + payload
+    try:
+        if os.write(SOCKET_FD, data) == len(data):
+            return
+    except BrokenPipeError:
+        os._exit(0)
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(SOCKET_FD, view)
+        except BrokenPipeError:
+            os._exit(0)
+        view = view[written:]
+
+
+class Refused(Exception):
+    """An environment Troupe cannot use: the message says why, no traceback."""
+
+
+def finite_list(values):
+    """JSON has no infinities: they travel as the strings "inf" and "-inf"."""
+    out = []
+    for v in values:
+        v = float(v)
+        if v != v:
+            raise Refused("a Box bound is NaN")
+        out.append(v if abs(v) != float("inf") else ("inf" if v > 0 else "-inf"))
+    return out
+
+
+def describe_space(space, role):
+    """Box or Discrete, by duck typing (gymnasium need not be importable)."""
+    kind = type(space).__name__
+    if kind == "Discrete" and hasattr(space, "n"):
+        return {"kind": "discrete", "n": int(space.n), "start": int(getattr(space, "start", 0))}
+    if kind == "Box" and hasattr(space, "shape") and hasattr(space, "low"):
+        import numpy as np
+
+        shape = [int(d) for d in space.shape] or [1]
+        if any(d <= 0 for d in shape):
+            raise Refused("unsupported %s space %r: a Box needs a positive size" % (role, space))
+        low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), space.shape).ravel()
+        high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), space.shape).ravel()
+        return {"kind": "box", "shape": shape, "low": finite_list(low),
+                "high": finite_list(high), "dtype": str(np.dtype(space.dtype))}
+    raise Refused("unsupported %s space %r: Troupe takes Box or Discrete" % (role, space))
+
+
+def make_factory(settings):
+    """The callable that makes one environment, or Refused saying why not."""
+    import importlib
+
+    kwargs = settings["kwargs"]
+    if settings["kind"] == "gymnasium":
+        env_id = settings["target"]
+        try:
+            gymnasium = importlib.import_module("gymnasium")
+        except ImportError as e:
+            raise Refused("cannot import gymnasium: %s: %s (gymnasium:ENV_ID needs the gymnasium "
+                          "package for the interpreter, or its directory on env.python_path)"
+                          % (type(e).__name__, e))
+        return lambda: gymnasium.make(env_id, **kwargs)
+    module_name, callable_name = settings["target"]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
+            raise Refused("cannot import module '%s': ModuleNotFoundError: %s" % (module_name, e))
+        raise
+    make = module
+    for part in callable_name.split("."):
+        make = getattr(make, part, None)
+    if make is None:
+        raise Refused("module '%s' (%s) has no attribute '%s'"
+                      % (module_name, getattr(module, "__file__", "?"), callable_name))
+    if not callable(make):
+        raise Refused("'%s.%s' is not callable" % (module_name, callable_name))
+    return lambda: make(**kwargs)
+
+
+class Host:
+    def __init__(self, settings):
+        import numpy as np
+
+        self.np = np
+        make = make_factory(settings)
+        self.envs = [make() for _ in range(settings["count"])]
+        first = self.envs[0]
+        self.observation = describe_space(first.observation_space, "observation")
+        self.action = describe_space(first.action_space, "action")
+        for env in self.envs[1:]:
+            if (describe_space(env.observation_space, "observation") != self.observation
+                    or describe_space(env.action_space, "action") != self.action):
+                raise Refused("the environments made by %s differ in their spaces" % settings["id"])
+        spec = getattr(first, "spec", None)
+        limit = getattr(spec, "max_episode_steps", None) if spec is not None else None
+        self.hello = {
+            "observation": self.observation,
+            "action": self.action,
+            "max_episode_steps": int(limit) if limit else 0,
+            "can_render": getattr(first, "render_mode", None) == "rgb_array",
+        }
+
+    def map_memory(self, layout):
+        """Views of the shared memory Troupe laid out."""
+        import mmap
+
+        np = self.np
+        m = len(self.envs)
+        self.memory = mmap.mmap(MEMORY_FD, layout["size"])
+        buf = self.memory
+
+        def view(name, dtype, *shape):
+            count = 1
+            for d in shape:
+                count *= d
+            return np.frombuffer(buf, dtype, count, layout[name]).reshape(shape)
+
+        a = self.action
+        width = 1 if a["kind"] == "discrete" else int(np.prod(a["shape"]))
+        self.actions = view("actions", np.float32, m, width)
+        self.seeds = view("seeds", np.uint64, m)
+        o = self.observation
+        self.one_hot = o["kind"] == "discrete"
+        obs_shape = [o["n"]] if self.one_hot else o["shape"]
+        self.obs_size = int(np.prod(obs_shape))
+        self.observations = view("observations", np.float32, m, *obs_shape)
+        self.final_observations = view("final_observations", np.float32, m, *obs_shape)
+        self.rewards = view("rewards", np.float64, m)
+        self.terminated = view("terminated", np.uint8, m)
+        self.truncated = view("truncated", np.uint8, m)
+        self.rows = np.arange(m)
+        self.discrete_actions = a["kind"] == "discrete"
+        self.action_start = a.get("start", 0)
+        # The step's hot path writes through memoryviews: per call, a few
+        # copies of whole rows instead of one numpy conversion per element.
+        whole = memoryview(buf)
+        start = layout["observations"]
+        self.observation_bytes = whole[start:start + m * self.obs_size * 4]
+        start = layout["rewards"]
+        self.reward_doubles = whole[start:start + m * 8].cast("d")
+
+    def current_actions(self):
+        """This step's actions as the environments take them: a Discrete
+        action is a Python int (plus the space's start), a Box action an
+        array of the space's shape and dtype."""
+        np = self.np
+        if self.discrete_actions:
+            indices = self.actions[:, 0].astype(np.int64)
+            return (indices + self.action_start if self.action_start else indices).tolist()
+        a = self.action
+        return list(self.actions.reshape(len(self.envs), *a["shape"]).astype(a["dtype"]))
+
+    def write_observations(self, values):
+        """Every environment's observation into shared memory, as float32."""
+        np = self.np
+        if self.one_hot:
+            self.observations[...] = 0.0
+            self.observations[self.rows, np.asarray(values, dtype=np.int64) - self.observation["start"]] = 1.0
+            return
+        first = values[0]
+        if type(first) is np.ndarray and first.dtype == np.float32:
+            # Arrays of the right type: their bytes, joined, are the rows.
+            joined = b"".join(map(np.ndarray.tobytes, values))
+            if len(joined) == len(self.observation_bytes):
+                self.observation_bytes[:] = joined
+                return
+        self.observations[...] = values
+
+    def write_row(self, target, i, value):
+        if self.one_hot:
+            target[i] = 0.0
+            target[i, int(value) - self.observation["start"]] = 1.0
+        else:
+            target[i] = value
+
+    def reset(self, index=None):
+        indices = range(len(self.envs)) if index is None else [index]
+        for i in indices:
+            self.write_row(self.observations, i, self.envs[i].reset(seed=int(self.seeds[i]))[0])
+
+    def step(self, auto_reset):
+        actions = self.current_actions()
+        observations, rewards, ended = [], [], []
+        for i, env in enumerate(self.envs):
+            obs, reward, term, trunc, _ = env.step(actions[i])
+            rewards.append(reward)
+            if term or trunc:
+                ended.append((i, term, trunc, obs))
+                if auto_reset:
+                    obs = env.reset(seed=int(self.seeds[i]))[0]
+            observations.append(obs)
+        self.write_observations(observations)
+        try:
+            self.reward_doubles[:] = array("d", rewards)
+        except TypeError:
+            self.rewards[:] = rewards
+        self.terminated[:] = 0
+        self.truncated[:] = 0
+        for i, term, trunc, obs in ended:
+            self.terminated[i] = bool(term)
+            self.truncated[i] = bool(trunc)
+            self.write_row(self.final_observations, i, obs)
+
+    def render(self, index):
+        np = self.np
+        frame = self.envs[index].render()
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
+                or frame.dtype != np.uint8:
+            raise Refused("render() returned %s, expected an H x W x 3 uint8 array "
+                          "(make the environment with render_mode='rgb_array')"
+                          % (type(frame).__name__ if not isinstance(frame, np.ndarray)
+                             else "an array of shape %s and dtype %s" % (frame.shape, frame.dtype)))
+        height, width = frame.shape[:2]
+        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
+
+    def bench(self, steps):
+        """Wall and CPU seconds for `steps` steps of every environment by this
+        process alone, with the actions and reset seeds now in shared memory:
+        the environments' own cost, which the bridge's is measured against."""
+        import time
+
+        actions = self.current_actions()
+        seeds = self.seeds.tolist()
+        envs = self.envs
+        start, start_cpu = time.perf_counter(), time.process_time()
+        for _ in range(steps):
+            for i, env in enumerate(envs):
+                _, _, term, trunc, _ = env.step(actions[i])
+                if term or trunc:
+                    env.reset(seed=seeds[i])
+        return {"seconds": time.perf_counter() - start,
+                "cpu_seconds": time.process_time() - start_cpu}
+
+
+def user_traceback(error):
+    """The traceback of `error` in the user's code: this script's frames and
+    the import machinery's are left out, they would only hide where it
+    happened."""
+    import importlib
+    import traceback
+
+    hidden = (os.path.abspath(__file__), os.path.abspath(importlib.__file__))
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if os.path.abspath(f.filename) not in hidden and not f.filename.startswith("<frozen ")]
+    text = "".join(traceback.format_exception_only(type(error), error))
+    if frames:
+        text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
+    return text.rstrip("\n")
+
+
+def serve(host):
+    import json
+
+    while True:
+        op, arg, length = COMMAND.unpack(read_exactly(COMMAND.size))
+        payload = read_exactly(length) if length else b""
+        try:
+            if op == OP_STEP:
+                host.step(arg != 0)
+                reply = b""
+            elif op == OP_RESET:
+                host.reset()
+                reply = b""
+            elif op == OP_RESET_ONE:
+                host.reset(arg)
+                reply = b""
+            elif op == OP_RENDER:
+                reply = host.render(arg)
+            elif op == OP_MAP:
+                host.map_memory(json.loads(payload))
+                reply = b""
+            elif op == OP_BENCH:
+                reply = json.dumps(host.bench(arg)).encode()
+            elif op == OP_CPU_TIME:
+                import time
+
+                reply = json.dumps({"cpu_seconds": time.process_time()}).encode()
+            elif op == OP_CLOSE:
+                answer(STATUS_OK)
+                return
+            else:
+                raise Refused("unknown command %d" % op)
+        except Refused as e:
+            answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
+            continue
+        except Exception as e:
+            answer(STATUS_ERROR, user_traceback(e).encode("utf-8", "replace"))
+            continue
+        answer(STATUS_OK, reply)
+
+
+def main():
+    # Ctrl-C is Troupe's to handle (it stops gracefully and closes us); the
+    # process also runs in a process group of its own, so a terminal's
+    # signals do not reach it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(int(sys.argv[1]))
+    import json
+
+    op, _, length = COMMAND.unpack(read_exactly(COMMAND.size))
+    if op != OP_START:
+        answer(STATUS_ERROR, b"expected the start command first")
+        return
+    settings = json.loads(read_exactly(length))
+    # Not this script's directory, but the user's: env.python_path first.
+    sys.path[:1] = settings["python_path"]
+    try:
+        host = Host(settings)
+    except Refused as e:
+        answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
+        return
+    except BaseException as e:
+        reason = "%s: %s" % (type(e).__name__, e)
+        answer(STATUS_ERROR, (reason + "\n" + user_traceback(e)).encode("utf-8", "replace"))
+        return
+    answer(STATUS_OK, json.dumps(host.hello).encode())
+    serve(host)
+
+
+if __name__ == "__main__":
+    main()

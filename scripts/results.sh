@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The results suite behind docs/results.md: trains every config of the table
+# for seeds 1-3, scores each final checkpoint with `troupe eval --episodes
+# 100`, and writes the table and one learning-curve figure per game.
+#
+#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic]...
+#                      [--games "asterix breakout freeway seaquest space_invaders"]
+#
+#   minatar   configs/minatar_<game>.yaml, 5M frames each, feed-forward and LSTM
+#             (--set model.recurrent.kind=lstm): 30 runs, hours on 2 cores
+#   pomdp     configs/cartpole_pomdp_lstm.yaml (CartPole seeing [x, theta]) with the
+#             LSTM, and the same with a feed-forward policy for comparison
+#   classic   configs/cartpole.yaml, acrobot.yaml, pendulum.yaml
+#
+# Runs already finished in DIR (a summary.json and an eval.json) are kept, so
+# an interrupted suite picks up where it stopped. At the end it calls
+# scripts/results_table.py DIR, which writes DIR/results.json, DIR/results.md
+# and the figures DIR/curves_<game>.png.
+set -euo pipefail
+source_dir="$(cd "$(dirname "$0")/.." && pwd)"
+troupe="$source_dir/build/troupe"
+out="results"
+seeds="1 2 3"
+games="asterix breakout freeway seaquest space_invaders"
+only=()
+while (($#)); do
+  case "$1" in
+    --out) out="$2"; shift 2 ;;
+    --seeds) seeds="$2"; shift 2 ;;
+    --games) games="$2"; shift 2 ;;
+    --only) only+=("$2"); shift 2 ;;
+    --troupe) troupe="$2"; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "results: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+((${#only[@]})) || only=(classic pomdp minatar)
+wants() { local s; for s in "${only[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+mkdir -p "$out/runs"
+
+# run NAME CONFIG [--set ...]: one training run and its evaluation.
+run() {
+  local name="$1" config="$2"
+  shift 2
+  local dir="$out/runs/$name"
+  if [ -f "$dir/summary.json" ] && [ -f "$dir/eval.json" ]; then
+    echo "results: $name done already"
+    return
+  fi
+  rm -rf "$dir"
+  echo "results: $name ($(date +%H:%M:%S))"
+  "$troupe" train "$config" --run-dir "$dir" --set log.progress_seconds=5 "$@" >"$dir.log" 2>&1 ||
+    { echo "results: $name failed (see $dir.log)" >&2; return 1; }
+  "$troupe" eval "$dir" --episodes 100 --json "$dir/eval.json" >>"$dir.log" 2>&1
+}
+
+if wants classic; then
+  for seed in $seeds; do
+    run "cartpole-s$seed" "$source_dir/configs/cartpole.yaml" --set run.seed="$seed"
+    run "acrobot-s$seed" "$source_dir/configs/acrobot.yaml" --set run.seed="$seed"
+    run "pendulum-s$seed" "$source_dir/configs/pendulum.yaml" --set run.seed="$seed"
+  done
+fi
+if wants pomdp; then
+  for seed in $seeds; do
+    run "cartpole_pomdp-lstm-s$seed" "$source_dir/configs/cartpole_pomdp_lstm.yaml" --set run.seed="$seed"
+    # Feed-forward, the same budget the LSTM needed at most (wall_seconds).
+    run "cartpole_pomdp-ff-s$seed" "$source_dir/configs/cartpole_pomdp_lstm.yaml" --set run.seed="$seed" \
+      --set model.recurrent.kind=none
+  done
+fi
+if wants minatar; then
+  for game in $games; do
+    for seed in $seeds; do
+      run "$game-ff-s$seed" "$source_dir/configs/minatar_$game.yaml" --set run.seed="$seed"
+      run "$game-lstm-s$seed" "$source_dir/configs/minatar_$game.yaml" --set run.seed="$seed" \
+        --set model.recurrent.kind=lstm
+    done
+  done
+fi
+python3 "$source_dir/scripts/results_table.py" "$out"

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""The table of docs/results.md from a results directory of scripts/results.sh.
+
+    scripts/results_table.py DIR
+
+Reads DIR/runs/<name>-s<seed>/{summary.json,eval.json,metrics.csv}, groups the
+seeds of each name, and writes DIR/results.json (every number), DIR/results.md
+(the tables) and DIR/curves_<game>.png (scripts/plot.py: feed-forward and LSTM,
+the seeds as a band). Exit status 2 when DIR holds no runs.
+"""
+
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+# Final returns of the MinAtar paper's agents after 5M frames (Young & Tian,
+# 2019, arXiv:1903.03176), read from the learning-curve figure in the MinAtar
+# repository's README (img/learning_curves.gif at commit 4241f24: moving
+# average over 100 episodes, mean of 30 runs, full action set). Read off a
+# figure, so about +-1 return (+-5 on Space Invaders's 0-200 axis).
+PUBLISHED = {
+    "asterix": {"DQN": 17, "AC(0.8)": 19, "AC(0)": 20},
+    "breakout": {"DQN": 10, "AC(0.8)": 17.5, "AC(0)": 15},
+    "freeway": {"DQN": 50, "AC(0.8)": 47, "AC(0)": 47},
+    "seaquest": {"DQN": 20, "AC(0.8)": 15, "AC(0)": 7},
+    "space_invaders": {"DQN": 43, "AC(0.8)": 185, "AC(0)": 145},
+}
+GAMES = ["asterix", "breakout", "freeway", "seaquest", "space_invaders"]
+
+
+def load(run_dir):
+    with open(os.path.join(run_dir, "summary.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(run_dir, "eval.json")) as f:
+        evaluation = json.load(f)
+    best = summary["final_mean_return"]  # a short run may end before its first metrics row
+    with open(os.path.join(run_dir, "metrics.csv")) as f:
+        for row in csv.DictReader(f):
+            value = float(row["mean_return"])
+            best = max(best, value)
+    return {"seed": None, "solved": summary["solved"], "seconds_to_target": summary["seconds_to_target"],
+            "wall_seconds": summary["wall_seconds"], "env_steps": summary["env_steps"],
+            "env_steps_per_s": summary["fps"], "eval_return_mean": evaluation["return_mean"],
+            "eval_return_std": evaluation["return_std"], "best_training_mean_return": best}
+
+
+def spread(values):
+    """mean +- std over seeds (population std of what was measured)."""
+    if not values:
+        return None
+    mean = statistics.fmean(values)
+    std = statistics.pstdev(values) if len(values) > 1 else 0.0
+    return mean, std
+
+
+def fmt(pair, digits=1):
+    if pair is None:
+        return "-"
+    return "%.*f ± %.*f" % (digits, pair[0], digits, pair[1])
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: results_table.py DIR\n")
+        return 2
+    top = sys.argv[1]
+    runs_dir = os.path.join(top, "runs")
+    groups = {}
+    for name in sorted(os.listdir(runs_dir) if os.path.isdir(runs_dir) else []):
+        m = re.fullmatch(r"(.+)-s(\d+)", name)
+        path = os.path.join(runs_dir, name)
+        if not m or not os.path.exists(os.path.join(path, "eval.json")):
+            continue
+        run = load(path)
+        run["seed"] = int(m.group(2))
+        groups.setdefault(m.group(1), []).append(run)
+    if not groups:
+        sys.stderr.write("results_table.py: %s holds no finished runs\n" % runs_dir)
+        return 2
+
+    lines = []
+    minatar = [g for g in GAMES if any(k.startswith(g + "-") for k in groups)]
+    if minatar:
+        lines += ["| game | Troupe A3C feed-forward | Troupe A3C LSTM | wall time FF / LSTM (s) |"
+                  " DQN | AC(0.8) | AC(0) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for game in minatar:
+            cells = []
+            times = []
+            for variant in ("ff", "lstm"):
+                runs = groups.get("%s-%s" % (game, variant), [])
+                cells.append(fmt(spread([r["eval_return_mean"] for r in runs])) +
+                             (" (%d seeds)" % len(runs) if runs and len(runs) != 3 else ""))
+                times.append("%.0f" % statistics.fmean([r["wall_seconds"] for r in runs]) if runs else "-")
+            p = PUBLISHED[game]
+            lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                game, cells[0], cells[1], " / ".join(times), p["DQN"], p["AC(0.8)"], p["AC(0)"]))
+        lines.append("")
+    classic = [("cartpole", "CartPole-v1", 475), ("acrobot", "Acrobot-v1", -100),
+               ("pendulum", "Pendulum-v1", -300), ("cartpole_pomdp-lstm", "CartPole-v1 seeing [x, θ], LSTM", 475),
+               ("cartpole_pomdp-ff", "CartPole-v1 seeing [x, θ], feed-forward", 475)]
+    present = [c for c in classic if c[0] in groups]
+    if present:
+        lines += ["| task | target | solved | seconds to target (min / median / max) |"
+                  " eval return (100 episodes, mean ± std over seeds) | best training mean return |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for key, title, target in present:
+            runs = groups[key]
+            solved = [r for r in runs if r["solved"]]
+            seconds = sorted(r["seconds_to_target"] for r in solved)
+            timing = ("%.1f / %.1f / %.1f" % (seconds[0], statistics.median(seconds), seconds[-1])
+                      if seconds else "-")
+            lines.append("| %s | %s | %d of %d | %s | %s | %s |" % (
+                title, target, len(solved), len(runs), timing,
+                fmt(spread([r["eval_return_mean"] for r in runs])),
+                fmt(spread([r["best_training_mean_return"] for r in runs]))))
+        lines.append("")
+    with open(os.path.join(top, "results.md"), "w") as f:
+        f.write("\n".join(lines))
+    with open(os.path.join(top, "results.json"), "w") as f:
+        json.dump({"groups": groups, "published": PUBLISHED}, f, indent=2)
+    plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
+    for game in minatar:
+        dirs = [os.path.join(runs_dir, n) for n in sorted(os.listdir(runs_dir))
+                if re.fullmatch(r"%s-(ff|lstm)-s\d+" % game, n)]
+        subprocess.run([sys.executable, plot, *dirs, "--out", os.path.join(top, "curves_%s.png" % game),
+                        "--title", "MinAtar/%s-v1: feed-forward and LSTM, seeds as a band" % game],
+                       check=False)
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

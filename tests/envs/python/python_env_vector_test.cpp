@@ -1,0 +1,357 @@
+// The Python bridge (envs/python/), with real host processes: the pure-Python
+// CartPole steps exactly like the native one; spaces, actions and
+// observations cross as they should; an environment that raises or dies is
+// an exception within a second, never a hang; an environment that cannot be
+// made is an env_key_error saying why; and no host process outlives its vector.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "envs/cartpole.hpp"
+#include "envs/env_error.hpp"
+#include "envs/registry.hpp"
+#include "tests/envs/python/host_processes.hpp"
+
+using namespace troupe::envs;
+using troupe::tests::host_marker;
+using troupe::tests::host_processes;
+using troupe::tests::hosts_left;
+
+namespace {
+
+const std::string examples_dir = std::string(TROUPE_SOURCE_DIR) + "/examples/python_env";
+const std::string test_envs_dir = std::string(TROUPE_SOURCE_DIR) + "/tests/envs/python";
+
+// `id` with the test modules on the path and `marker` to find its hosts by.
+env_config python_config(const std::string& id, const std::string& marker,
+                         const std::string& kwargs = "{}") {
+  env_config c;
+  c.id = id;
+  c.python_path = {examples_dir, test_envs_dir, marker};
+  c.kwargs = kwargs;
+  return c;
+}
+
+// The message of the env_key_error making `config` throws ("" if it does not).
+std::string creation_error(const env_config& config) {
+  try {
+    make_env_vector(config, 2);
+  } catch (const env_key_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// What step() throws, and how long it took to.
+struct step_failure {
+  std::string message;
+  double seconds = 0;
+};
+
+step_failure step_until_it_throws(env_vector& v, int max_steps) {
+  const int k = v.size();
+  std::vector<float> actions(size_t(k) * v.spec().action.flat_size(), 0.f);
+  std::vector<float> obs(size_t(k) * v.spec().observation.flat_size()), final_obs(obs.size());
+  std::vector<std::uint64_t> seeds(size_t(k), 1);
+  std::vector<step_result> results(static_cast<size_t>(k));
+  for (int t = 0; t < max_steps; ++t) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      v.step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+    } catch (const std::runtime_error& e) {
+      return {e.what(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_SUITE("envs") {
+TEST_CASE("python bridge: the pure-Python CartPole steps exactly like envs/cartpole from the same states") {
+  // Episode s starts in states[s] on both sides (the Python one through its
+  // initial_states option), so every observation, reward and flag must be
+  // equal, float for float, over many random and balancing action sequences.
+  for (int processes : {1, 3}) {
+    for (std::uint64_t round = 1; round <= 3; ++round) {
+      CAPTURE(processes);
+      CAPTURE(round);
+      const int k = 8, steps = 700, states_n = 3000;
+      std::mt19937_64 rng(round * 7919 + processes);
+      std::uniform_real_distribution<double> start(-0.05, 0.05);
+      std::vector<cartpole::state_type> states(states_n);
+      nlohmann::json initial = nlohmann::json::array();
+      for (auto& s : states) {
+        for (double& v : s) v = start(rng);
+        initial.push_back(s);
+      }
+      const std::string marker = host_marker("cartpole_" + std::to_string(processes));
+      env_config config = python_config("python:cartpole_py:make", marker,
+                                        nlohmann::json{{"initial_states", initial}}.dump());
+      config.processes_per_agent = processes;
+      {
+        auto vector = make_env_vector(config, k);
+        CHECK(host_processes(marker).size() == size_t(processes));
+        const env_spec& spec = vector->spec();
+        CHECK(spec.observation.describe() == "Box(4)");
+        CHECK(spec.action.describe() == "Discrete(2)");
+        CHECK(spec.max_episode_steps == 500);
+        // The Python Box holds float32 bounds; the native spec's, rounded so, match.
+        const auto native_high = cartpole().spec().observation.high;
+        for (size_t j = 0; j < 4; ++j) CHECK(float(spec.observation.high[j]) == float(native_high[j]));
+
+        std::vector<cartpole> native(k);
+        std::vector<float> obs(k * 4), final_obs(k * 4), expected(k * 4);
+        // Seed s starts an episode in states[s]; each step offers every
+        // environment a state of its own, fresh ones once any was taken.
+        std::vector<std::uint64_t> seeds(k);
+        std::uint64_t base = 0;
+        for (int i = 0; i < k; ++i) {
+          seeds[i] = base + i;
+          native[i].set_state(states[seeds[i]]);
+          for (int j = 0; j < 4; ++j) expected[i * 4 + j] = float(states[seeds[i]][j]);
+        }
+        base += k;
+        vector->reset(seeds.data(), obs.data());
+        REQUIRE(obs == expected);
+        // Half the environments act at random, half balance the pole (they
+        // reach the 500-step limit, so truncation is compared too).
+        std::vector<float> actions(k);
+        std::vector<step_result> results(k);
+        int ended = 0, truncated = 0;
+        for (int t = 0; t < steps; ++t) {
+          REQUIRE(base + k <= std::uint64_t(states_n));
+          for (int i = 0; i < k; ++i) {
+            const float* o = &expected[i * 4];
+            actions[i] = i % 2 ? float(rng() % 2) : float(o[2] + 0.5f * o[3] > 0);
+            seeds[i] = base + i;
+          }
+          bool any_ended = false;
+          vector->step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+          for (int i = 0; i < k; ++i) {
+            const step_result r = native[i].step(&actions[i], &expected[i * 4]);
+            REQUIRE(results[i].reward == r.reward);
+            REQUIRE(results[i].terminated == r.terminated);
+            REQUIRE(results[i].truncated == r.truncated);
+            if (r.terminated || r.truncated) {
+              ++ended;
+              any_ended = true;
+              truncated += r.truncated;
+              for (int j = 0; j < 4; ++j) REQUIRE(final_obs[i * 4 + j] == expected[i * 4 + j]);
+              native[i].set_state(states[seeds[i]]);
+              for (int j = 0; j < 4; ++j) expected[i * 4 + j] = float(states[seeds[i]][j]);
+            }
+          }
+          if (any_ended) base += k;
+          REQUIRE(obs == expected);
+        }
+        CHECK(ended > 50);
+        CHECK(truncated >= 1);
+      }
+      CHECK(hosts_left(marker).empty());
+    }
+  }
+}
+}
+
+TEST_SUITE("envs") {
+TEST_CASE("python bridge: Box actions arrive reshaped and cast, observations as float32") {
+  const std::string marker = host_marker("echo");
+  {
+    auto vector = make_env_vector(python_config("python:test_envs:echo", marker), 3);
+    CHECK(vector->spec().action.describe() == "Box(2x2)");
+    CHECK(vector->spec().action.low == std::vector<double>(4, -1.0));
+    CHECK(vector->spec().max_episode_steps == 0);
+    std::vector<std::uint64_t> seeds = {7, 8, 9};
+    std::vector<float> obs(12), final_obs(12);
+    vector->reset(seeds.data(), obs.data());
+    CHECK(obs == std::vector<float>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2});
+    std::vector<float> actions = {0.1f, 0.2f, 0.3f, 0.4f, -1, -1, 1, 1, 0.5f, 0, 0, 0};
+    std::vector<step_result> results(3);
+    vector->step(actions.data(), nullptr, obs.data(), results.data(), final_obs.data());
+    CHECK(obs == actions);  // float32 -> float64 -> float32 is exact
+    CHECK(results[0].reward == doctest::Approx(1.0));
+    CHECK(results[1].reward == 0.0);
+    CHECK(results[2].reward == 0.5);
+    std::vector<float> one(4);
+    vector->reset_one(1, 12, one.data());
+    CHECK(one == std::vector<float>{5, 5, 5, 5});
+  }
+  // env.observe selects from a Python environment's observations too.
+  {
+    env_config config = python_config("python:test_envs:echo", marker);
+    config.observe = {3, 0};
+    auto vector = make_env_vector(config, 1);
+    CHECK(vector->spec().observation.describe() == "Box(2)");
+    std::uint64_t seed = 0;
+    std::vector<float> obs(2), final_obs(2);
+    vector->reset(&seed, obs.data());
+    const std::vector<float> action = {0.1f, 0.2f, 0.3f, 0.4f};
+    step_result result;
+    vector->step(action.data(), nullptr, obs.data(), &result, final_obs.data());
+    CHECK(obs == std::vector<float>{0.4f, 0.1f});
+  }
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python bridge: a Discrete observation arrives one-hot; Discrete actions get the space's start") {
+  const std::string marker = host_marker("rooms");
+  {
+    auto vector = make_env_vector(python_config("python:test_envs:rooms", marker, R"({"n": 4, "start": 1})"), 2);
+    CHECK(vector->spec().observation.describe() == "Box(4)");
+    CHECK(vector->spec().action.describe() == "Discrete(4)");
+    std::vector<std::uint64_t> seeds = {2, 5};  // rooms start + 2 and start + 1
+    std::vector<float> obs(8), final_obs(8);
+    vector->reset(seeds.data(), obs.data());
+    CHECK(obs == std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0});
+    std::vector<float> actions = {3, 0};
+    std::vector<step_result> results(2);
+    vector->step(actions.data(), nullptr, obs.data(), results.data(), final_obs.data());
+    CHECK(obs == std::vector<float>{0, 0, 0, 1, 1, 0, 0, 0});
+  }
+  // A Discrete action with a start: the Signal env pays 1 for start + goal.
+  {
+    auto vector = make_env_vector(python_config("python:test_envs:signal_env", marker, R"({"start": 5})"), 1);
+    std::uint64_t seed = 3;
+    std::vector<float> obs(2), final_obs(2);
+    vector->reset(&seed, obs.data());
+    const float right = obs[1] > 0.5f ? 1.f : 0.f;  // the index Troupe's policy picks
+    step_result result;
+    vector->step(&right, nullptr, obs.data(), &result, final_obs.data());
+    CHECK(result.reward == 1.0);
+  }
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python bridge: rendering needs render_mode rgb_array; frames come back whole") {
+  const std::string marker = host_marker("render");
+  {
+    auto plain = make_env_vector(python_config("python:cartpole_py:make", marker), 1);
+    CHECK_FALSE(plain->can_render());
+    rgb_frame frame;
+    CHECK_FALSE(plain->render(0, frame));
+    auto drawing = make_env_vector(
+        python_config("python:cartpole_py:make", marker, R"({"render_mode": "rgb_array"})"), 2);
+    REQUIRE(drawing->can_render());
+    std::vector<std::uint64_t> seeds = {1, 2};
+    std::vector<float> obs(8);
+    drawing->reset(seeds.data(), obs.data());
+    REQUIRE(drawing->render(1, frame));
+    CHECK(frame.width == 600);
+    CHECK(frame.height == 400);
+    CHECK(frame.pixels.size() == 600u * 400u * 3u);
+    CHECK(frame.pixels[0] == 255);  // white sky
+    // Through the single-env view too (troupe view, play).
+    vector_as_env single(make_env_vector(
+        python_config("python:cartpole_py:make", marker, R"({"render_mode": "rgb_array"})"), 1));
+    CHECK(drawable(single) != nullptr);
+  }
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python bridge: an exception in the environment throws with its Python traceback") {
+  const std::string marker = host_marker("raise");
+  {
+    auto vector = make_env_vector(
+        python_config("python:test_envs:signal_env", marker, R"({"fail": "raise", "after": 5})"), 4);
+    std::vector<std::uint64_t> seeds = {1, 2, 3, 4};
+    std::vector<float> obs(8);
+    vector->reset(seeds.data(), obs.data());
+    const step_failure f = step_until_it_throws(*vector, 20);
+    INFO(f.message);
+    CHECK(f.message.find("raised an exception while stepping") != std::string::npos);
+    CHECK(f.message.find("Traceback (most recent call last)") != std::string::npos);
+    CHECK(f.message.find("test_envs.py") != std::string::npos);
+    CHECK(f.message.find("RuntimeError: raised on purpose by the test environment") != std::string::npos);
+    CHECK(f.message.find("troupe_env_host.py") == std::string::npos);  // only the user's frames
+  }
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python bridge: a host that exits, segfaults or is SIGKILLed is seen at once") {
+  for (const std::string how : {"exit", "segfault", "sigkill"}) {
+    CAPTURE(how);
+    const std::string marker = host_marker("die_" + how);
+    {
+      const std::string kwargs = how == "sigkill" ? "{}" : R"({"fail": ")" + how + R"(", "after": 5})";
+      env_config config = python_config("python:test_envs:signal_env", marker, kwargs);
+      config.processes_per_agent = 2;
+      auto vector = make_env_vector(config, 4);
+      std::vector<std::uint64_t> seeds = {1, 2, 3, 4};
+      std::vector<float> obs(8);
+      vector->reset(seeds.data(), obs.data());
+      if (how == "sigkill") {
+        const auto hosts = host_processes(marker);
+        REQUIRE(hosts.size() == 2);
+        kill(hosts[1], SIGKILL);
+      }
+      const step_failure f = step_until_it_throws(*vector, 20);
+      INFO(f.message);
+      CHECK(f.seconds < 1.0);
+      const std::string expected = how == "exit"       ? "exited with code 3"
+                                   : how == "segfault" ? "killed by signal 11"
+                                                       : "killed by signal 9";
+      CHECK(f.message.find(expected) != std::string::npos);
+      CHECK(f.message.find("Python environment host") != std::string::npos);
+    }
+    CHECK(hosts_left(marker).empty());
+  }
+}
+
+TEST_CASE("python bridge: what cannot be made is an env_key_error that says why") {
+  const std::string marker = host_marker("refused");
+  struct bad {
+    std::string id, kwargs;
+    std::vector<std::string> must_contain;
+  };
+  const std::vector<bad> cases = {
+      {"python:no_such_module_here:make", "{}",
+       {"cannot import module 'no_such_module_here'", "ModuleNotFoundError", "env.python_path"}},
+      {"python:broken_import:make", "{}",
+       {"No module named 'troupe_test_missing_dependency'", "broken_import.py", "line 3"}},
+      {"python:test_envs:no_such_callable", "{}",
+       {"module 'test_envs'", "no attribute 'no_such_callable'"}},
+      {"python:test_envs:not_callable", "{}", {"not callable"}},
+      {"python:test_envs:raising_constructor", "{}",
+       {"ValueError: this constructor refuses on purpose", "test_envs.py"}},
+      {"python:test_envs:dict_observations", "{}", {"unsupported observation space Dict("}},
+      {"python:test_envs:multi_discrete_actions", "{}", {"unsupported action space MultiDiscrete("}},
+      {"python:test_envs:signal_env", R"({"no_such_option": 1})", {"TypeError", "no_such_option"}},
+      {"gymnasium:CartPole-v1", "{}", {"cannot import gymnasium", "No module named 'gymnasium'"}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.id);
+    const std::string message = creation_error(python_config(c.id, marker, c.kwargs));
+    INFO(message);
+    CHECK(message.find(c.id) != std::string::npos);
+    for (const auto& part : c.must_contain) CHECK(message.find(part) != std::string::npos);
+  }
+  env_config no_python = python_config("python:test_envs:signal_env", marker);
+  no_python.python = "/nonexistent/python3";
+  CHECK(creation_error(no_python).find("cannot start") != std::string::npos);
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python bridge: gymnasium:ENV_ID calls gymnasium.make(ENV_ID, **kwargs)") {
+  // Debian has no gymnasium: a stand-in package on env.python_path.
+  const std::string marker = host_marker("gymnasium");
+  env_config config = python_config("gymnasium:Signal-v0", marker, R"({"length": 7, "start": 2})");
+  config.python_path.insert(config.python_path.begin(), test_envs_dir + "/fake_gymnasium");
+  {
+    const env_spec spec = spec_of(config);
+    CHECK(spec.id == "gymnasium:Signal-v0");
+    CHECK(spec.max_episode_steps == 7);  // the length it was made with
+    CHECK(spec.action.describe() == "Discrete(2)");
+    config.id = "gymnasium:Other-v0";
+    CHECK(creation_error(config).find("only Signal-v0") != std::string::npos);
+  }
+  CHECK(hosts_left(marker).empty());
+}
+}
