@@ -14,22 +14,14 @@
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
 #include "algo/a3c_learner.hpp"
+#include "tests/actors/network_system.hpp"
 
 using namespace troupe;
+using troupe::tests::network_system;
 using namespace troupe::actors;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct network_system {
-  caf::actor_system_config cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  network_system() {
-    configure_actor_system(cfg);
-    configure_network(cfg, {});
-    sys = std::make_unique<caf::actor_system>(cfg);
-  }
-};
 
 // `handle` as a peer on `peer` sees it, through a port `home` publishes it on.
 template <class Handle>

@@ -17,6 +17,7 @@
 
 namespace fs = std::filesystem;
 using troupe::tests::child_process;
+using troupe::tests::learner_address;
 using troupe::tests::read_file;
 
 namespace {
@@ -32,19 +33,6 @@ std::string fresh_cluster_dir(const std::string& name) {
   for (const char* log : {".learner.log", ".w1.log", ".w2.log", ".bad.log", ".log"})
     fs::remove(dir + log);
   return dir;
-}
-
-// The learner listens on a port the system picks; its log names it.
-std::string learner_address(const std::string& log) {
-  const std::regex listening("listening for workers on (127\\.0\\.0\\.1:[0-9]+)");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::smatch m;
-    const std::string text = read_file(log);
-    if (std::regex_search(text, m, listening)) return m[1];
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return "";
 }
 
 std::unique_ptr<child_process> start_learner(const std::string& dir,

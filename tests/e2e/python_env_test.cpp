@@ -219,19 +219,6 @@ TEST_CASE("python envs: rollout, envs --describe and bench envs take a Python id
   CHECK(hosts_left(marker).empty());
 }
 
-// The learner's address, from its log (it listens on a port the system picks).
-std::string learner_address(const std::string& log_path) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  std::smatch m;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const std::string log = read_file(log_path);
-    if (std::regex_search(log, m, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)")))
-      return m[1];
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return "";
-}
-
 TEST_CASE("python envs: cluster workers host their own Python processes") {
   const std::string dir = fresh_dir("py_cluster");
   const std::string marker = host_marker("e2e_cluster");

@@ -28,11 +28,6 @@ double eval_mean(const std::string& dir, int episodes) {
   return read_json(dir + "/eval.json")["return_mean"].get<double>();
 }
 
-void require_accounted(const nlohmann::json& s) {
-  REQUIRE(s["samples_collected"].get<long>() ==
-          s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
-}
-
 }  // namespace
 
 TEST_SUITE("e2e") {
@@ -55,7 +50,7 @@ TEST_CASE("memory cue: a feed-forward policy stays at chance, an LSTM solves it"
   REQUIRE(r.exit_code == 0);
   const auto s = read_json(lstm + "/summary.json");
   CHECK(s["solved"] == true);
-  require_accounted(s);
+  check_accounting(s);
   CHECK(eval_mean(lstm, 400) >= 0.9);
 }
 
@@ -75,7 +70,7 @@ TEST_CASE("recurrent: an LSTM run resumes from its checkpoint, and trains on [cp
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["env_steps"].get<long>() >= 120000);
   CHECK(s["replicas"][0]["version"].get<long>() == version + s["updates"].get<long>());
-  require_accounted(s);
+  check_accounting(s);
 
   const std::string two = fresh_dir("e2e_lstm_devices");
   r = run_troupe("train " + memory + " --run-dir " + two +
@@ -85,7 +80,7 @@ TEST_CASE("recurrent: an LSTM run resumes from its checkpoint, and trains on [cp
   const auto d = read_json(two + "/summary.json");
   CHECK(d["solved"] == true);
   CHECK(d["replica_max_lag"].get<int>() <= d["replica_max_lag_bound"].get<int>());
-  require_accounted(d);
+  check_accounting(d);
 }
 
 TEST_CASE("recurrent: workers carry their agents' states through the gateway") {
@@ -94,14 +89,7 @@ TEST_CASE("recurrent: workers carry their agents' states through the gateway") {
                          "lstm-token", "--run-dir", dir, "--set", "agents.count=0", "--set",
                          "log.progress=false", "--set", "run.stop.wall_seconds=90"},
                         dir + ".learner.log");
-  const std::regex listening("listening for workers on (127\\.0\\.0\\.1:[0-9]+)");
-  std::string address;
-  for (int i = 0; i < 1500 && address.empty(); ++i) {
-    std::smatch m;
-    const std::string text = read_file(dir + ".learner.log");
-    if (std::regex_search(text, m, listening)) address = m[1];
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const std::string address = learner_address(dir + ".learner.log");
   REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
   child_process worker({TROUPE_BINARY, "join", address, "--agents", "2", "--token", "lstm-token"},
                        dir + ".worker.log");
@@ -111,7 +99,7 @@ TEST_CASE("recurrent: workers carry their agents' states through the gateway") {
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["solved"] == true);
   CHECK(s["cluster"]["messages_rejected"] == 0);  // states of the right size, finite
-  require_accounted(s);
+  check_accounting(s);
 }
 
 TEST_CASE("env.observe: an index out of range or an empty list is exit 2 naming the key") {

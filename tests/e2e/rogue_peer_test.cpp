@@ -34,17 +34,6 @@ double rss_mib(pid_t pid) {
   return -1;
 }
 
-std::string wait_for(const std::string& log, const std::regex& pattern, int seconds = 30) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::smatch m;
-    const std::string text = read_file(log);
-    if (std::regex_search(text, m, pattern)) return m.size() > 1 ? std::string(m[1]) : std::string(m[0]);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return "";
-}
-
 json rogue(const std::string& args) {
   const auto r = run_command("timeout 180 " + std::string(TROUPE_ROGUE) + " " + args, false);
   INFO("troupe_rogue " << args << ":\n" << r.output);
@@ -73,14 +62,14 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
                          "cluster.idle_timeout_s=10", "--set", "run.stop.wall_seconds=600", "--set",
                          "log.progress=false"},
                         log);
-  const std::string cluster = wait_for(log, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)"));
-  const std::string view = wait_for(log, std::regex("frame stream on (127\\.0\\.0\\.1:[0-9]+)"));
+  const std::string cluster = learner_address(log);
+  const std::string view = wait_for_log(log, std::regex("frame stream on (127\\.0\\.0\\.1:[0-9]+)"));
   INFO(read_file(log));
   REQUIRE_FALSE(cluster.empty());
   REQUIRE_FALSE(view.empty());
   child_process worker({TROUPE_BINARY, "join", cluster, "--agents", "1", "--token", token, "--name", "w1"},
                        dir + ".worker.log");
-  REQUIRE_FALSE(wait_for(log, std::regex("worker 'w1' joined")).empty());
+  REQUIRE_FALSE(wait_for_log(log, std::regex("worker 'w1' joined")).empty());
   std::this_thread::sleep_for(std::chrono::seconds(1));  // training under way
   const double rss_before = rss_mib(learner.pid());
 
@@ -165,8 +154,7 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   // relayed rollout (the worker's, and the one valid rollout of the rogue).
   CHECK(s["updates"].get<long>() + s["updates_skipped"].get<long>() + s["updates_refused"].get<long>() ==
         s["cluster"]["rollouts_relayed"].get<long>());
-  CHECK(s["samples_collected"].get<long>() ==
-        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  check_accounting(s);
   const json& cl = s["cluster"];
   CHECK(cl["messages_rejected"].get<long>() >= w["sent"].get<long>() + 8);
   CHECK(cl["dropped_at_door"].get<long>() >= 40);

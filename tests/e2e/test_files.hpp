@@ -5,11 +5,14 @@
 
 #include <ftw.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +22,26 @@ namespace troupe::tests {
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The first capture of `pattern` (or the whole match, when it has none) in
+// the log at `path`, once it appears there; "" when `seconds` pass first.
+inline std::string wait_for_log(const std::string& path, const std::regex& pattern,
+                                int seconds = 30) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::smatch m;
+    const std::string text = read_file(path);
+    if (std::regex_search(text, m, pattern)) return m.size() > 1 ? std::string(m[1]) : std::string(m[0]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return "";
+}
+
+// A `troupe serve` learner's address: it listens on a port the system
+// picks, and its log names it.
+inline std::string learner_address(const std::string& log_path) {
+  return wait_for_log(log_path, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)"));
 }
 
 inline nlohmann::json read_json(const std::filesystem::path& path) {

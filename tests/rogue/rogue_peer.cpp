@@ -42,6 +42,7 @@
 #include "actors/cluster/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "actors/frames/frame_stream.hpp"
+#include "tests/actors/network_system.hpp"
 
 using namespace troupe::actors;
 using namespace std::chrono_literals;
@@ -245,10 +246,8 @@ bool refused(caf::scoped_actor& self, const cluster_gateway_actor& gw, Message m
 }
 
 int cluster(const std::string& host, std::uint16_t port, const std::string& token, int ids) {
-  caf::actor_system_config cfg;
-  configure_actor_system(cfg);
-  configure_network(cfg, {});
-  caf::actor_system sys{cfg};
+  troupe::tests::network_system node;
+  caf::actor_system& sys = *node.sys;
   caf::scoped_actor self{sys};
   json report;
   auto gw = sys.middleman().remote_actor<cluster_gateway_actor>(host, port);
@@ -283,10 +282,8 @@ int cluster(const std::string& host, std::uint16_t port, const std::string& toke
   // learner's other connections are unaffected, as the run shows), so a
   // fresh node joins.
   {
-    caf::actor_system_config worker_cfg;
-    configure_actor_system(worker_cfg);
-    configure_network(worker_cfg, {});
-    caf::actor_system sys{worker_cfg};
+    troupe::tests::network_system worker_node;
+    caf::actor_system& sys = *worker_node.sys;
     caf::scoped_actor self{sys};
     auto gw = sys.middleman().remote_actor<cluster_gateway_actor>(host, port);
     if (!gw) {
@@ -365,10 +362,8 @@ int cluster(const std::string& host, std::uint16_t port, const std::string& toke
 
   // 4. A message far over the size limit: the door cuts the connection.
   {
-    caf::actor_system_config big_cfg;
-    configure_actor_system(big_cfg);
-    configure_network(big_cfg, {});
-    caf::actor_system other{big_cfg};
+    troupe::tests::network_system big_node;
+    caf::actor_system& other = *big_node.sys;
     caf::scoped_actor big{other};
     auto gw2 = other.middleman().remote_actor<cluster_gateway_actor>(host, port);
     if (gw2) {
@@ -382,10 +377,8 @@ int cluster(const std::string& host, std::uint16_t port, const std::string& toke
   // learner's node and the gateway's id as the sender. The door cuts such a
   // connection; the gateway would refuse it (it is in the registry).
   {
-    caf::actor_system_config spoof_cfg;
-    configure_actor_system(spoof_cfg);
-    configure_network(spoof_cfg, {});
-    caf::actor_system other{spoof_cfg};
+    troupe::tests::network_system spoof_node;
+    caf::actor_system& other = *spoof_node.sys;
     auto gw3 = other.middleman().remote_actor<cluster_gateway_actor>(host, port);
     if (gw3) {
       auto as_gateway = proxy_for(other, learner, gw3->id());
@@ -407,10 +400,8 @@ int cluster(const std::string& host, std::uint16_t port, const std::string& toke
 }
 
 int view(const std::string& host, std::uint16_t port, int ids) {
-  caf::actor_system_config cfg;
-  configure_actor_system(cfg);
-  configure_network(cfg, {});
-  caf::actor_system sys{cfg};
+  troupe::tests::network_system node;
+  caf::actor_system& sys = *node.sys;
   caf::scoped_actor self{sys};
   json report;
   auto gate = sys.middleman().remote_actor<frame_stream_actor>(host, port);
@@ -438,10 +429,8 @@ int view(const std::string& host, std::uint16_t port, int ids) {
   got_frame = false;
   why.clear();
   {
-    caf::actor_system_config after_cfg;
-    configure_actor_system(after_cfg);
-    configure_network(after_cfg, {});
-    caf::actor_system after{after_cfg};
+    troupe::tests::network_system after_node;
+    caf::actor_system& after = *after_node.sys;
     caf::scoped_actor asker{after};
     auto gate_again = after.middleman().remote_actor<frame_stream_actor>(host, port);
     if (gate_again)

@@ -11,21 +11,13 @@
 #include "actors/errors.hpp"
 #include "actors/frames/frame_hub.hpp"
 #include "actors/frames/frame_stream.hpp"
+#include "tests/actors/network_system.hpp"
 
 using namespace troupe;
+using troupe::tests::network_system;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct network_system {
-  caf::actor_system_config cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  network_system() {
-    actors::configure_actor_system(cfg);
-    actors::configure_network(cfg, {});
-    sys = std::make_unique<caf::actor_system>(cfg);
-  }
-};
 
 // A hub-shaped actor that answers every request with a 2x2 frame.
 actors::frame_hub_actor spawn_still_hub(caf::actor_system& sys) {
