@@ -263,17 +263,28 @@ field text_list(const std::string& key, std::vector<std::string>& target, const 
           }};
 }
 
+// Why a YAML value cannot become JSON (json_of).
+struct not_json : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A YAML value as JSON. YAML keeps no types: a quoted scalar is a string,
 // a plain one the first of bool, integer, number that reads it, else a string.
-nlohmann::json json_of(const YAML::Node& n) {
+// `budget` counts the values it may still make: aliases let a few lines of
+// YAML name a tree of billions of them (each alias of an alias doubles it).
+nlohmann::json json_of(const YAML::Node& n, long& budget) {
+  if (--budget < 0) throw not_json("more than 100000 values (aliases of aliases?)");
   if (n.IsMap()) {
     nlohmann::json out = nlohmann::json::object();
-    for (const auto& item : n) out[item.first.Scalar()] = json_of(item.second);
+    for (const auto& item : n) {
+      if (!item.first.IsScalar()) throw not_json("expected plain names as keys");
+      out[item.first.Scalar()] = json_of(item.second, budget);
+    }
     return out;
   }
   if (n.IsSequence()) {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& item : n) out.push_back(json_of(item));
+    for (const auto& item : n) out.push_back(json_of(item, budget));
     return out;
   }
   if (!n.IsScalar()) return nullptr;
@@ -320,9 +331,12 @@ field json_mapping(const std::string& key, std::string& target, const std::strin
               return;
             }
             if (!n.IsMap()) fail(where, key, "expected a mapping of names to values, got " + scalar_text(n));
-            for (const auto& item : n)
-              if (!item.first.IsScalar()) fail(where, key, "expected plain names as keys");
-            target = json_of(n).dump();
+            long budget = 100000;
+            try {
+              target = json_of(n, budget).dump();
+            } catch (const not_json& e) {
+              fail(where, key, e.what());
+            }
           },
           [&target] { return yaml_of(nlohmann::json::parse(target)); }};
 }
@@ -461,9 +475,48 @@ YAML::Node parse_file(const std::string& path) {
   return parse_text(buffer.str(), path);
 }
 
+// Where `text` stops being UTF-8 (std::string::npos: nowhere). YAML is
+// Unicode text, and what a config holds goes into JSON (env.kwargs, the
+// checkpoints' metadata), which takes nothing else.
+size_t utf8_error_at(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return i;
+    for (size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return i;
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF.
+    const auto c1 = static_cast<unsigned char>(length > 1 ? text[i + 1] : 0);
+    if ((length == 2 && c < 0xc2) || (length == 3 && c == 0xe0 && c1 < 0xa0) ||
+        (length == 3 && c == 0xed && c1 >= 0xa0) || (length == 4 && c == 0xf0 && c1 < 0x90) ||
+        (length == 4 && (c > 0xf4 || (c == 0xf4 && c1 >= 0x90))))
+      return i;
+    i += length;
+  }
+  return std::string::npos;
+}
+
+// "L:C", the line and column of byte `offset` (columns count bytes).
+std::string position_of(const std::string& text, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
 YAML::Node parse_text(const std::string& content, const std::string& path) {
   if (content.find('\0') != std::string::npos)
     throw config_error(path + ": is not a text file (it contains NUL bytes)");
+  if (const size_t bad = utf8_error_at(content); bad != std::string::npos)
+    throw config_error(path + ":" + position_of(content, bad) + ": is not UTF-8 text (byte " +
+                       std::to_string(static_cast<unsigned char>(content[bad])) + ")");
   try {
     YAML::Node root = YAML::Load(content);
     if (root.IsNull()) throw config_error(path + ": is empty, expected a mapping of config keys");
@@ -483,6 +536,8 @@ void apply_override(YAML::Node& root, const std::string& assignment, origin& fro
   if (eq == std::string::npos || eq == 0)
     throw config_error("--set " + assignment + ": expected dotted.key=value");
   const std::string key = assignment.substr(0, eq);
+  if (utf8_error_at(assignment) != std::string::npos)
+    throw config_error("--set " + key + ": is not UTF-8 text");
   YAML::Node value;
   try {
     value = YAML::Load(assignment.substr(eq + 1));
@@ -516,8 +571,9 @@ void apply_override(YAML::Node& root, const std::string& assignment, origin& fro
 static run_config load_parsed(YAML::Node root, const std::string& path,
                                       const std::vector<std::string>& overrides);
 
-run_config load_config_text(const std::string& text, const std::string& origin) {
-  return load_parsed(parse_text(text, origin), origin, {});
+run_config load_config_text(const std::string& text, const std::string& origin,
+                            const std::vector<std::string>& overrides) {
+  return load_parsed(parse_text(text, origin), origin, overrides);
 }
 
 run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {

@@ -20,7 +20,8 @@ run_config load_config(const std::string& path,
                                const std::vector<std::string>& overrides = {});
 
 // The same, from YAML text; `origin` names it in error messages.
-run_config load_config_text(const std::string& text, const std::string& origin);
+run_config load_config_text(const std::string& text, const std::string& origin,
+                            const std::vector<std::string>& overrides = {});
 
 // The `env` section for a command that takes an ENV_ID (rollout, view, bench
 // envs, envs --describe): the id, with "env.KEY=value" overrides such as

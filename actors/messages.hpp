@@ -9,6 +9,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/byte_vector_field.hpp"
 #include "algo/trainer.hpp"
 #include "algo/rollout.hpp"
 #include "envs/render.hpp"
@@ -321,9 +322,10 @@ typename Inspector::result_type inspect(Inspector& f, env_frame& x) {
 namespace troupe::algo {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rollout& x) {
+  actors::byte_vector_field terminated{x.terminated}, truncated{x.truncated};
   return f(caf::meta::type_name("rollout"), x.agent_id, x.sequence, x.n_steps, x.n_envs,
            x.obs_size, x.action_size, x.state_size, x.observations, x.initial_states, x.actions,
-           x.rewards, x.terminated, x.truncated, x.behaviour_logp, x.behaviour_version,
+           x.rewards, terminated, truncated, x.behaviour_logp, x.behaviour_version,
            x.truncation_observations);
 }
 template <class Inspector>
@@ -336,7 +338,8 @@ typename Inspector::result_type inspect(Inspector& f, train_result& x) {
 namespace troupe::envs {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rgb_frame& x) {
-  return f(caf::meta::type_name("rgb_frame"), x.width, x.height, x.pixels);
+  actors::byte_vector_field pixels{x.pixels};
+  return f(caf::meta::type_name("rgb_frame"), x.width, x.height, pixels);
 }
 }  // namespace troupe::envs
 

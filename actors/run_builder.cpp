@@ -32,11 +32,11 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.token = request.cluster.token;
   g.config_yaml = request.cluster.worker_config_yaml;
   g.seed = run.streams.workers();
-  g.envs_per_agent = config.env.envs_per_agent;
-  g.obs_size = run.env.observation.flat_size();
-  g.action_width = run.env.action.flat_size();
-  g.state_size = config.model.recurrent.state_size();
-  g.n_steps = config.algo.n_steps;
+  g.shapes.envs_per_agent = config.env.envs_per_agent;
+  g.shapes.obs_size = run.env.observation.flat_size();
+  g.shapes.action_width = run.env.action.flat_size();
+  g.shapes.state_size = config.model.recurrent.state_size();
+  g.shapes.n_steps = config.algo.n_steps;
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
   auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);

@@ -1,89 +1,156 @@
 #include "model/checkpoint.hpp"
 
+#include <optional>
+#include <sstream>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "model/checkpoint_file.hpp"
 #include "model/shared_model_impl.hpp"
+#include "model/tensor_bundle.hpp"
 
 namespace troupe::model {
 
 namespace {
 
-std::string meta_to_json(const checkpoint_meta& m) {
-  return nlohmann::json{{"version", m.version},         {"env_steps", m.env_steps},
-                        {"episodes", m.episodes},       {"updates", m.updates},
-                        {"samples_trained", m.samples_trained},
-                        {"wall_seconds", m.wall_seconds}, {"segment", m.segment},
-                        {"config_yaml", m.config_yaml}}
-      .dump();
+using nlohmann::json;
+
+json meta_to_json(const checkpoint_meta& m) {
+  return {{"version", m.version},         {"env_steps", m.env_steps},
+          {"episodes", m.episodes},       {"updates", m.updates},
+          {"samples_trained", m.samples_trained},
+          {"wall_seconds", m.wall_seconds}, {"segment", m.segment},
+          {"config_yaml", m.config_yaml}};
 }
 
-checkpoint_meta meta_from_json(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
+checkpoint_meta meta_from_json(const json& j) {
   checkpoint_meta m;
-  m.version = j.at("version");
-  m.env_steps = j.at("env_steps");
-  m.episodes = j.at("episodes");
-  m.updates = j.at("updates");
-  m.samples_trained = j.at("samples_trained");
-  m.wall_seconds = j.at("wall_seconds");
-  m.segment = j.at("segment");
-  m.config_yaml = j.at("config_yaml");
+  m.version = j.at("version").get<std::uint64_t>();
+  m.env_steps = j.at("env_steps").get<std::int64_t>();
+  m.episodes = j.at("episodes").get<std::int64_t>();
+  m.updates = j.at("updates").get<std::int64_t>();
+  m.samples_trained = j.at("samples_trained").get<std::int64_t>();
+  m.wall_seconds = j.at("wall_seconds").get<double>();
+  m.segment = j.at("segment").get<std::uint64_t>();
+  m.config_yaml = j.at("config_yaml").get<std::string>();
   return m;
 }
 
-// Opens a checkpoint archive once its file's checksum holds (see
-// model/checkpoint_file.hpp), turning LibTorch's errors into ours.
-void read_archive(const std::string& path, torch::serialize::InputArchive& archive) {
-  const std::string file = read_checkpoint_file(path);
-  const std::string_view bytes = unseal_checkpoint(file, path);
-  try {
-    // Tensors land on the host whatever device wrote them (a checkpoint from
-    // a GPU run loads on a machine without one); load_checkpoint moves them.
-    archive.load_from(bytes.data(), bytes.size(), torch::Device(torch::kCPU));
-  } catch (const std::exception&) {
-    throw checkpoint_error(path + ": corrupt checkpoint (its checksum holds, but LibTorch cannot read the archive inside)");
+// Where an optimiser keeps a parameter's state: LibTorch 1.x keys its map by
+// the text of the parameter's TensorImpl address, 2.x by the address itself.
+template <class Key>
+Key state_key(const torch::Tensor& parameter) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream text;
+    text << parameter.unsafeGetTensorImpl();
+    return text.str();
+  } else {
+    return static_cast<Key>(parameter.unsafeGetTensorImpl());
   }
 }
 
-checkpoint_meta read_meta(const std::string& path, torch::serialize::InputArchive& archive) {
-  c10::IValue value;
-  if (!archive.try_read("meta", value) || !value.isString())
-    throw checkpoint_error(path + ": not a Troupe checkpoint (no metadata)");
-  try {
-    return meta_from_json(value.toStringRef());
-  } catch (const std::exception& e) {
-    throw checkpoint_error(path + ": corrupt checkpoint metadata: " + e.what());
-  }
+template <class Optimizer>
+auto state_key_for(Optimizer& optimizer, const torch::Tensor& parameter) {
+  using key = typename std::decay_t<decltype(optimizer.state())>::key_type;
+  return state_key<key>(parameter);
 }
 
-// Module::save nests each submodule's archive under its name: "trunk.0.weight"
-// is tensor "weight" of archive "0" inside archive "trunk".
-bool read_parameter(torch::serialize::InputArchive& archive, const std::string& key,
-                    torch::Tensor& out) {
-  const size_t dot = key.find('.');
-  if (dot == std::string::npos) return archive.try_read(key, out);
-  torch::serialize::InputArchive child;
-  if (!archive.try_read(key.substr(0, dot), child)) return false;
-  return read_parameter(child, key.substr(dot + 1), out);
+// The optimiser states Troupe's optimisers keep (algo/optimizer.cpp): their
+// kind's name and, for a parameter's state, its step and tensors by name.
+struct state_view {
+  std::int64_t step = 0;
+  std::vector<std::pair<std::string, torch::Tensor>> tensors;
+};
+
+std::string optimizer_kind(torch::optim::Optimizer& optimizer) {
+  if (dynamic_cast<torch::optim::RMSprop*>(&optimizer)) return "rmsprop";
+  if (dynamic_cast<torch::optim::Adam*>(&optimizer)) return "adam";
+  throw checkpoint_error("checkpoints hold the state of RMSprop and Adam only");
 }
 
-// The optimiser's state loads onto the host with the archive; it must live
-// where the parameters do, or the next step mixes devices.
-void move_optimizer_state(torch::optim::Optimizer& optimizer, torch::Device device) {
-  auto moved = [&](const torch::Tensor& t) { return t.defined() ? t.to(device) : t; };
-  for (auto& item : optimizer.state()) {
-    if (auto* s = dynamic_cast<torch::optim::RMSpropParamState*>(item.second.get())) {
-      s->square_avg(moved(s->square_avg()));
-      s->momentum_buffer(moved(s->momentum_buffer()));
-      s->grad_avg(moved(s->grad_avg()));
-    } else if (auto* a = dynamic_cast<torch::optim::AdamParamState*>(item.second.get())) {
-      a->exp_avg(moved(a->exp_avg()));
-      a->exp_avg_sq(moved(a->exp_avg_sq()));
-      a->max_exp_avg_sq(moved(a->max_exp_avg_sq()));
+std::optional<state_view> view_state(torch::optim::OptimizerParamState& state) {
+  if (auto* s = dynamic_cast<torch::optim::RMSpropParamState*>(&state))
+    return state_view{s->step(), {{"square_avg", s->square_avg()},
+                                  {"momentum_buffer", s->momentum_buffer()},
+                                  {"grad_avg", s->grad_avg()}}};
+  if (auto* a = dynamic_cast<torch::optim::AdamParamState*>(&state))
+    return state_view{a->step(), {{"exp_avg", a->exp_avg()},
+                                  {"exp_avg_sq", a->exp_avg_sq()},
+                                  {"max_exp_avg_sq", a->max_exp_avg_sq()}}};
+  return std::nullopt;
+}
+
+bundle_tensor to_bundle(const std::string& name, const torch::Tensor& t) {
+  const torch::Tensor host = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+  bundle_tensor out{name, host.sizes().vec(), {}};
+  out.values.assign(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
+  return out;
+}
+
+torch::Tensor from_bundle(const bundle_tensor& t, torch::Device device) {
+  return torch::from_blob(const_cast<float*>(t.values.data()), t.shape, torch::kFloat32)
+      .clone()
+      .to(device);
+}
+
+// The optimiser's state as a bundle holds it, checked against `model`
+// before anything is installed: the same kind of optimiser, only this
+// model's parameters, tensors of their shapes.
+void restore_optimizer(const tensor_bundle& bundle, const std::string& path, shared_model& model,
+                       torch::optim::Optimizer& optimizer) {
+  const auto fail = [&](const std::string& why) { return checkpoint_error(path + ": " + why); };
+  const json& saved = bundle.info.at("optimizer");
+  if (saved.at("kind").get<std::string>() != optimizer_kind(optimizer))
+    throw fail("the checkpoint holds the state of " + saved.at("kind").get<std::string>() +
+               ", not of this run's " + optimizer_kind(optimizer) + " (algo.optimizer)");
+  const json& steps = saved.at("steps");
+  std::vector<std::pair<torch::Tensor, std::unique_ptr<torch::optim::OptimizerParamState>>> states;
+  for (const auto& item : model.net->named_parameters()) {
+    if (!steps.contains(item.key())) continue;  // no step taken for it yet
+    const std::int64_t step = steps.at(item.key()).get<std::int64_t>();
+    auto tensor = [&](const std::string& field) -> torch::Tensor {
+      const bundle_tensor* t = bundle.find("optimizer/" + item.key() + "/" + field);
+      if (!t) return {};
+      if (t->shape != item.value().sizes().vec())
+        throw fail("optimiser state '" + field + "' of parameter '" + item.key() +
+                   "' is of another shape");
+      return from_bundle(*t, model.device);
+    };
+    std::unique_ptr<torch::optim::OptimizerParamState> state;
+    if (dynamic_cast<torch::optim::RMSprop*>(&optimizer)) {
+      auto s = std::make_unique<torch::optim::RMSpropParamState>();
+      s->step(step).square_avg(tensor("square_avg")).momentum_buffer(tensor("momentum_buffer"));
+      s->grad_avg(tensor("grad_avg"));
+      if (!s->square_avg().defined()) throw fail("RMSprop state without square_avg");
+      state = std::move(s);
+    } else {
+      auto a = std::make_unique<torch::optim::AdamParamState>();
+      a->step(step).exp_avg(tensor("exp_avg")).exp_avg_sq(tensor("exp_avg_sq"));
+      a->max_exp_avg_sq(tensor("max_exp_avg_sq"));
+      if (!a->exp_avg().defined() || !a->exp_avg_sq().defined())
+        throw fail("Adam state without exp_avg or exp_avg_sq");
+      state = std::move(a);
     }
+    states.emplace_back(item.value(), std::move(state));
+  }
+  optimizer.state().clear();
+  for (auto& [parameter, state] : states)
+    optimizer.state()[state_key_for(optimizer, parameter)] = std::move(state);
+}
+
+// Reads a whole checkpoint: its checksum first, then its bundle.
+tensor_bundle read_bundle(const std::string& path) {
+  const std::string file = read_checkpoint_file(path);
+  return read_tensor_bundle(unseal_checkpoint(file, path), path);
+}
+
+checkpoint_meta read_meta(const tensor_bundle& bundle, const std::string& path) {
+  try {
+    return meta_from_json(bundle.info.at("meta"));
+  } catch (const json::exception& e) {
+    throw checkpoint_error(path + ": corrupt checkpoint metadata: " + e.what());
   }
 }
 
@@ -91,68 +158,67 @@ void move_optimizer_state(torch::optim::Optimizer& optimizer, torch::Device devi
 
 std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
                      torch::optim::Optimizer* optimizer, checkpoint_meta meta) {
-  std::string bytes;
+  tensor_bundle bundle;
   model.params.run([&] {
     meta.version = model.version;
-    torch::serialize::OutputArchive archive;
-    model.net->save(archive);
+    for (const auto& item : model.net->named_parameters())
+      bundle.tensors.push_back(to_bundle("parameters/" + item.key(), item.value()));
     if (optimizer) {
-      torch::serialize::OutputArchive optimizer_archive;
-      optimizer->save(optimizer_archive);
-      archive.write("optimizer", optimizer_archive);
+      json steps = json::object();
+      for (const auto& item : model.net->named_parameters()) {
+        auto it = optimizer->state().find(state_key_for(*optimizer, item.value()));
+        if (it == optimizer->state().end()) continue;
+        const std::optional<state_view> state = view_state(*it->second);
+        if (!state) throw checkpoint_error(path + ": an optimiser state checkpoints cannot hold");
+        steps[item.key()] = state->step;
+        for (const auto& [field, tensor] : state->tensors)
+          if (tensor.defined())
+            bundle.tensors.push_back(to_bundle("optimizer/" + item.key() + "/" + field, tensor));
+      }
+      bundle.info["optimizer"] = {{"kind", optimizer_kind(*optimizer)}, {"steps", steps}};
     }
-    archive.write("meta", c10::IValue(meta_to_json(meta)));
-    archive.save_to([&bytes](const void* data, size_t size) {
-      bytes.append(static_cast<const char*>(data), size);
-      return size;
-    });
+    bundle.info["meta"] = meta_to_json(meta);
   });
   // Written outside the section: the disk never holds up predictions.
-  write_file_atomically(path, seal_checkpoint(bytes));
+  write_file_atomically(path, seal_checkpoint(write_tensor_bundle(bundle)));
   return meta.version;
 }
 
 checkpoint_meta read_checkpoint_meta(const std::string& path) {
-  torch::serialize::InputArchive archive;
-  read_archive(path, archive);
-  return read_meta(path, archive);
+  return read_meta(read_bundle(path), path);
 }
 
 checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
                                 torch::optim::Optimizer* optimizer) {
-  torch::serialize::InputArchive archive;
-  read_archive(path, archive);
-  checkpoint_meta meta = read_meta(path, archive);
-  // LibTorch's Module::load replaces tensors of another shape without a word:
-  // check every parameter's name and shape first.
-  for (const auto& item : model.net->named_parameters()) {
-    torch::Tensor stored;
-    bool found = false;
-    try {
-      found = read_parameter(archive, item.key(), stored);
-    } catch (const std::exception&) {
-    }
-    if (!found || stored.sizes() != item.value().sizes())
+  const tensor_bundle bundle = read_bundle(path);
+  checkpoint_meta meta = read_meta(bundle, path);
+  // Every parameter's name and shape first: nothing is installed from a
+  // checkpoint of another architecture.
+  const auto parameters = model.net->named_parameters();
+  size_t stored = 0;
+  for (const auto& t : bundle.tensors) stored += t.name.rfind("parameters/", 0) == 0 ? 1 : 0;
+  for (const auto& item : parameters) {
+    const bundle_tensor* t = bundle.find("parameters/" + item.key());
+    if (!t || t->shape != item.value().sizes().vec())
       throw checkpoint_error(path + ": the checkpoint does not fit this model (parameter '" +
-                             item.key() + "' is " +
-                             (found ? "of another shape" : "missing") +
+                             item.key() + "' is " + (t ? "of another shape" : "missing") +
                              "; another architecture?)");
   }
+  if (stored != parameters.size())
+    throw checkpoint_error(path + ": the checkpoint does not fit this model (it holds " +
+                           std::to_string(stored) + " parameters, the model " +
+                           std::to_string(parameters.size()) + "; another architecture?)");
   model.params.run([&] {
-    try {
-      model.net->load(archive);
-      if (!model.device.is_cpu()) model.net->to(model.device);
-      if (optimizer) {
-        torch::serialize::InputArchive optimizer_archive;
-        if (archive.try_read("optimizer", optimizer_archive)) {
-          optimizer->load(optimizer_archive);
-          if (!model.device.is_cpu()) move_optimizer_state(*optimizer, model.device);
-        }
+    if (optimizer && bundle.info.contains("optimizer")) {
+      try {
+        restore_optimizer(bundle, path, model, *optimizer);
+      } catch (const json::exception& e) {
+        throw checkpoint_error(path + ": corrupt optimiser state: " + e.what());
       }
-    } catch (const std::exception&) {
-      throw checkpoint_error(path +
-                             ": the checkpoint does not fit this model (another architecture?)");
     }
+    torch::NoGradGuard no_grad;
+    for (const auto& item : parameters)
+      item.value().copy_(from_bundle(*bundle.find("parameters/" + item.key()), model.device));
     model.version = meta.version;
   });
   return meta;

@@ -63,16 +63,16 @@ void fsync_directory(const std::string& path) {
 
 }  // namespace
 
-std::string seal_checkpoint(std::string_view archive) {
+std::string seal_checkpoint(std::string_view content) {
   std::string out;
-  out.reserve(checkpoint_header_bytes + archive.size());
+  out.reserve(checkpoint_header_bytes + content.size());
   out.append(checkpoint_magic);
   put_le<std::uint32_t>(out, checkpoint_format);
   put_le<std::uint32_t>(out, 0);
-  put_le<std::uint64_t>(out, archive.size());
-  const digest d = sha256(archive);
+  put_le<std::uint64_t>(out, content.size());
+  const digest d = sha256(content);
   out.append(reinterpret_cast<const char*>(d.data()), d.size());
-  out.append(archive);
+  out.append(content);
   return out;
 }
 
@@ -88,7 +88,8 @@ std::string_view unseal_checkpoint(std::string_view file, const std::string& pat
   const auto format = get_le<std::uint32_t>(file, 8);
   if (format != checkpoint_format)
     throw fail("checkpoint format " + std::to_string(format) + ", but this Troupe reads format " +
-               std::to_string(checkpoint_format));
+               std::to_string(checkpoint_format) +
+               (format == 1 ? " (format 1, a LibTorch archive, is no longer read)" : ""));
   if (get_le<std::uint32_t>(file, 12) != 0) throw fail("corrupt checkpoint header");
   const auto length = get_le<std::uint64_t>(file, 16);
   const std::uint64_t held = file.size() - checkpoint_header_bytes;
@@ -98,16 +99,16 @@ std::string_view unseal_checkpoint(std::string_view file, const std::string& pat
   if (held > length)
     throw fail("corrupt checkpoint: " + std::to_string(held - length) +
                " bytes follow its end");
-  const std::string_view archive = file.substr(checkpoint_header_bytes);
+  const std::string_view content = file.substr(checkpoint_header_bytes);
   const digest stored = [&] {
     digest d{};
     std::memcpy(d.data(), file.data() + 24, d.size());
     return d;
   }();
-  if (sha256(archive) != stored)
+  if (sha256(content) != stored)
     throw fail("corrupt checkpoint: its content does not match its checksum (changed on disk "
                "since it was written)");
-  return archive;
+  return content;
 }
 
 std::string read_checkpoint_file(const std::string& path) {

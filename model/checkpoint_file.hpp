@@ -1,18 +1,19 @@
 #pragma once
-// A checkpoint's bytes on disk: a fixed header, then LibTorch's archive.
+// A checkpoint's bytes on disk: a fixed header, then the content.
 //
 //   offset  size  what
 //        0     8  magic "TROUPECK"
-//        8     4  format version (1), little-endian
+//        8     4  format version (2), little-endian
 //       12     4  zero (reserved)
-//       16     8  archive length in bytes, little-endian
-//       24    32  SHA-256 of the archive
-//       56     -  the archive (LibTorch's zip)
+//       16     8  content length in bytes, little-endian
+//       24    32  SHA-256 of the content
+//       56     -  the content: named tensors and metadata (model/tensor_bundle.hpp)
 //
-// LibTorch's own reader checks no checksum: four bytes overwritten inside a
-// tensor load without a word, and the policy is silently different. The
-// header makes any change to the bytes (truncation, a flipped bit, another
-// file under the name) an error that names the file and what is wrong.
+// Without a checksum, four bytes overwritten inside a tensor load without a
+// word, and the policy is silently different. The header makes any change
+// to the bytes (truncation, a flipped bit, another file under the name) an
+// error that names the file and what is wrong. Format 1 held a LibTorch
+// archive, which is no longer read (model/tensor_bundle.hpp says why).
 // Nothing here includes LibTorch, so the fuzz target and the tests can call
 // it on raw bytes.
 #include <cstdint>
@@ -22,13 +23,13 @@
 namespace troupe::model {
 
 constexpr std::string_view checkpoint_magic = "TROUPECK";
-constexpr std::uint32_t checkpoint_format = 1;
+constexpr std::uint32_t checkpoint_format = 2;
 constexpr size_t checkpoint_header_bytes = 56;
 
-// The file's bytes for this archive.
-std::string seal_checkpoint(std::string_view archive);
+// The file's bytes for this content.
+std::string seal_checkpoint(std::string_view content);
 
-// The archive inside a checkpoint file's bytes, once the header says it is
+// The content inside a checkpoint file's bytes, once the header says it is
 // one, of this format, complete and unchanged. Throws checkpoint_error
 // (model/checkpoint.hpp) naming `path` and the problem otherwise.
 std::string_view unseal_checkpoint(std::string_view file, const std::string& path);

@@ -1,6 +1,5 @@
 #include "actors/cluster/gateway.hpp"
 
-#include <cmath>
 #include <deque>
 #include <functional>
 #include <iostream>
@@ -10,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "actors/cluster/message_checks.hpp"
 #include "actors/cluster/render_relay.hpp"
 #include "actors/cluster/token.hpp"
 #include "actors/errors.hpp"
@@ -90,25 +90,6 @@ worker_entry* sender_worker(gateway_pointer self) {
   if (!sender) return nullptr;
   auto it = self->state.workers.find(sender->node());
   return it == self->state.workers.end() ? nullptr : &it->second;
-}
-
-bool all_finite(const std::vector<float>& v) {
-  for (float x : v)
-    if (!std::isfinite(x)) return false;
-  return true;
-}
-
-std::string check_rollout(const gateway_config& c, const algo::rollout& r) {
-  if (r.n_steps != c.n_steps || r.n_envs != c.envs_per_agent || r.obs_size != c.obs_size ||
-      r.action_size != c.action_width || r.state_size != c.state_size)
-    return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
-           std::to_string(r.n_envs) + " envs) is not the run's";
-  if (const std::string error = algo::rollout_shape_error(r); !error.empty())
-    return "rollout: " + error;
-  if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions) ||
-      !all_finite(r.initial_states))
-    return "rollout holds non-finite numbers";
-  return "";
 }
 
 // What identifies a rollout's content: a replay is byte for byte the same.
@@ -207,26 +188,17 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         if (!w) return reject(self, errc::not_joined, "predict request from a node that has not joined");
         if (!w->owns(req.agent_id))
           return reject(self, errc::malformed, "predict request for a foreign agent id");
-        if (req.rows != st.config.envs_per_agent ||
-            req.observations.size() != size_t(req.rows) * size_t(st.config.obs_size) ||
-            req.states.size() != size_t(req.rows) * size_t(st.config.state_size) ||
-            !all_finite(req.observations) || !all_finite(req.states))
-          return reject(self, errc::malformed, "predict request with malformed observations or states");
-        if (req.policy_row < -1 || req.policy_row >= req.rows)
-          return reject(self, errc::malformed, "predict request for a row it does not have");
+        if (const std::string why = predict_request_problem(st.config.shapes, req); !why.empty())
+          return reject(self, errc::malformed, why);
         // Relayed: the owner answers the gateway, never the worker.
         ++st.totals.predicts_relayed;
         auto promise = self->make_response_promise<predict_reply>();
         self->request(st.owners[replica_of(st, req.agent_id)], caf::infinite, std::move(req))
             .then(
                 [=](predict_reply& reply) mutable {
-                  // CAF 0.17 cannot send an infinity (its serializer halves it
-                  // forever, hanging this node's network thread): a model
-                  // whose outputs overflowed answers with an error instead.
-                  if (!all_finite(reply.actions) || !all_finite(reply.logp) ||
-                      !all_finite(reply.values) || !all_finite(reply.row_policy) ||
-                      !all_finite(reply.states)) {
-                    promise.deliver(make_error(errc::failed, "the model's outputs are not finite"));
+                  // A model whose outputs overflowed answers with an error.
+                  if (const std::string why = predict_reply_problem(reply); !why.empty()) {
+                    promise.deliver(make_error(errc::failed, why));
                     return;
                   }
                   auto& newest = self->state.newest_version;
@@ -241,7 +213,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         worker_entry* w = sender_worker(self);
         if (!w) return reject(self, errc::not_joined, "rollout from a node that has not joined");
         if (!w->owns(r.agent_id)) return reject(self, errc::malformed, "rollout for a foreign agent id");
-        if (const std::string why = check_rollout(st.config, r); !why.empty())
+        if (const std::string why = rollout_problem(st.config.shapes, r); !why.empty())
           return reject(self, errc::malformed, why);
         for (std::uint64_t v : r.behaviour_version)
           if (v > st.newest_version)
@@ -275,11 +247,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
           return;
         }
         if (st.stopped) return;
-        if (!w->owns(report.agent_id) || report.returns.size() != report.lengths.size() ||
-            !all_finite(report.returns) || !std::isfinite(report.predict_seconds) ||
-            report.predict_seconds < 0 || report.predicts < 0 ||
-            std::any_of(report.lengths.begin(), report.lengths.end(),
-                        [](std::int32_t n) { return n < 0; })) {
+        if (!w->owns(report.agent_id) || !episode_report_problem(report).empty()) {
           reject(self, errc::malformed, "malformed episode report");
           return;
         }

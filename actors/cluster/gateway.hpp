@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
+#include "actors/cluster/message_checks.hpp"
 #include "actors/frames/frame_hub.hpp"
 #include "actors/learner_actor.hpp"
 #include "actors/messages.hpp"
@@ -52,12 +53,7 @@ struct gateway_config {
   std::string token;
   std::string config_yaml;  // what workers receive; holds no token
   std::uint64_t seed = 1;   // workers' agents draw theirs from it
-  // The run's shapes, to check what arrives.
-  int envs_per_agent = 1;
-  int obs_size = 1;
-  int action_width = 1;  // floats per action
-  int state_size = 0;    // a recurrent policy's state per environment
-  int n_steps = 1;
+  run_shapes shapes;  // to check what arrives (actors/cluster/message_checks.hpp)
   int max_agents_per_worker = 1024;
   // Rollouts remembered per worker to recognise a replayed one.
   int replay_window = 4096;

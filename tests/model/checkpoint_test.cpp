@@ -93,8 +93,9 @@ TEST_CASE("damaged or foreign checkpoints are reported, never a crash") {
       {"flipped.pt", flipped, "does not match its checksum"},
       {"longer.pt", longer, "bytes follow its end"},
       {"garbage.pt", "this is not a checkpoint", "not a Troupe checkpoint"},
-      // A plain LibTorch archive (what Troupe wrote before checksums).
-      {"legacy.pt", bytes.substr(checkpoint_header_bytes), "not a Troupe checkpoint"},
+      // The content without its header (or a LibTorch archive, as Troupe
+      // wrote before checksums).
+      {"headless.pt", bytes.substr(checkpoint_header_bytes), "not a Troupe checkpoint"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -105,9 +106,14 @@ TEST_CASE("damaged or foreign checkpoints are reported, never a crash") {
   }
   // Another format version is named as such.
   std::string future = bytes;
-  future[8] = 2;
+  future[8] = 3;
   CHECK_THROWS_WITH_AS(read_checkpoint_meta(write("future.pt", future)),
-                       doctest::Contains("checkpoint format 2"), checkpoint_error);
+                       doctest::Contains("checkpoint format 3"), checkpoint_error);
+  std::string format1 = bytes;
+  format1[8] = 1;
+  CHECK_THROWS_WITH_AS(read_checkpoint_meta(write("format1.pt", format1)),
+                       doctest::Contains("format 1, a LibTorch archive, is no longer read"),
+                       checkpoint_error);
 
   CHECK_THROWS_WITH_AS(read_checkpoint_meta(temp_path("missing.pt")),
                        doctest::Contains("no such checkpoint"), checkpoint_error);
@@ -148,5 +154,80 @@ TEST_CASE("a checkpoint that cannot be written leaves the older file and no temp
                        doctest::Contains("cannot be created"), checkpoint_error);
   std::filesystem::remove(path + ".tmp");
   CHECK(read_checkpoint_file(path) == before);
+}
+}
+
+TEST_SUITE("model") {
+TEST_CASE("Adam's state comes back too") {
+  auto original = make_shared_model(mlp_spec(4, 2, {8}), 1);
+  auto adam = std::make_unique<torch::optim::Adam>(original->net->parameters(),
+                                                   torch::optim::AdamOptions(0.01));
+  std::vector<torch::Tensor> grads;
+  for (const auto& p : original->net->parameters()) grads.push_back(torch::full_like(p, 0.3));
+  for (int i = 0; i < 4; ++i) apply_gradients(*original, *adam, grads);
+  const std::string path = temp_path("adam.pt");
+  save_checkpoint(path, *original, adam.get(), {});
+  auto restored = make_shared_model(mlp_spec(4, 2, {8}), 5);
+  auto adam2 = std::make_unique<torch::optim::Adam>(restored->net->parameters(),
+                                                    torch::optim::AdamOptions(0.01));
+  load_checkpoint(path, *restored, adam2.get());
+  // Adam's step count and moments: a fresh Adam's next step would differ.
+  apply_gradients(*original, *adam, grads);
+  apply_gradients(*restored, *adam2, grads);
+  CHECK(same_parameters(*original, *restored));
+  // RMSprop's run cannot resume from Adam's state.
+  auto rms = rmsprop(restored->net->parameters());
+  CHECK_THROWS_WITH_AS(load_checkpoint(path, *restored, rms.get()),
+                       doctest::Contains("holds the state of adam, not of this run's rmsprop"),
+                       checkpoint_error);
+}
+
+TEST_CASE("a checkpoint whose checksum holds but whose content is malformed is refused") {
+  auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
+  auto rms = rmsprop(model->net->parameters());
+  const std::string good = temp_path("content.pt");
+  save_checkpoint(good, *model, rms.get(), {});
+  const std::string content(unseal_checkpoint(read_checkpoint_file(good), good));
+  const std::uint64_t length = [&] {
+    std::uint64_t n = 0;
+    for (int i = 0; i < 8; ++i) n |= std::uint64_t(static_cast<unsigned char>(content[i])) << (8 * i);
+    return n;
+  }();
+  const std::string directory = content.substr(8, length), values = content.substr(8 + length);
+  auto with_directory = [&](const std::string& d) {
+    std::string out;
+    for (int i = 0; i < 8; ++i) out.push_back(char((d.size() >> (8 * i)) & 0xff));
+    return out + d + values;
+  };
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string d = directory;
+    const size_t at = d.find(from);
+    REQUIRE(at != std::string::npos);
+    return with_directory(d.replace(at, from.size(), to));
+  };
+  struct damage {
+    std::string name, content, says;
+  };
+  const std::vector<damage> cases = {
+      {"short", content.substr(0, 5), "no directory"},
+      {"past-end", with_directory(directory).substr(0, 20), "past the end"},
+      {"not-json", with_directory("{\"info\": [1, 2"), "not JSON"},
+      {"no-tensors", with_directory("{\"info\": {}}"), "lacks info or tensors"},
+      {"huge-shape", replaced("[8,4]", "[8,4000000000000]"), "larger than the file"},
+      {"negative-shape", replaced("[8,4]", "[-8,4]"), "larger than the file"},
+      {"shape-text", replaced("[8,4]", "[\"8\",4]"), "not integers"},
+      {"twice", replaced("parameters/trunk.0.bias", "parameters/trunk.0.weight"), "appears twice"},
+      {"trailing", with_directory(directory) + "xyzw", "4 bytes follow its last tensor"},
+      {"renamed", replaced("parameters/trunk.0.bias", "parameters/trunk.0.biaz"), "parameter 'trunk.0.bias' is missing"},
+      {"meta", replaced("\"env_steps\"", "\"env_stepz\""), "corrupt checkpoint metadata"},
+      {"optimizer", replaced("\"rmsprop\"", "7"), "corrupt optimiser state"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    const std::string path = temp_path(c.name + ".pt");
+    write_file_atomically(path, seal_checkpoint(c.content));
+    CHECK_THROWS_WITH_AS(load_checkpoint(path, *model, rms.get()), doctest::Contains(c.says.c_str()),
+                         checkpoint_error);
+  }
 }
 }

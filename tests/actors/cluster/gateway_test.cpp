@@ -62,7 +62,7 @@ metrics_actor::behavior_type fake_metrics(metrics_actor::pointer, seen* s) {
   };
 }
 
-algo::rollout valid_rollout(std::uint32_t agent, const gateway_config& c) {
+algo::rollout valid_rollout(std::uint32_t agent, const run_shapes& c) {
   algo::rollout r;
   r.agent_id = agent;
   r.n_steps = c.n_steps;
@@ -107,10 +107,10 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   gateway_config c;
   c.token = "right";
   c.config_yaml = "run: {name: x}\n";
-  c.envs_per_agent = 2;
-  c.obs_size = 4;
-  c.action_width = 1;
-  c.n_steps = 3;
+  c.shapes.envs_per_agent = 2;
+  c.shapes.obs_size = 4;
+  c.shapes.action_width = 1;
+  c.shapes.n_steps = 3;
   auto metrics = sys.spawn(fake_metrics, &s);
   auto gw = spawn_gateway(sys, c, {sys.spawn(fake_owner, &s)}, {sys.spawn(fake_learner, &s)},
                           metrics);
@@ -145,24 +145,24 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   CHECK(version == 7);  // answered by the owner
   CHECK(s.predicts == 1);
 
-  auto bad_shape = valid_rollout(reply.first_agent_id, c);
+  auto bad_shape = valid_rollout(reply.first_agent_id, c.shapes);
   bad_shape.rewards.pop_back();
   CHECK(refused(bad_shape));
-  auto other_steps = valid_rollout(reply.first_agent_id, c);
+  auto other_steps = valid_rollout(reply.first_agent_id, c.shapes);
   other_steps.n_steps = 4;
   CHECK(refused(other_steps));
-  CHECK(refused(valid_rollout(reply.first_agent_id + 5, c)));
+  CHECK(refused(valid_rollout(reply.first_agent_id + 5, c.shapes)));
   CHECK(s.rollouts == 0);
   bool acked = false;
-  worker->request(gw, timeout, valid_rollout(reply.first_agent_id, c))
+  worker->request(gw, timeout, valid_rollout(reply.first_agent_id, c.shapes))
       .receive([&](const train_ack& a) { acked = a.trained; },
                [&](caf::error& e) { FAIL(sys.render(e)); });
   CHECK(acked);
   CHECK(s.rollouts == 1);
   // The same rollout again: a replay. One acted with a version no reply has
   // carried yet (the owner's replies carry 7): made up.
-  CHECK(refused(valid_rollout(reply.first_agent_id, c)));
-  auto future = valid_rollout(reply.first_agent_id, c);
+  CHECK(refused(valid_rollout(reply.first_agent_id, c.shapes)));
+  auto future = valid_rollout(reply.first_agent_id, c.shapes);
   future.sequence = 1;
   future.behaviour_version.back() = 8;
   CHECK(refused(future));
@@ -182,7 +182,7 @@ TEST_CASE("gateway: only joined workers with the run's shapes get through") {
   CHECK(final.predicts_relayed == 1);
   CHECK(final.rollouts_relayed == 1);
   // After the stop nothing more is collected.
-  CHECK(refused(valid_rollout(reply.first_agent_id, c)));
+  CHECK(refused(valid_rollout(reply.first_agent_id, c.shapes)));
   CHECK(s.rollouts == 1);
   // Counted where it arrived: the one rollout that got through. The gateway
   // sent that report before the rollout was acknowledged, so it is ahead of

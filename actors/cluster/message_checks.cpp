@@ -1,0 +1,58 @@
+#include "actors/cluster/message_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace troupe::actors {
+
+namespace {
+
+bool all_finite(const std::vector<float>& v) {
+  return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+}
+
+}  // namespace
+
+std::string predict_request_problem(const run_shapes& shapes, const predict_request& request) {
+  if (request.rows != shapes.envs_per_agent ||
+      request.observations.size() != size_t(request.rows) * size_t(shapes.obs_size) ||
+      request.states.size() != size_t(request.rows) * size_t(shapes.state_size) ||
+      !all_finite(request.observations) || !all_finite(request.states))
+    return "predict request with malformed observations or states";
+  if (request.policy_row < -1 || request.policy_row >= request.rows)
+    return "predict request for a row it does not have";
+  return "";
+}
+
+std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
+  if (r.n_steps != shapes.n_steps || r.n_envs != shapes.envs_per_agent ||
+      r.obs_size != shapes.obs_size || r.action_size != shapes.action_width ||
+      r.state_size != shapes.state_size)
+    return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
+           std::to_string(r.n_envs) + " envs) is not the run's";
+  if (const std::string error = algo::rollout_shape_error(r); !error.empty())
+    return "rollout: " + error;
+  if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions) ||
+      !all_finite(r.initial_states) || !all_finite(r.behaviour_logp) ||
+      !all_finite(r.truncation_observations))
+    return "rollout holds non-finite numbers";
+  return "";
+}
+
+std::string episode_report_problem(const episode_report& report) {
+  if (report.returns.size() != report.lengths.size() || !all_finite(report.returns) ||
+      !std::isfinite(report.predict_seconds) || report.predict_seconds < 0 ||
+      report.predicts < 0 ||
+      std::any_of(report.lengths.begin(), report.lengths.end(), [](std::int32_t n) { return n < 0; }))
+    return "malformed episode report";
+  return "";
+}
+
+std::string predict_reply_problem(const predict_reply& reply) {
+  if (!all_finite(reply.actions) || !all_finite(reply.logp) || !all_finite(reply.values) ||
+      !all_finite(reply.row_policy) || !all_finite(reply.states))
+    return "the model's outputs are not finite";
+  return "";
+}
+
+}  // namespace troupe::actors

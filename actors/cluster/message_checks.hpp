@@ -1,0 +1,34 @@
+#pragma once
+// What the cluster gateway checks in the data a worker sends, before any of
+// it reaches the model-owner, the learner or the metrics: the run's shapes
+// and finite numbers. Plain functions of a message and the run's shapes (no
+// actor system), so the fuzz target (tests/fuzz/messages_fuzz.cpp) and the
+// tests call them on decoded bytes. Each returns why a message is refused,
+// or "" when it may pass.
+#include <string>
+
+#include "actors/messages.hpp"
+
+namespace troupe::actors {
+
+// The shapes of one run's data.
+struct run_shapes {
+  int envs_per_agent = 1;
+  int obs_size = 1;
+  int action_width = 1;  // floats per action
+  int state_size = 0;    // a recurrent policy's state per environment
+  int n_steps = 1;
+};
+
+std::string predict_request_problem(const run_shapes& shapes, const predict_request& request);
+
+std::string rollout_problem(const run_shapes& shapes, const algo::rollout& rollout);
+
+// The agent's ownership is the gateway's to check; this is the report itself.
+std::string episode_report_problem(const episode_report& report);
+
+// A model's answer on its way to a worker: CAF 0.17 cannot send an infinity
+// (its serializer halves it forever, hanging the node's network thread).
+std::string predict_reply_problem(const predict_reply& reply);
+
+}  // namespace troupe::actors

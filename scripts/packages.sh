@@ -1,0 +1,26 @@
+# Sourced by the scripts that build Troupe: the Debian packages it needs, and
+# a function that installs those of a list that are missing.
+troupe_packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  libcaf-dev libtorch-dev libyaml-cpp-dev doctest-dev libsdl2-dev
+  nlohmann-json3-dev libcli11-dev libpng-dev
+  libssl-dev                    # SHA-256 of checkpoints (and CAF's TLS module)
+  libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
+  python3 python3-matplotlib    # scripts/plot.py
+  python3-numpy                 # Python environments: their host process (envs/python/)
+  xvfb xauth                    # the viewer's headless tests
+  openssl                       # the cluster TLS test makes its certificates
+)
+
+# install_missing PACKAGE...: apt-get installs those not installed yet.
+install_missing() {
+  local missing=() p sudo=""
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  echo "installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
