@@ -52,12 +52,15 @@ TEST_SUITE("e2e") {
 TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and solves") {
   const std::string dir = fresh_dir("rogue");
   const std::string log = dir + ".learner.log";
-  // A slow worker (one agent, 4 envs) and a longer window (the mean of 1000
+  // A slow worker (one agent, 4 envs) and a longer window (the mean of 1500
   // episodes must reach 475), so the run is still training when the attack
-  // is over; tight timeouts, so the suite need not wait long.
+  // (about 30 s, mostly its timeouts) is over; n_steps 10 and lr 0.001, with
+  // which such a run solved in 0.8-0.9M env steps (seeds 1-3; about 70 s here
+  // through the gateway). Tight timeouts, so the suite need not wait long.
   child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
                          "--run-dir", dir, "--view-port", "0", "--set", "agents.count=0", "--set",
-                         "env.envs_per_agent=4", "--set", "run.stop.window=1000", "--set",
+                         "env.envs_per_agent=4", "--set", "run.stop.window=1500", "--set",
+                         "algo.n_steps=10", "--set", "algo.lr=0.001", "--set",
                          "cluster.handshake_timeout_s=3", "--set",
                          "cluster.idle_timeout_s=10", "--set", "run.stop.wall_seconds=600", "--set",
                          "log.progress=false"},
@@ -73,7 +76,7 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   std::this_thread::sleep_for(std::chrono::seconds(1));  // training under way
   const double rss_before = rss_mib(learner.pid());
 
-  const json c = rogue("cluster " + cluster + " --token " + token + " --ids 300 --envs 4");
+  const json c = rogue("cluster " + cluster + " --token " + token + " --ids 300 --envs 4 --steps 10");
   const json v = rogue("view " + view + " --ids 300");
   const json f = rogue("flood " + cluster + " --connections 1000 --limit 20");
   const double rss_after = rss_mib(learner.pid());

@@ -2,7 +2,7 @@
 // suite (tests/e2e/rogue_peer_test.cpp). It uses CAF's own network layer
 // against a real `troupe serve`:
 //
-//   troupe_rogue cluster HOST:PORT --token T [--ids N] [--envs N]   the cluster port
+//   troupe_rogue cluster HOST:PORT --token T [--ids N] [--envs N] [--steps N]   the cluster port
 //   troupe_rogue view HOST:PORT [--ids N]                 a frame stream
 //   troupe_rogue flood HOST:PORT [--connections N]        slow and flooding peers (raw TCP)
 //
@@ -51,8 +51,10 @@ using nlohmann::json;
 namespace {
 
 constexpr auto ask_timeout = 5s;
-// The run's env.envs_per_agent (--envs): the rows of a well-shaped request.
+// The run's env.envs_per_agent (--envs): the rows of a well-shaped request;
+// and its algo.n_steps (--steps): the steps of a well-shaped rollout.
 int envs = 64;
+int steps = 5;
 // CAF 0.17 cannot send an infinity: its serializer (detail::pack754) halves
 // it forever, hanging the sender's network thread. A NaN it sends arrives as
 // some finite number. So the extremes sent are NaN and the largest floats.
@@ -327,16 +329,16 @@ int cluster(const std::string& host, std::uint16_t port, const std::string& toke
         .receive([&](const predict_reply& r) { version = r.version; w["valid_predict"] = true; },
                  [&](caf::error& err) { w["valid_predict"] = caf::to_string(err); });
     expect_refusal("rollout: garbage shapes", refused(self, *gw, garbage_rollout(me), ta));
-    expect_refusal("rollout: other steps", refused(self, *gw, shaped_rollout(me, 7, envs, version), ta));
-    auto nan_rollout = shaped_rollout(me, 5, envs, version);
+    expect_refusal("rollout: other steps", refused(self, *gw, shaped_rollout(me, steps + 2, envs, version), ta));
+    auto nan_rollout = shaped_rollout(me, steps, envs, version);
     nan_rollout.rewards[3] = nan;
     nan_rollout.rewards[0] = 0.5f;  // whatever the NaN arrives as, not the valid one below
     w["rollout_nan_refused"] = refused(self, *gw, nan_rollout, ta);
-    expect_refusal("rollout: unknown agent", refused(self, *gw, shaped_rollout(me + 7, 5, envs, version), ta));
+    expect_refusal("rollout: unknown agent", refused(self, *gw, shaped_rollout(me + 7, steps, envs, version), ta));
     expect_refusal("rollout: a version from the future",
-                   refused(self, *gw, shaped_rollout(me, 5, envs, version + 1000000), ta));
+                   refused(self, *gw, shaped_rollout(me, steps, envs, version + 1000000), ta));
     // A valid rollout (the token makes it legitimate), then the same again.
-    auto valid = shaped_rollout(me, 5, envs, version);
+    auto valid = shaped_rollout(me, steps, envs, version);
     valid.sequence = 0;
     int accepted_rollouts = 0;
     self->request(*gw, ask_timeout, valid)
@@ -555,7 +557,7 @@ int flood(const std::string& host, std::uint16_t port, int connections, double l
 int main(int argc, char** argv) {
   auto usage = [] {
     std::cerr << "usage: troupe_rogue cluster|view|flood HOST:PORT [--token T] [--ids N] "
-                 "[--connections N] [--limit SECONDS]\n";
+                 "[--envs N] [--steps N] [--connections N] [--limit SECONDS]\n";
     return 2;
   };
   if (argc < 3) return usage();
@@ -568,6 +570,7 @@ int main(int argc, char** argv) {
     if (flag == "--token") token = argv[i + 1];
     else if (flag == "--ids") ids = std::stoi(argv[i + 1]);
     else if (flag == "--envs") envs = std::stoi(argv[i + 1]);
+    else if (flag == "--steps") steps = std::stoi(argv[i + 1]);
     else if (flag == "--connections") connections = std::stoi(argv[i + 1]);
     else if (flag == "--limit") limit = std::stod(argv[i + 1]);
     else return usage();
