@@ -115,7 +115,7 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   st.continuous = model::spec_of(*st.model).continuous;
   st.state_size = model::spec_of(*st.model).state_size();
   st.staging = model::make_input_staging(*st.model);
-  st.courier = std::make_unique<reply_courier>(config.reply_threads_here());
+  st.courier = std::make_unique<reply_courier>(config.reply_threads_here(), self->address());
   return {
       [=](predict_request& req) -> caf::typed_response_promise<predict_reply> {
         auto& st = self->state;

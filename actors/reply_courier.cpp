@@ -4,12 +4,37 @@
 
 namespace troupe::actors {
 
-void reply_courier::batch::send_claimed() {
-  for (size_t i = next.fetch_add(1); i < replies.size(); i = next.fetch_add(1))
-    replies[i].first.deliver(std::move(replies[i].second));
+namespace {
+
+// What promise.deliver() does, but safe on any thread: the reply goes to the
+// requester (or the next stage of a forwarded request) with no execution
+// context, so the destination is scheduled by the actor system.
+void answer(reply_courier::reply& r, const caf::actor_addr& owner) {
+  const caf::response_promise& promise = r.first;
+  caf::response_promise::forwarding_stack stages = promise.stages();
+  caf::strong_actor_ptr sender = caf::actor_cast<caf::strong_actor_ptr>(owner), to;
+  caf::message_id id = promise.id();
+  if (stages.empty()) {
+    to = promise.source();
+    id = id.response_id();
+  } else {
+    sender = promise.source();
+    to = std::move(stages.back());
+    stages.pop_back();
+  }
+  if (to)
+    to->enqueue(caf::make_mailbox_element(std::move(sender), id, std::move(stages), std::move(r.second)),
+                nullptr);
 }
 
-reply_courier::reply_courier(int threads) {
+}  // namespace
+
+void reply_courier::batch::send_claimed() {
+  for (size_t i = next.fetch_add(1); i < replies.size(); i = next.fetch_add(1))
+    answer(replies[i], owner);
+}
+
+reply_courier::reply_courier(int threads, caf::actor_addr owner) : owner_(std::move(owner)) {
   for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { run(); });
 }
 
@@ -34,6 +59,7 @@ void reply_courier::send(std::vector<reply>&& replies) {
   }
   auto shared = std::make_shared<batch>();
   shared->replies = std::move(replies);
+  shared->owner = owner_;
   replies.clear();
   // One courier per min_shared_batch replies, as many as there are.
   const size_t helpers = std::min(threads_.size(), shared->replies.size() / min_shared_batch);

@@ -14,6 +14,11 @@
 // agents on many cores one courier is not enough (1024 agents on 16 cores:
 // the owner spent half its time replying), so a large batch is shared by up
 // to `threads` couriers, one per min_shared_batch replies.
+//
+// A courier answers a request without the promise's deliver(), which reads
+// the owner's execution context while the owner's thread rewrites it (a
+// data race ThreadSanitizer found, scripts/sanitize.sh thread): it enqueues
+// the reply itself, as any thread outside an actor sends a message.
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -35,8 +40,9 @@ class reply_courier {
   // courier costs about what sending a few replies does.
   static constexpr size_t min_shared_batch = 8;
 
-  // `threads` couriers (at least one).
-  explicit reply_courier(int threads = 1);
+  // `threads` couriers (at least one) for the actor `owner`, which the
+  // replies come from.
+  reply_courier(int threads, caf::actor_addr owner);
   ~reply_courier();  // sends whatever is left, then joins the threads
   reply_courier(const reply_courier&) = delete;
   reply_courier& operator=(const reply_courier&) = delete;
@@ -50,6 +56,7 @@ class reply_courier {
   struct batch {
     std::vector<reply> replies;
     std::atomic<size_t> next{0};
+    caf::actor_addr owner;
     void send_claimed();  // claims and sends replies until none is left
   };
   void run();
@@ -60,6 +67,7 @@ class reply_courier {
   std::vector<std::shared_ptr<batch>> handed_over_;  // the owner's view of them
   bool stopping_ = false;
   std::vector<std::thread> threads_;
+  caf::actor_addr owner_;
 };
 
 }  // namespace troupe::actors
