@@ -117,6 +117,27 @@ field boolean(const std::string& key, bool& target, const std::string& help) {
           [&target] { return YAML::Node(target); }};
 }
 
+// A string value, refused when it holds a control character: what a config
+// names ends up in file names, logs and the run's config.yaml, where a stray
+// carriage return is a mistake, and yaml-cpp does not write such characters
+// back as it read them (YAML reads CR, NEL and U+2028/9 as line breaks).
+std::string text_of(const YAML::Node& n, const std::string& where, const std::string& key) {
+  const std::string& s = n.Scalar();
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const auto next = static_cast<unsigned char>(i + 1 < s.size() ? s[i + 1] : 0);
+    const bool c0 = c < 0x20 || c == 0x7f;
+    const bool c1 = c == 0xc2 && next >= 0x80 && next <= 0x9f;
+    const bool separator = c == 0xe2 && next == 0x80 && i + 2 < s.size() &&
+                           (static_cast<unsigned char>(s[i + 2]) == 0xa8 ||
+                            static_cast<unsigned char>(s[i + 2]) == 0xa9);
+    if (c0 || c1 || separator)
+      fail(where, key, "a control character or line break (byte " + std::to_string(c) + ", at character " +
+                           std::to_string(i + 1) + ") in a text value; text values hold printable characters only");
+  }
+  return s;
+}
+
 // A string; `allowed` (when not empty) lists its legal values.
 field text(const std::string& key, std::string& target, std::vector<std::string> allowed,
            const std::string& help) {
@@ -129,7 +150,22 @@ field text(const std::string& key, std::string& target, std::vector<std::string>
             if (!allowed.empty() &&
                 std::find(allowed.begin(), allowed.end(), n.Scalar()) == allowed.end())
               fail(where, key, "expected one of " + range + ", got '" + n.Scalar() + "'");
-            target = n.Scalar();
+            target = text_of(n, where, key);
+          },
+          [&target] { return YAML::Node(target); }};
+}
+
+// A name that becomes part of a file name (the run directory's).
+field file_name(const std::string& key, std::string& target, const std::string& help) {
+  return {key, "string", "non-empty, no '/', not starting with '.'", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            if (!n.IsScalar() || n.Scalar().empty())
+              fail(where, key, "expected a non-empty string, got " + scalar_text(n));
+            const std::string name = text_of(n, where, key);
+            if (name.find('/') != std::string::npos || name[0] == '.')
+              fail(where, key, "expected a name without '/' that does not start with '.' (it names the run directory), got '" +
+                                   name + "'");
+            target = name;
           },
           [&target] { return YAML::Node(target); }};
 }
@@ -167,7 +203,7 @@ field optional_text(const std::string& key, std::string& target, const std::stri
               return;
             }
             if (!n.IsScalar()) fail(where, key, "expected a string, got " + scalar_text(n));
-            target = n.Scalar();
+            target = text_of(n, where, key);
           },
           [&target] { return YAML::Node(target); }};
 }
@@ -237,9 +273,10 @@ field env_id(const std::string& key, std::string& target, const std::string& hel
           [&target, key](const YAML::Node& n, const std::string& where) {
             if (!n.IsScalar() || n.Scalar().empty())
               fail(where, key, "expected a non-empty string, got " + scalar_text(n));
-            if (const std::string problem = envs::env_id_problem(n.Scalar()); !problem.empty())
+            const std::string id = text_of(n, where, key);
+            if (const std::string problem = envs::env_id_problem(id); !problem.empty())
               fail(where, key, problem);
-            target = n.Scalar();
+            target = id;
           },
           [&target] { return YAML::Node(target); }};
 }
@@ -252,7 +289,7 @@ field text_list(const std::string& key, std::vector<std::string>& target, const 
             for (const auto& item : n) {
               if (!item.IsScalar() || item.Scalar().empty())
                 fail(where, key, "expected non-empty strings, got " + scalar_text(item));
-              out.push_back(item.Scalar());
+              out.push_back(text_of(item, where, key));
             }
             target = out;
           },
@@ -345,7 +382,7 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 std::vector<field> fields_of(run_config& c) {
   return {
-      text("run.name", c.run.name, {}, "name of the run; the run directory is runs/<name>-<timestamp>"),
+      file_name("run.name", c.run.name, "name of the run; the run directory is runs/<name>-<timestamp>"),
       integer("run.seed", c.run.seed, 0, std::numeric_limits<int>::max(), "seeds the network, the environments and action sampling"),
       number("run.stop.mean_return", c.run.stop.mean_return, -inf, inf, false, "stop when the mean return of the last run.stop.window episodes reaches this"),
       integer("run.stop.window", c.run.stop.window, 1, 100000, "episodes in the mean-return window"),

@@ -4,7 +4,8 @@
 # with nothing computed), REPEATS times for each net, interleaved; prints the
 # min / median / max of each mode and of the ratio batched / max(mutex,
 # copies), with the machine's floor (thread wake-up round trip, one forward
-# pass), and writes them as JSON.
+# pass) and one owner's ceiling (1 / (1/echo + forward at the mean batch /
+# mean batch), the ratio that ceiling allows), and writes them as JSON.
 #
 #   scripts/bench_serving.sh [--troupe BIN] [--repeats 5] [--agents 64] [--seconds 2]
 #                            [--nets "mlp cnn"] [--out FILE.json] [-- EXTRA BENCH FLAGS]
@@ -46,17 +47,30 @@ summary = {}
 for net in nets:
     runs = [json.load(open(f)) for f in sorted(glob.glob("%s/%s-*.json" % (work, net)))]
     by_mode = {}
-    ratios, of_echo = [], []
+    ratios, of_echo, ceilings, of_ceiling, best_ratios = [], [], [], [], []
     for run in runs:
         rate = {r["mode"]: r["predictions_per_s"] for r in run["results"]}
         for mode, value in rate.items():
             by_mode.setdefault(mode, []).append(value)
-        ratios.append(rate["batched"] / max(rate["mutex"], rate["copies"]))
+        best_other = max(rate["mutex"], rate["copies"])
+        ratios.append(rate["batched"] / best_other)
         of_echo.append(rate["batched"] / rate["echo"])
+        # The ceiling of one owner: each prediction costs it its share of
+        # the message path (what echo sustains, nothing computed) plus its
+        # share of a forward pass at the batch it reached.
+        batched = next(r for r in run["results"] if r["mode"] == "batched")
+        forward_s = batched["forward_at_mean_batch_us"] * 1e-6 / batched["mean_batch"]
+        ceiling = 1.0 / (1.0 / rate["echo"] + forward_s)
+        ceilings.append(ceiling)
+        of_ceiling.append(rate["batched"] / ceiling)
+        best_ratios.append(ceiling / best_other)
     spread = lambda v: {"min": min(v), "median": statistics.median(v), "max": max(v)}
     summary[net] = {"modes": {m: spread(v) for m, v in by_mode.items()},
                     "ratio_batched_to_best_of_mutex_and_copies": spread(ratios),
                     "batched_share_of_echo": spread(of_echo),
+                    "owner_ceiling": spread(ceilings),
+                    "batched_share_of_ceiling": spread(of_ceiling),
+                    "ratio_the_ceiling_allows": spread(best_ratios),
                     "floor": [run["floor"] for run in runs],
                     "repeats": len(runs)}
     s = summary[net]
@@ -67,6 +81,10 @@ for net in nets:
     e = s["batched_share_of_echo"]
     print("%s: ratio min/median/max %.2f/%.2f/%.2f; batched is %.0f-%.0f %% of echo" % (
         net, r["min"], r["median"], r["max"], 100 * e["min"], 100 * e["max"]))
+    c, b, a = s["owner_ceiling"], s["ratio_the_ceiling_allows"], s["batched_share_of_ceiling"]
+    print("%s: one owner's ceiling %.0f/%.0f/%.0f (ratio it allows %.2f/%.2f/%.2f); batched is %.0f/%.0f/%.0f %% of it" % (
+        net, c["min"], c["median"], c["max"], b["min"], b["median"], b["max"],
+        100 * a["min"], 100 * a["median"], 100 * a["max"]))
 json.dump(summary, open(out, "w"), indent=2)
 print("bench_serving: wrote", out)
 PY

@@ -59,6 +59,15 @@ inline std::vector<bad_case> bad_configs() {
       {std::string("run:\n  name: \0\x01\x02", 16), {"not a text file"}},
       {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  kwargs: {a: \"\xff\"}\n", {":5:16", "not UTF-8", "255"}},
       {"run:\n  name: caf\xc3\n", {":2:12", "not UTF-8"}},
+      // Found by fuzzing: a name with carriage returns changed on its way
+      // through config.yaml; a control character or YAML line break in any
+      // text value is refused.
+      {"run:\n  name: cartpole\r\r\r\nenv:\n  id: CartPole-v1\n", {":2:9", "run.name", "control character", "byte 13"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  python: \"py\\x85thon\"\n", {"env.python", "control character"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  python_path: [\"a\\tb\"]\n", {"env.python_path", "control character", "byte 9"}},
+      {head + "cluster:\n  token: \"a\\u2028b\"\n", {"cluster.token", "line break"}},
+      {"run:\n  name: ../elsewhere\nenv:\n  id: CartPole-v1\n", {":2:9", "run.name", "without '/'", "'../elsewhere'"}},
+      {"run:\n  name: .hidden\nenv:\n  id: CartPole-v1\n", {"run.name", "start with '.'"}},
       {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  kwargs: {a: &a [1, 1], b: &b [*a, *a], c: &c [*b, *b], d: &d [*c, *c], e: &e [*d, *d], f: &f [*e, *e], g: &g [*f, *f], h: &h [*g, *g], i: &i [*h, *h], j: &j [*i, *i], k: &k [*j, *j], l: &l [*k, *k], m: &m [*l, *l], n: &n [*m, *m], o: &o [*n, *n], p: &p [*o, *o], q: [*p, *p]}\n", {"env.kwargs", "more than 100000 values"}},
       {head + "checkpoint:\n  keep: 0\n", {"checkpoint.keep", "[1, 1000]"}},
       {head + "batching:\n  max_batch: 0\n", {"batching.max_batch"}},
