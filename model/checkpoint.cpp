@@ -95,18 +95,22 @@ torch::Tensor from_bundle(const bundle_tensor& t, torch::Device device) {
       .to(device);
 }
 
-// The optimiser's state as a bundle holds it, checked against `model`
-// before anything is installed: the same kind of optimiser, only this
-// model's parameters, tensors of their shapes.
-void restore_optimizer(const tensor_bundle& bundle, const std::string& path, shared_model& model,
-                       torch::optim::Optimizer& optimizer) {
+// One parameter's optimiser state, ready to install.
+using optimizer_states =
+    std::vector<std::pair<torch::Tensor, std::unique_ptr<torch::optim::OptimizerParamState>>>;
+
+// The optimiser's state as a bundle holds it, checked against `model`: the
+// same kind of optimiser, only this model's parameters, tensors of their
+// shapes. Built outside the critical section; installing it is a swap.
+optimizer_states read_optimizer_states(const tensor_bundle& bundle, const std::string& path,
+                                       shared_model& model, torch::optim::Optimizer& optimizer) {
   const auto fail = [&](const std::string& why) { return checkpoint_error(path + ": " + why); };
   const json& saved = bundle.info.at("optimizer");
   if (saved.at("kind").get<std::string>() != optimizer_kind(optimizer))
     throw fail("the checkpoint holds the state of " + saved.at("kind").get<std::string>() +
                ", not of this run's " + optimizer_kind(optimizer) + " (algo.optimizer)");
   const json& steps = saved.at("steps");
-  std::vector<std::pair<torch::Tensor, std::unique_ptr<torch::optim::OptimizerParamState>>> states;
+  optimizer_states states;
   for (const auto& item : model.net->named_parameters()) {
     if (!steps.contains(item.key())) continue;  // no step taken for it yet
     const std::int64_t step = steps.at(item.key()).get<std::int64_t>();
@@ -135,9 +139,7 @@ void restore_optimizer(const tensor_bundle& bundle, const std::string& path, sha
     }
     states.emplace_back(item.value(), std::move(state));
   }
-  optimizer.state().clear();
-  for (auto& [parameter, state] : states)
-    optimizer.state()[state_key_for(optimizer, parameter)] = std::move(state);
+  return states;
 }
 
 // Reads a whole checkpoint: its checksum first, then its bundle.
@@ -208,17 +210,28 @@ checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
     throw checkpoint_error(path + ": the checkpoint does not fit this model (it holds " +
                            std::to_string(stored) + " parameters, the model " +
                            std::to_string(parameters.size()) + "; another architecture?)");
+  // Everything is read and checked before the section; inside it, only
+  // copies and a swap, so predictions wait no longer than they must.
+  std::vector<torch::Tensor> values;
+  for (const auto& item : parameters)
+    values.push_back(from_bundle(*bundle.find("parameters/" + item.key()), model.device));
+  const bool with_optimizer = optimizer && bundle.info.contains("optimizer");
+  optimizer_states states;
+  if (with_optimizer) {
+    try {
+      states = read_optimizer_states(bundle, path, model, *optimizer);
+    } catch (const json::exception& e) {
+      throw checkpoint_error(path + ": corrupt optimiser state: " + e.what());
+    }
+  }
   model.params.run([&] {
-    if (optimizer && bundle.info.contains("optimizer")) {
-      try {
-        restore_optimizer(bundle, path, model, *optimizer);
-      } catch (const json::exception& e) {
-        throw checkpoint_error(path + ": corrupt optimiser state: " + e.what());
-      }
+    if (with_optimizer) {
+      optimizer->state().clear();
+      for (auto& [parameter, state] : states)
+        optimizer->state()[state_key_for(*optimizer, parameter)] = std::move(state);
     }
     torch::NoGradGuard no_grad;
-    for (const auto& item : parameters)
-      item.value().copy_(from_bundle(*bundle.find("parameters/" + item.key()), model.device));
+    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].value().copy_(values[i]);
     model.version = meta.version;
   });
   return meta;

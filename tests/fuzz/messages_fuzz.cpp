@@ -12,6 +12,7 @@
 // then the message as CAF's binary serializer writes it.
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
+#include <optional>
 
 #include "actors/cluster/message_checks.hpp"
 #include "actors/frames/frame_subscriber.hpp"
@@ -63,6 +64,17 @@ void learn_from(const algo::rollout& r) {
   }
 }
 
+// Decodes a T and checks it as the receiving side does (`problem`: the
+// reason it is refused, empty when accepted); an accepted one must survive
+// a round trip. Null when refused.
+template <class T, class Problem>
+std::optional<T> accepted(const char* body, size_t length, Problem problem) {
+  T message;
+  if (!decode(body, length, message) || !problem(message).empty()) return std::nullopt;
+  check_round_trip(message);
+  return message;
+}
+
 }  // namespace
 
 bool messages_input(const std::uint8_t* data, size_t size) {
@@ -76,41 +88,23 @@ bool messages_input(const std::uint8_t* data, size_t size) {
   const char* body = reinterpret_cast<const char*>(data) + 6;
   const size_t length = size - 6;
   switch (data[0] % 6) {
-    case 0: {
-      actors::predict_request request;
-      if (!decode(body, length, request)) return false;
-      if (!actors::predict_request_problem(shapes, request).empty()) return false;
-      check_round_trip(request);
-      return true;
-    }
+    case 0:
+      return accepted<actors::predict_request>(
+                 body, length, [&](const auto& m) { return actors::predict_request_problem(shapes, m); })
+          .has_value();
     case 1: {
-      algo::rollout rollout;
-      if (!decode(body, length, rollout)) return false;
-      if (!actors::rollout_problem(shapes, rollout).empty()) return false;
-      check_round_trip(rollout);
-      learn_from(rollout);
-      return true;
+      const auto rollout = accepted<algo::rollout>(
+          body, length, [&](const auto& m) { return actors::rollout_problem(shapes, m); });
+      if (rollout) learn_from(*rollout);
+      return rollout.has_value();
     }
-    case 2: {
-      actors::episode_report report;
-      if (!decode(body, length, report)) return false;
-      if (!actors::episode_report_problem(report).empty()) return false;
-      check_round_trip(report);
-      return true;
-    }
-    case 3: {
-      actors::join_request request;
-      if (!decode(body, length, request)) return false;
-      check_round_trip(request);
-      return true;
-    }
-    case 4: {
-      actors::predict_reply reply;
-      if (!decode(body, length, reply)) return false;
-      if (!actors::predict_reply_problem(reply).empty()) return false;
-      check_round_trip(reply);
-      return true;
-    }
+    case 2:
+      return accepted<actors::episode_report>(body, length, actors::episode_report_problem).has_value();
+    case 3:
+      return accepted<actors::join_request>(body, length, [](const auto&) { return std::string(); })
+          .has_value();
+    case 4:
+      return accepted<actors::predict_reply>(body, length, actors::predict_reply_problem).has_value();
     case 5: {
       actors::env_frame frame;
       if (!decode(body, length, frame)) return false;
