@@ -44,6 +44,7 @@ struct metrics_state {
   double last_seconds = 0;
   std::int64_t last_steps = 0;
   std::int64_t foreign_refused = 0;
+  batch_stats last_batching;  // the owner's counters at the latest tick
   static inline const char* name = "metrics";
 };
 
@@ -64,11 +65,16 @@ bool from_this_process(metrics_pointer self) {
   return false;
 }
 
+void write_row(metrics_pointer self, const batch_stats& batching);
+
+// The row written at the stop makes a run's curve end where the run ended
+// (at its target, for a solved run), not up to a progress period before.
 void request_stop(metrics_pointer self, const std::string& reason) {
   auto& st = self->state;
   if (st.stop_sent) return;
   st.stop_sent = true;
   caf::anon_send(st.coordinator, stop_request{reason});
+  write_row(self, st.last_batching);
 }
 
 void mark_solved(metrics_pointer self) {
@@ -139,8 +145,10 @@ std::vector<node_stats> node_table(const metrics_state& st) {
   return table;
 }
 
-void on_tick(metrics_pointer self, const batch_stats& batching) {
+// A progress line and a metrics.csv row for this moment.
+void write_row(metrics_pointer self, const batch_stats& batching) {
   auto& st = self->state;
+  st.last_batching = batching;
   progress_row row;
   row.wall_seconds = run_seconds(st.config);
   row.env_steps = st.metrics.env_steps();
@@ -227,8 +235,8 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
       },
       [=](caf::tick_atom) {
         self->request(self->state.owner, std::chrono::seconds(5), stats_atom_v)
-            .then([=](const batch_stats& b) { on_tick(self, b); },
-                  [=](caf::error&) { on_tick(self, batch_stats{}); });
+            .then([=](const batch_stats& b) { write_row(self, b); },
+                  [=](caf::error&) { write_row(self, self->state.last_batching); });
         self->delayed_send(self, period, caf::tick_atom_v);
       },
       [=](totals_atom) -> caf::result<metrics_totals> {

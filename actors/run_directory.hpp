@@ -1,8 +1,8 @@
 #pragma once
 // What a run leaves on disk, in one place: RUN/config.yaml (the resolved
-// config), RUN/metrics.csv (a row per progress period), RUN/summary.json
-// (the outcome), RUN/checkpoints/ (model/checkpoint_store.hpp) and, with
-// log.plot, RUN/curves.png.
+// config), RUN/metrics.csv (a row per progress period, and one when a stop
+// condition is met), RUN/summary.json (the outcome), RUN/checkpoints/
+// (model/checkpoint_store.hpp) and, with log.plot, RUN/curves.png.
 #include <string>
 
 #include "model/checkpoint_store.hpp"

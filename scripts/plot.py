@@ -179,14 +179,28 @@ def group_runs(runs):
     return [groups[k] for k in order]
 
 
-def group_label(group):
+def distinguishing_keys(groups):
+    """The config keys whose values differ between groups: what a reader needs to
+    tell two groups of one environment apart (say model.recurrent.kind and algo.lr)."""
+    configs = [g[0].config for g in groups if g[0].config is not None]
+    keys = sorted(set().union(*configs)) if configs else []
+    return [k for k in keys if not ignored_for_grouping(k)
+            and len({c.get(k) for c in configs}) > 1]
+
+
+def group_label(group, differing=()):
     first = group[0]
     if len(group) == 1:
         env = first.setting("env.id", "")
-        return first.name + (" (%s)" % env if env and env not in first.name else "")
-    seeds = sorted(r.setting("run.seed") for r in group)
-    return "%s (%s): mean of %d seeds (%s) up to the shortest run's end, min-max band" % (
-        first.setting("run.name"), first.setting("env.id"), len(group), ", ".join(seeds))
+        label = first.name + (" (%s)" % env if env and env not in first.name else "")
+    else:
+        seeds = sorted(r.setting("run.seed") for r in group)
+        label = "%s (%s): %d seeds (%s), mean to the shortest run's end, min-max band" % (
+            first.setting("run.name"), first.setting("env.id"), len(group), ", ".join(seeds))
+    shown = [k for k in differing if k not in ("run.name", "env.id")]
+    if shown and first.config is not None:
+        label += "; " + ", ".join("%s %s" % (k, first.setting(k, "-")) for k in shown)
+    return label
 
 
 def valid_xy(run, x_name, y_name):
@@ -245,9 +259,10 @@ def plot(runs, out, title):
     (ret_steps, ret_time), (speed, lag) = axes
 
     targets = set()
+    differing = distinguishing_keys(groups) if len(groups) > 1 else []
     for i, group in enumerate(groups):
         color = colors[i % len(colors)]
-        label = group_label(group)
+        label = group_label(group, differing)
         draw(ret_steps, group, "env_steps", "mean_return", color, label)
         draw(ret_time, group, "wall_seconds", "mean_return", color, label)
         draw(speed, group, "wall_seconds", "env_steps_per_s", color, label)
@@ -290,10 +305,12 @@ def plot(runs, out, title):
     if targets:
         handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=0.8))
         labels.append("target (run.stop.mean_return)")
-    fig.legend(handles, labels, loc="lower center", ncol=min(3, len(labels)), frameon=False,
-               fontsize=9)
+    # Long labels (groups told apart by their settings) get a row each, so that
+    # none is cut at the figure's edge.
+    columns = 1 if max(len(l) for l in labels) > 60 else min(3, len(labels))
+    fig.legend(handles, labels, loc="lower center", ncol=columns, frameon=False, fontsize=9)
     fig.suptitle(title or ", ".join(sorted({g[0].setting("env.id", g[0].name) for g in groups})))
-    rows = math.ceil(len(labels) / min(3, len(labels)))
+    rows = math.ceil(len(labels) / columns)
     fig.tight_layout(rect=(0, 0.035 * rows, 1, 1))
     out_dir = os.path.dirname(os.path.abspath(out))
     os.makedirs(out_dir, exist_ok=True)

@@ -5,6 +5,12 @@
 #
 #   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic]...
 #                      [--games "asterix breakout freeway seaquest space_invaders"]
+#                      [--set KEY=VALUE]... [--troupe PATH/TO/troupe]
+#
+#   --set     applied to every training run, after the suite's own settings
+#             (run.stop.wall_seconds=60, say, for a quick look; such a table
+#             is not the published one)
+#   --troupe  the binary to run (default: build/troupe of this checkout)
 #
 #   minatar   configs/minatar_<game>.yaml, 5M frames each, feed-forward and LSTM
 #             (--set model.recurrent.kind=lstm --set algo.lr=0.0005): 30 runs,
@@ -24,17 +30,29 @@ out="results"
 seeds="1 2 3"
 games="asterix breakout freeway seaquest space_invaders"
 only=()
+sets=()
 while (($#)); do
+  case "$1" in
+    --out|--seeds|--games|--only|--set|--troupe)
+      (($# >= 2)) || { echo "results: $1 needs a value (see --help)" >&2; exit 2; } ;;
+  esac
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --seeds) seeds="$2"; shift 2 ;;
     --games) games="$2"; shift 2 ;;
-    --only) only+=("$2"); shift 2 ;;
+    --only)
+      case "$2" in
+        classic|pomdp|minatar) only+=("$2") ;;
+        *) echo "results: --only '$2': expected classic, pomdp or minatar" >&2; exit 2 ;;
+      esac
+      shift 2 ;;
+    --set) sets+=(--set "$2"); shift 2 ;;
     --troupe) troupe="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "results: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+[ -x "$troupe" ] || { echo "results: no troupe binary at $troupe (scripts/setup.sh builds it)" >&2; exit 2; }
 ((${#only[@]})) || only=(classic pomdp minatar)
 wants() { local s; for s in "${only[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 mkdir -p "$out/runs"
@@ -50,7 +68,7 @@ run() {
   fi
   rm -rf "$dir"
   echo "results: $name ($(date +%H:%M:%S))"
-  "$troupe" train "$config" --run-dir "$dir" --set log.progress_seconds=5 "$@" >"$dir.log" 2>&1 ||
+  "$troupe" train "$config" --run-dir "$dir" --set log.progress_seconds=5 "$@" "${sets[@]}" >"$dir.log" 2>&1 ||
     { echo "results: $name failed (see $dir.log)" >&2; return 1; }
   "$troupe" eval "$dir" --episodes 100 --json "$dir/eval.json" >>"$dir.log" 2>&1
 }

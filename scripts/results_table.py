@@ -5,8 +5,9 @@
 
 Reads DIR/runs/<name>-s<seed>/{summary.json,eval.json,metrics.csv}, groups the
 seeds of each name, and writes DIR/results.json (every number), DIR/results.md
-(the tables) and DIR/curves_<game>.png (scripts/plot.py: feed-forward and LSTM,
-the seeds as a band). Exit status 2 when DIR holds no runs.
+(the tables) and DIR/curves_<game>.png and DIR/curves_cartpole_pomdp.png
+(scripts/plot.py: feed-forward and LSTM, the seeds as a band). Exit status 2
+when DIR holds no runs.
 """
 
 import csv
@@ -45,7 +46,8 @@ def load(run_dir):
     return {"seed": None, "solved": summary["solved"], "seconds_to_target": summary["seconds_to_target"],
             "wall_seconds": summary["wall_seconds"], "env_steps": summary["env_steps"],
             "env_steps_per_s": summary["fps"], "eval_return_mean": evaluation["return_mean"],
-            "eval_return_std": evaluation["return_std"], "best_training_mean_return": best}
+            "eval_return_std": evaluation["return_std"], "best_training_mean_return": best,
+            "final_training_mean_return": summary["final_mean_return"]}
 
 
 def spread(values):
@@ -85,19 +87,24 @@ def main():
     lines = []
     minatar = [g for g in GAMES if any(k.startswith(g + "-") for k in groups)]
     if minatar:
-        lines += ["| game | Troupe A3C feed-forward | Troupe A3C LSTM | wall time FF / LSTM (s) |"
-                  " DQN | AC(0.8) | AC(0) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        # The eval columns score the final checkpoint; the training columns are
+        # the mean of the run's last run.stop.window episodes, the measure of
+        # the published curves.
+        lines += ["| game | Troupe A3C feed-forward, eval | Troupe A3C LSTM, eval |"
+                  " training at the end, FF / LSTM | wall time FF / LSTM (s) |"
+                  " DQN | AC(0.8) | AC(0) |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
         for game in minatar:
-            cells = []
-            times = []
+            cells, training, times = [], [], []
             for variant in ("ff", "lstm"):
                 runs = groups.get("%s-%s" % (game, variant), [])
                 cells.append(fmt(spread([r["eval_return_mean"] for r in runs])) +
                              (" (%d seeds)" % len(runs) if runs and len(runs) != 3 else ""))
+                training.append(fmt(spread([r["final_training_mean_return"] for r in runs])))
                 times.append("%.0f" % statistics.fmean([r["wall_seconds"] for r in runs]) if runs else "-")
             p = PUBLISHED[game]
-            lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-                game, cells[0], cells[1], " / ".join(times), p["DQN"], p["AC(0.8)"], p["AC(0)"]))
+            lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                game, cells[0], cells[1], " / ".join(training), " / ".join(times),
+                p["DQN"], p["AC(0.8)"], p["AC(0)"]))
         lines.append("")
     classic = [("cartpole", "CartPole-v1", 475), ("acrobot", "Acrobot-v1", -100),
                ("pendulum", "Pendulum-v1", -300), ("cartpole_pomdp-lstm", "CartPole-v1 seeing [x, θ], LSTM", 475),
@@ -123,11 +130,14 @@ def main():
     with open(os.path.join(top, "results.json"), "w") as f:
         json.dump({"groups": groups, "published": PUBLISHED}, f, indent=2)
     plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
-    for game in minatar:
+    figures = [(g, "MinAtar/%s-v1" % g) for g in minatar]
+    if any(k.startswith("cartpole_pomdp-") for k in groups):
+        figures.append(("cartpole_pomdp", "CartPole-v1 seeing [x, θ]"))
+    for name, title in figures:
         dirs = [os.path.join(runs_dir, n) for n in sorted(os.listdir(runs_dir))
-                if re.fullmatch(r"%s-(ff|lstm)-s\d+" % game, n)]
-        subprocess.run([sys.executable, plot, *dirs, "--out", os.path.join(top, "curves_%s.png" % game),
-                        "--title", "MinAtar/%s-v1: feed-forward and LSTM, seeds as a band" % game],
+                if re.fullmatch(r"%s-(ff|lstm)-s\d+" % name, n)]
+        subprocess.run([sys.executable, plot, *dirs, "--out", os.path.join(top, "curves_%s.png" % name),
+                        "--title", "%s: feed-forward and LSTM, seeds as a band" % title],
                        check=False)
     print("\n".join(lines))
     return 0

@@ -47,6 +47,19 @@ int plot_groups(const std::vector<std::string>& dirs) {
   return std::stoi(r.output);
 }
 
+// The legend labels plot.py gives those groups, one per line.
+std::string plot_labels(const std::vector<std::string>& dirs) {
+  std::string list;
+  for (const auto& d : dirs) list += "'" + d + "',";
+  const auto r = run_command("/usr/bin/python3 -c \"import sys; sys.path.insert(0, '" +
+                             source_dir + "/scripts'); import plot; g = plot.group_runs(" +
+                             "[plot.Run(d) for d in [" + list + "]]); d = plot.distinguishing_keys(g); " +
+                             "print('\\n'.join(plot.group_label(x, d) for x in g))\"");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  return r.output;
+}
+
 }  // namespace
 
 TEST_SUITE("e2e") {
@@ -67,6 +80,12 @@ TEST_CASE("log.plot draws a run's curves; plot.py groups seeds of one config and
   yaml.replace(at, yaml.find('\n', at) - at, "lr: 0.5");
   std::ofstream(other + "/config.yaml") << yaml;
   CHECK(plot_groups({first, second, other}) == 2);
+  // Both groups have one run name; the legend tells them apart by the setting
+  // in which they differ, and by nothing else.
+  const std::string labels = plot_labels({first, second, other});
+  CHECK(labels.find("algo.lr 0.5") != std::string::npos);
+  CHECK(labels.find("algo.lr 0.002") != std::string::npos);
+  CHECK(labels.find("run.seed") == std::string::npos);
 
   const std::string out = fresh_dir("plot_out") + "/curves.png";
   const auto drawn = run_command(plot_script + " " + first + " " + second + " " + other +

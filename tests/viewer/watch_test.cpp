@@ -178,6 +178,35 @@ TEST_CASE("play shows a trained policy, and plays the episodes eval scores") {
   CHECK(missing.exit_code == 2);
 }
 
+TEST_CASE("play carries an LSTM's state from step to step, as eval does") {
+  // The memory cue is answerable only from memory: a play that dropped or
+  // mixed up the state would score near 0 where eval scores near 1.
+  const fs::path dir = empty_dir("play_lstm");
+  const std::string run_dir = (dir / "run").string();
+  const auto trained = run_command(std::string(TROUPE_BINARY) + " train " + TROUPE_SOURCE_DIR +
+                                   "/configs/memory_cue_lstm.yaml --run-dir " + run_dir +
+                                   " --set run.stop.wall_seconds=90 --set log.progress=false");
+  INFO(trained.output);
+  REQUIRE(trained.exit_code == 0);
+  REQUIRE(read_json(run_dir + "/summary.json")["solved"] == true);
+
+  const int episodes = 40;
+  const auto played = troupe_headless("play " + run_dir + " --episodes " + std::to_string(episodes) +
+                                      " --greedy --fps 0 --seed 11");
+  INFO(played.output);
+  REQUIRE(played.exit_code == 0);
+  const auto returns = played_returns(played.output);
+  REQUIRE(returns.size() == size_t(episodes));
+  double sum = 0;
+  for (double r : returns) sum += r;
+  const std::string json = (dir / "eval.json").string();
+  const auto scored = run_command(std::string(TROUPE_BINARY) + " eval " + run_dir + " --episodes " +
+                                  std::to_string(episodes) + " --greedy --seed 11 --json " + json);
+  REQUIRE(scored.exit_code == 0);
+  CHECK(sum / episodes == doctest::Approx(read_json(json)["return_mean"].get<double>()));
+  CHECK(sum / episodes >= 0.9);
+}
+
 TEST_CASE("view --connect watches a run that publishes its frames; viewers come and go") {
   const fs::path dir = empty_dir("connect");
   const std::string log = (dir / "train.log").string();
