@@ -118,6 +118,72 @@ TEST_CASE("64 one-row agents: replies shared with the courier reach each agent o
   CHECK(shared_rounds > 0);
 }
 
+TEST_CASE("recurrent: each agent's states come back as its own rows lead them, batched with others (10 rounds)") {
+  // Every agent carries its rows' LSTM states from reply to reply, and zeroes
+  // some (episodes that start again). Its own single-agent forward pass
+  // says what each reply must hold: a state given to another agent's row,
+  // rows reordered in a batch, or a stale state fed back shows as a mismatch,
+  // and every later step of that agent inherits it.
+  const int agents = 12, requests_each = 30, rows = 2, obs_size = 4;
+  model::net_spec spec = model::mlp_spec(obs_size, 3, {16});
+  spec.recurrent = {"lstm", 8};
+  const int s = spec.state_size();
+  auto model = model::make_shared_model(spec, 7);
+  model::warm_up(*model, 64);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  int batched_rounds = 0;  // rounds in which some forward pass served several requests
+  for (int round = 0; round < 10; ++round) {
+    CAPTURE(round);
+    auto owner = actors::spawn_model_owner(sys, model, {64}, std::uint64_t(round));
+    std::vector<int> wrong(agents, 0), answered(agents, 0);
+    std::vector<std::thread> threads;
+    for (int a = 0; a < agents; ++a)
+      threads.emplace_back([&, a] {
+        caf::scoped_actor self{sys};
+        std::vector<float> states(size_t(rows) * s, 0.f);
+        model::prediction direct;
+        for (int q = 0; q < requests_each; ++q) {
+          actors::predict_request req{std::uint32_t(a), rows, {}};
+          for (int i = 0; i < rows * obs_size; ++i)
+            req.observations.push_back(std::sin(0.37f * float(a * 1009 + q * 17 + i)));
+          req.states = states;
+          model::predict(*model, req.observations.data(), states.data(), rows, direct);
+          self->request(owner, std::chrono::seconds(30), req)
+              .receive(
+                  [&](const actors::predict_reply& reply) {
+                    ++answered[a];
+                    bool ok = reply.states.size() == direct.states.size() &&
+                              reply.values.size() == size_t(rows);
+                    for (size_t i = 0; ok && i < reply.states.size(); ++i)
+                      ok = std::abs(reply.states[i] - direct.states[i]) <= 1e-5f;
+                    for (int i = 0; ok && i < rows; ++i)
+                      ok = std::abs(reply.values[i] - direct.values[i]) <= 1e-5f;
+                    wrong[a] += ok ? 0 : 1;
+                    states = reply.states.size() == states.size() ? reply.states : direct.states;
+                  },
+                  [&](caf::error&) { ++wrong[a]; });
+          if ((a + q) % 7 == 0) std::fill_n(states.begin(), s, 0.f);  // row 0's episode restarts
+        }
+      });
+    for (auto& t : threads) t.join();
+    for (int a = 0; a < agents; ++a) {
+      REQUIRE(answered[a] == requests_each);
+      REQUIRE(wrong[a] == 0);
+    }
+    caf::scoped_actor self{sys};
+    self->request(owner, caf::infinite, actors::stats_atom_v)
+        .receive(
+            [&](const actors::batch_stats& st) {
+              if (st.forward_passes < st.requests) ++batched_rounds;
+            },
+            [&](caf::error&) { FAIL("no stats"); });
+    self->send_exit(owner, caf::exit_reason::user_shutdown);
+  }
+  CHECK(batched_rounds > 0);  // agents' rows did share forward passes
+}
+
 TEST_CASE("the model-owner rejects a malformed request with an error, not a crash") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   caf::actor_system_config cfg;

@@ -118,15 +118,20 @@ TEST_CASE("a second SIGINT leaves at once, and the newest checkpoint still loads
   }
 }
 
-TEST_CASE("troupe eval of a solved CartPole run scores at least 475, and rejects bad files") {
+TEST_CASE("troupe eval scores a solved CartPole run's confirmed parameters, and rejects bad files") {
   const std::string dir = fresh_dir("ckpt_eval");
   REQUIRE(run_troupe("train " + config + " --run-dir " + dir +
                      " --set run.stop.wall_seconds=120 --set log.progress=false").exit_code == 0);
   REQUIRE(read_json(dir + "/summary.json")["solved"] == true);
-  REQUIRE(run_troupe("eval " + dir + " --episodes 30 --json " + dir + "/eval.json").exit_code == 0);
+  const auto summary = read_json(dir + "/summary.json");
+  REQUIRE(run_troupe("eval " + dir + " --episodes " + std::to_string(solved_cartpole_eval_episodes) +
+                     " --json " + dir + "/eval.json").exit_code == 0);
   const auto e = read_json(dir + "/eval.json");
-  CHECK(e["episodes"] == 30);
-  CHECK(e["return_mean"].get<double>() >= 475.0);
+  CHECK(e["episodes"] == solved_cartpole_eval_episodes);
+  // The confirmed parameters are frozen: the last update is the confirmed one.
+  CHECK(summary["confirmed_return"].get<double>() >= 475.0);
+  CHECK(summary["confirmed_version"] == summary["updates"]);
+  CHECK(e["return_mean"].get<double>() >= solved_cartpole_eval_floor);
 
   std::ofstream(dir + "/broken.pt") << "not a checkpoint";
   const auto broken = run_troupe("eval " + dir + "/broken.pt");

@@ -60,6 +60,15 @@ inline void check_accounting(const nlohmann::json& summary) {
         summary["samples_trained"].get<long>() + summary["samples_dropped"].get<long>());
 }
 
+// The least `troupe eval --episodes 100` may score of a CartPole run that
+// stopped as solved. Its final checkpoint holds the parameters that 100
+// confirmation episodes scored at 475 or more; eval plays 100 others,
+// sampling actions, and a policy that drops the odd episode early has a
+// per-episode spread of up to ~100, so ~10 on the mean. 450 leaves 2.5 of
+// those; any other parameters (an earlier checkpoint, a random net: ~20) fail.
+constexpr double solved_cartpole_eval_floor = 450.0;
+constexpr int solved_cartpole_eval_episodes = 100;
+
 // Removes `path` and everything below it, if it exists. Not with
 // std::filesystem::remove_all: in the GPU build the test binary's calls to it
 // were bound to a broken copy inside PyTorch's libtorch.so and crashed.
