@@ -58,18 +58,25 @@ TEST_CASE("failing environments and non-finite rewards: the run survives and cou
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  actors::run_request request;
-  request.config = faulty_config("Test/FaultyCartPole-v0");
-  request.config.agents.max_restarts = 100;
-  std::atomic<bool> interrupted{false};
-  const auto outcome = actors::coordinate(sys, request, interrupted);
-  CHECK(outcome.stop_reason == "env_steps");
-  CHECK(outcome.agent_restarts >= 2);  // ~150k steps, one throw per 40k
-  CHECK(outcome.last_failure.find("injected env failure") != std::string::npos);
-  CHECK(outcome.learner.updates_skipped >= 1);  // NaN rewards never reached the parameters
-  CHECK(outcome.learner.updates > 0);
-  CHECK(outcome.samples_collected ==
-        outcome.learner.samples_trained + outcome.samples_dropped);
+  // With an LSTM, a restarted agent must come back with states of the right
+  // size (the owner refuses others, and an agent refused every time would
+  // end the run on agent_failures).
+  for (const std::string core : {"none", "lstm"}) {
+    CAPTURE(core);
+    actors::run_request request;
+    request.config = faulty_config("Test/FaultyCartPole-v0");
+    request.config.agents.max_restarts = 100;
+    request.config.model.recurrent = {core, 16};
+    std::atomic<bool> interrupted{false};
+    const auto outcome = actors::coordinate(sys, request, interrupted);
+    CHECK(outcome.stop_reason == "env_steps");
+    CHECK(outcome.agent_restarts >= 2);  // ~150k steps, one throw per 40k
+    CHECK(outcome.last_failure.find("injected env failure") != std::string::npos);
+    CHECK(outcome.learner.updates_skipped >= 1);  // NaN rewards never reached the parameters
+    CHECK(outcome.learner.updates > 0);
+    CHECK(outcome.samples_collected ==
+          outcome.learner.samples_trained + outcome.samples_dropped);
+  }
 }
 
 TEST_CASE("agents that keep failing stop the run with a clear reason") {
