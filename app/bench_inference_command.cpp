@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -33,13 +34,13 @@ void bench_inference(const bench_inference_options& opts) {
             << "; " << reply_threads << " reply thread(s); " << model::describe_compute_runtime()
             << "\n";
   const bench::serving_floor floor = bench::measure_floor(opts.bench);
-  std::printf("floor on this machine: thread wake-up round trip %.1f us; one request's forward "
-              "pass (%d row%s) %.1f us\n",
-              floor.wake_round_trip_us, opts.bench.rows, opts.bench.rows == 1 ? "" : "s",
-              floor.forward_one_request_us);
-  std::printf("%-10s %7s %16s %10s %10s %10s %12s %8s %7s %7s %10s\n", "mode", "agents",
+  std::printf("floor on this machine: thread wake-up round trip %.1f us (%.1f us of CPU); one "
+              "request's forward pass (%d row%s) %.1f us\n",
+              floor.wake_round_trip_us, floor.wake_round_trip_cpu_us, opts.bench.rows,
+              opts.bench.rows == 1 ? "" : "s", floor.forward_one_request_us);
+  std::printf("%-10s %7s %16s %10s %10s %10s %12s %8s %7s %7s %10s %11s\n", "mode", "agents",
               "predictions/s", "mean batch", "p50 us", "p99 us", "model bytes", "GPU %", "fwd %",
-              "reply %", "fwd@mean");
+              "reply %", "fwd@mean", "cpu us/pred");
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
@@ -52,12 +53,12 @@ void bench_inference(const bench_inference_options& opts) {
     auto percent = [](double x) { return x < 0 ? std::string("-") : std::to_string(int(x * 100 + 0.5)); };
     const std::string forward =
         r.forward_at_mean_batch_us < 0 ? "-" : std::to_string(int(r.forward_at_mean_batch_us + 0.5)) + " us";
-    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld %8s %7s %7s %10s\n", r.mode.c_str(),
+    std::printf("%-10s %7d %16.0f %10.1f %10.1f %10.1f %12lld %8s %7s %7s %10s %11.1f\n", r.mode.c_str(),
                 r.agents, r.predictions_per_s, r.mean_batch, r.p50_us, r.p99_us,
                 static_cast<long long>(r.model_bytes),
                 r.gpu_utilisation < 0 ? "-" : std::to_string(int(r.gpu_utilisation)).c_str(),
                 percent(r.owner_forward_share).c_str(), percent(r.owner_reply_share).c_str(),
-                forward.c_str());
+                forward.c_str(), r.cpu_us_per_prediction);
     std::fflush(stdout);
   });
   nlohmann::json j;
@@ -69,8 +70,10 @@ void bench_inference(const bench_inference_options& opts) {
   j["reply_threads"] = reply_threads;
   j["max_batch"] = opts.bench.batching.max_batch;
   j["floor"] = {{"wake_round_trip_us", floor.wake_round_trip_us},
+                {"wake_round_trip_cpu_us", floor.wake_round_trip_cpu_us},
                 {"forward_one_request_us", floor.forward_one_request_us}};
   j["compute"] = model::describe_compute_runtime();
+  j["cores"] = std::thread::hardware_concurrency();  // what the CPU cost per prediction divides
   j["results"] = nlohmann::json::array();
   for (const auto& r : results)
     j["results"].push_back({{"mode", r.mode},
@@ -82,6 +85,7 @@ void bench_inference(const bench_inference_options& opts) {
                                                              ? nlohmann::json()
                                                              : nlohmann::json(r.forward_at_mean_batch_us)},
                             {"mean_batch", r.mean_batch},
+                            {"cpu_us_per_prediction", r.cpu_us_per_prediction},
                             {"p50_us", r.p50_us},
                             {"p99_us", r.p99_us},
                             {"model_bytes", r.model_bytes},

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <sys/resource.h>
+
 #include "actors/agent_thread.hpp"
 #include "actors/model_owner.hpp"
 #include "model/gpu_monitor.hpp"
@@ -21,6 +23,16 @@ using namespace actors;
 namespace {
 
 using clock_type = std::chrono::steady_clock;
+
+// CPU seconds this process has used, user and kernel, on all its threads:
+// the cost of a mode's predictions wherever it lands (wake-ups, messages,
+// forward passes), where throughput alone hides CPU left idle.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 clock_type::duration seconds_of(double seconds) {
   return std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
@@ -54,7 +66,7 @@ std::vector<float> random_observation(int size, std::uint64_t seed) {
 }
 
 inference_result summarise(const std::string& mode, int agents, const inference_bench_config& config,
-                           std::vector<requester_log>& logs) {
+                           std::vector<requester_log>& logs, double cpu_seconds) {
   inference_result r;
   r.mode = mode;
   r.agents = agents;
@@ -65,6 +77,8 @@ inference_result summarise(const std::string& mode, int agents, const inference_
   }
   r.requests_per_s /= config.seconds;
   r.predictions_per_s = r.requests_per_s * config.rows;
+  if (r.predictions_per_s > 0)
+    r.cpu_us_per_prediction = cpu_seconds * 1e6 / (r.predictions_per_s * config.seconds);
   if (!all.empty()) {
     auto at = [&](double q) {
       auto it = all.begin() + static_cast<std::ptrdiff_t>(q * (all.size() - 1));
@@ -78,9 +92,11 @@ inference_result summarise(const std::string& mode, int agents, const inference_
 }
 
 // Closed loop on plain threads: `predict_once(thread)` answers one request.
+// Returns the CPU seconds the process used meanwhile.
 template <class Predict>
-void run_threads(int agents, const inference_bench_config& config,
-                 std::vector<requester_log>& logs, Predict predict_once) {
+double run_threads(int agents, const inference_bench_config& config,
+                   std::vector<requester_log>& logs, Predict predict_once) {
+  const double cpu_before = process_cpu_seconds();
   const double seconds = config.seconds;
   const clock_type::time_point deadline = clock_type::now() + seconds_of(seconds);
   // A thread whose prediction fails (a GPU out of memory for this many
@@ -110,6 +126,7 @@ void run_threads(int agents, const inference_bench_config& config,
     });
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
+  return process_cpu_seconds() - cpu_before;
 }
 
 // A requester actor: detached like an agent, one request in flight.
@@ -197,9 +214,11 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
         spec.state_size(), &logs[a], deadline, config.batch_scheduling));
     self->monitor(requesters.back());
   }
+  const double cpu_before = process_cpu_seconds();
   for (auto& r : requesters) self->send(r, start_atom_v);
   for (int a = 0; a < agents; ++a) self->receive([](const caf::down_msg&) {});
-  inference_result result = summarise(mode, agents, config, logs);
+  inference_result result =
+      summarise(mode, agents, config, logs, process_cpu_seconds() - cpu_before);
   if (mode != "echo")
     self->request(owner, caf::infinite, stats_atom_v)
         .receive(
@@ -247,11 +266,11 @@ inference_result run_mutex_mode(int agents, const inference_bench_config& config
   std::mutex mutex;
   std::vector<requester_log> logs(agents);
   thread_inputs in(agents, spec, config.rows);
-  run_threads(agents, config, logs, [&](int t) {
+  const double cpu = run_threads(agents, config, logs, [&](int t) {
     std::lock_guard<std::mutex> lock(mutex);
     in.predict(*model, t);
   });
-  inference_result result = summarise("mutex", agents, config, logs);
+  inference_result result = summarise("mutex", agents, config, logs, cpu);
   result.model_bytes = model::parameter_bytes(*model);
   return result;
 }
@@ -265,8 +284,8 @@ inference_result run_copies_mode(int agents, const inference_bench_config& confi
   }
   std::vector<requester_log> logs(agents);
   thread_inputs in(agents, spec, config.rows);
-  run_threads(agents, config, logs, [&](int t) { in.predict(*copies[t], t); });
-  inference_result result = summarise("copies", agents, config, logs);
+  const double cpu = run_threads(agents, config, logs, [&](int t) { in.predict(*copies[t], t); });
+  inference_result result = summarise("copies", agents, config, logs, cpu);
   result.model_bytes = model::parameter_bytes(*copies.front()) * agents;
   return result;
 }
@@ -291,12 +310,19 @@ serving_floor measure_floor(const inference_bench_config& config) {
         changed.notify_all();
       }
     });
-    floor.wake_round_trip_us = time_calls(400, [&] {
+    auto round_trip = [&] {
       std::unique_lock<std::mutex> lock(mutex);
       turn = 1;
       changed.notify_all();
       changed.wait(lock, [&] { return turn == 0; });
-    });
+    };
+    floor.wake_round_trip_us = time_calls(400, round_trip);
+    // The CPU both threads spend per round trip, kernel included: what two
+    // wake-ups cost the machine, whichever cores they land on.
+    const int trips = 4000;
+    const double cpu_before = process_cpu_seconds();
+    for (int i = 0; i < trips; ++i) round_trip();
+    floor.wake_round_trip_cpu_us = (process_cpu_seconds() - cpu_before) * 1e6 / trips;
     {
       std::lock_guard<std::mutex> lock(mutex);
       stop = true;

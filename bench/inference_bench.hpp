@@ -39,6 +39,9 @@ struct inference_result {
   double requests_per_s = 0;
   double mean_batch = 1;
   double p50_us = 0, p99_us = 0;
+  // CPU time of the whole process (user and kernel, every thread) per
+  // prediction while the mode ran: what a prediction costs the machine.
+  double cpu_us_per_prediction = 0;
   std::int64_t model_bytes = 0;  // parameter memory the mode holds
   double gpu_utilisation = -1;   // mean percent from nvidia-smi on cuda; -1: not measured
   // Model-owner modes: the share of the run its thread spent in forward
@@ -55,6 +58,7 @@ struct inference_result {
 // one forward pass of `rows` observations.
 struct serving_floor {
   double wake_round_trip_us = 0;
+  double wake_round_trip_cpu_us = 0;  // CPU time of both threads per round trip
   double forward_one_request_us = 0;
 };
 serving_floor measure_floor(const inference_bench_config& config);

@@ -4,8 +4,10 @@
 # with nothing computed), REPEATS times for each net, interleaved; prints the
 # min / median / max of each mode and of the ratio batched / max(mutex,
 # copies), with the machine's floor (thread wake-up round trip, one forward
-# pass) and one owner's ceiling (1 / (1/echo + forward at the mean batch /
-# mean batch), the ratio that ceiling allows), and writes them as JSON.
+# pass, and the CPU a wake-up round trip costs), the CPU each mode spends per
+# prediction (the process's user and kernel time over its predictions), and
+# one owner's ceiling (1 / (1/echo + forward at the mean batch / mean batch),
+# the ratio that ceiling allows), and writes them as JSON.
 #
 #   scripts/bench_serving.sh [--troupe BIN] [--repeats 5] [--agents 64] [--seconds 2]
 #                            [--nets "mlp cnn"] [--out FILE.json] [-- EXTRA BENCH FLAGS]
@@ -27,7 +29,7 @@ while (($#)); do
     --nets) nets="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_serving: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,10 +50,13 @@ for net in nets:
     runs = [json.load(open(f)) for f in sorted(glob.glob("%s/%s-*.json" % (work, net)))]
     by_mode = {}
     ratios, of_echo, ceilings, of_ceiling, best_ratios = [], [], [], [], []
+    cpu_by_mode = {}
     for run in runs:
         rate = {r["mode"]: r["predictions_per_s"] for r in run["results"]}
         for mode, value in rate.items():
             by_mode.setdefault(mode, []).append(value)
+        for r in run["results"]:
+            cpu_by_mode.setdefault(r["mode"], []).append(r["cpu_us_per_prediction"])
         best_other = max(rate["mutex"], rate["copies"])
         ratios.append(rate["batched"] / best_other)
         of_echo.append(rate["batched"] / rate["echo"])
@@ -66,6 +71,8 @@ for net in nets:
         best_ratios.append(ceiling / best_other)
     spread = lambda v: {"min": min(v), "median": statistics.median(v), "max": max(v)}
     summary[net] = {"modes": {m: spread(v) for m, v in by_mode.items()},
+                    "cpu_us_per_prediction": {m: spread(v) for m, v in cpu_by_mode.items()},
+                    "wake_round_trip_cpu_us": spread([run["floor"]["wake_round_trip_cpu_us"] for run in runs]),
                     "ratio_batched_to_best_of_mutex_and_copies": spread(ratios),
                     "batched_share_of_echo": spread(of_echo),
                     "owner_ceiling": spread(ceilings),
@@ -77,6 +84,10 @@ for net in nets:
     print("%s: batched %s  mutex %s  copies %s  echo %s" % (
         net, *("%.0f/%.0f/%.0f" % (s["modes"][m]["min"], s["modes"][m]["median"], s["modes"][m]["max"])
                for m in ("batched", "mutex", "copies", "echo"))))
+    print("%s: CPU us per prediction: batched %s  mutex %s  copies %s  echo %s; a wake-up round trip %s" % (
+        net, *("%.1f/%.1f/%.1f" % (c["min"], c["median"], c["max"])
+               for c in [s["cpu_us_per_prediction"][m] for m in ("batched", "mutex", "copies", "echo")]
+               + [s["wake_round_trip_cpu_us"]])))
     r = s["ratio_batched_to_best_of_mutex_and_copies"]
     e = s["batched_share_of_echo"]
     print("%s: ratio min/median/max %.2f/%.2f/%.2f; batched is %.0f-%.0f %% of echo" % (

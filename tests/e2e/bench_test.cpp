@@ -77,12 +77,17 @@ TEST_CASE("bench inference: several observations a request, a recurrent net, ech
   CHECK(j["rows_per_request"] == 4);
   CHECK(j["reply_threads"] == 2);
   CHECK(j["floor"]["wake_round_trip_us"].get<double>() > 0);
+  CHECK(j["floor"]["wake_round_trip_cpu_us"].get<double>() > 0);
+  CHECK(j["cores"].get<int>() >= 1);
   CHECK(j["floor"]["forward_one_request_us"].get<double>() > 0);
   REQUIRE(j["results"].size() == 3);
   for (const auto& row : j["results"]) {
     CAPTURE(row["mode"]);
     CHECK(row["failed"].is_null());
     CHECK(row["requests_per_s"].get<double>() > 0);
+    // Every prediction costs the process some CPU; none costs a second.
+    CHECK(row["cpu_us_per_prediction"].get<double>() > 0);
+    CHECK(row["cpu_us_per_prediction"].get<double>() < 1e6);
     // Each request carried 4 observations, each answered.
     CHECK(row["predictions_per_s"].get<double>() ==
           doctest::Approx(4 * row["requests_per_s"].get<double>()));
