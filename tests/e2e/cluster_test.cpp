@@ -158,7 +158,7 @@ TEST_CASE("cluster over TLS: a worker with a certificate from the CA joins; othe
   // self-signed certificate for comparison.
   const auto pki = troupe::tests::make_test_pki(dir + "-pki", {"learner", "worker"});
   auto tls = pki.config("learner");
-  tls.insert(tls.end(), {"--set", "run.stop.wall_seconds=30"});
+  tls.insert(tls.end(), {"--set", "run.stop.wall_seconds=30", "--set", "log.progress_seconds=0.2"});
   auto learner = start_learner(dir, tls);
   const std::string address = learner_address(dir + ".learner.log");
   REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
@@ -178,6 +178,8 @@ TEST_CASE("cluster over TLS: a worker with a certificate from the CA joins; othe
          std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   CHECK(read_file(dir + ".w2.log").find("joined") != std::string::npos);
+  // Stop only once the worker's rollouts reach the learner.
+  CHECK(troupe::tests::wait_for_env_steps(dir + "/metrics.csv") > 0);
   learner->signal(SIGINT);
   REQUIRE(learner->wait_exit(std::chrono::seconds(30)) == 0);
   CHECK(good->wait_exit(std::chrono::seconds(20)) == 0);

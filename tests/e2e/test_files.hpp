@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -42,6 +43,28 @@ inline std::string wait_for_log(const std::string& path, const std::regex& patte
 // picks, and its log names it.
 inline std::string learner_address(const std::string& log_path) {
   return wait_for_log(log_path, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)"));
+}
+
+// The env steps in the last row of a run's metrics.csv, once that row
+// counts more than zero; 0 when `seconds` pass first. A learner counts a
+// worker's steps only when its first rollout arrives, some time after the
+// worker logs that it joined.
+inline long wait_for_env_steps(const std::string& csv_path, int seconds = 30) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream csv(csv_path);
+    std::string line, last;
+    std::getline(csv, line);  // the header
+    while (std::getline(csv, line))
+      if (!line.empty()) last = line;
+    const auto comma = last.find(',');
+    if (comma != std::string::npos) {
+      const long steps = std::atol(last.c_str() + comma + 1);
+      if (steps > 0) return steps;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return 0;
 }
 
 inline nlohmann::json read_json(const std::filesystem::path& path) {
