@@ -98,10 +98,7 @@ TEST_CASE("cluster: a worker killed with SIGKILL mid-run costs only its samples 
   auto w1 = start_worker(address, "w1", dir + ".w1.log");
   auto w2 = start_worker(address, "doomed", dir + ".w2.log");
   // Wait until the doomed worker is acting, then kill it without warning.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (read_file(dir + ".w2.log").find("joined") == std::string::npos &&
-         std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  troupe::tests::wait_for_log(dir + ".w2.log", std::regex("joined"), 30);
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
   w2->signal(SIGKILL);
   CHECK(w2->wait_exit(std::chrono::seconds(10)) == 128 + SIGKILL);
@@ -173,11 +170,7 @@ TEST_CASE("cluster over TLS: a worker with a certificate from the CA joins; othe
   CHECK(join("", dir + ".w1.log")->wait_exit(std::chrono::seconds(20)) == 1);
   CHECK(join("rogue", dir + ".bad.log")->wait_exit(std::chrono::seconds(20)) == 1);
   auto good = join("worker", dir + ".w2.log");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (read_file(dir + ".w2.log").find("joined") == std::string::npos &&
-         std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK(read_file(dir + ".w2.log").find("joined") != std::string::npos);
+  CHECK_FALSE(troupe::tests::wait_for_log(dir + ".w2.log", std::regex("joined"), 20).empty());
   // Stop only once the worker's rollouts reach the learner.
   CHECK(troupe::tests::wait_for_env_steps(dir + "/metrics.csv") > 0);
   learner->signal(SIGINT);

@@ -122,10 +122,7 @@ TEST_CASE("a run whose disk fills up stops with a clear error and keeps its last
                      "checkpoint.every_seconds=0.2", "--set", "log.progress=false"},
                     log);
   // Wait for a checkpoint, then fill the disk.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (checkpoints_in(run_dir).empty() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  REQUIRE_FALSE(checkpoints_in(run_dir).empty());
+  REQUIRE(wait_until([&] { return !checkpoints_in(run_dir).empty(); }, 60));
   {
     std::ofstream filler(root + "/filler", std::ios::binary);
     const std::string block(64 * 1024, 'x');

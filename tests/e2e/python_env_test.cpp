@@ -55,10 +55,8 @@ int parent_of(int pid) {
 
 // Waits until at least `n` hosts with `marker` run; their pids.
 std::vector<int> wait_for_hosts(const std::string& marker, size_t n) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   std::vector<int> hosts;
-  while ((hosts = host_processes(marker)).size() < n && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  wait_until([&] { return (hosts = host_processes(marker)).size() >= n; }, 30);
   return hosts;
 }
 

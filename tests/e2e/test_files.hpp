@@ -25,18 +25,32 @@ inline std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Asks `done` every 20 ms until it says yes or `seconds` pass; whether it did.
+template <class Done>
+bool wait_until(Done&& done, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
 // The first capture of `pattern` (or the whole match, when it has none) in
 // the log at `path`, once it appears there; "" when `seconds` pass first.
 inline std::string wait_for_log(const std::string& path, const std::regex& pattern,
                                 int seconds = 30) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::smatch m;
-    const std::string text = read_file(path);
-    if (std::regex_search(text, m, pattern)) return m.size() > 1 ? std::string(m[1]) : std::string(m[0]);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return "";
+  std::string found;
+  wait_until(
+      [&] {
+        std::smatch m;
+        const std::string text = read_file(path);
+        if (!std::regex_search(text, m, pattern)) return false;
+        found = m.size() > 1 ? std::string(m[1]) : std::string(m[0]);
+        return true;
+      },
+      seconds);
+  return found;
 }
 
 // A `troupe serve` learner's address: it listens on a port the system
@@ -45,26 +59,26 @@ inline std::string learner_address(const std::string& log_path) {
   return wait_for_log(log_path, std::regex("listening for workers on (127\\.0\\.0\\.1:[0-9]+)"));
 }
 
-// The env steps in the last row of a run's metrics.csv, once that row
-// counts more than zero; 0 when `seconds` pass first. A learner counts a
-// worker's steps only when its first rollout arrives, some time after the
-// worker logs that it joined.
+// The env steps (second column) of the last row of a run's metrics.csv, or
+// -1 while it has no row.
+inline long last_row_env_steps(const std::string& csv_path) {
+  std::ifstream csv(csv_path);
+  std::string line, last;
+  std::getline(csv, line);  // the header
+  while (std::getline(csv, line))
+    if (!line.empty()) last = line;
+  const auto comma = last.find(',');
+  return comma == std::string::npos ? -1 : std::atol(last.c_str() + comma + 1);
+}
+
+// The env steps of a run's metrics.csv, once its last row counts more than
+// zero; 0 when `seconds` pass first. A learner counts a worker's steps only
+// when its first rollout arrives, some time after the worker logs that it
+// joined.
 inline long wait_for_env_steps(const std::string& csv_path, int seconds = 30) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::ifstream csv(csv_path);
-    std::string line, last;
-    std::getline(csv, line);  // the header
-    while (std::getline(csv, line))
-      if (!line.empty()) last = line;
-    const auto comma = last.find(',');
-    if (comma != std::string::npos) {
-      const long steps = std::atol(last.c_str() + comma + 1);
-      if (steps > 0) return steps;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return 0;
+  long steps = 0;
+  wait_until([&] { return (steps = last_row_env_steps(csv_path)) > 0; }, seconds);
+  return steps > 0 ? steps : 0;
 }
 
 inline nlohmann::json read_json(const std::filesystem::path& path) {
