@@ -18,6 +18,12 @@ namespace {
 struct agent_state {
   agent_config config;
   predict_service owner;
+  // The owner's lane (actors/predict_lane.hpp) when it lives in this process;
+  // null: requests go to `owner` as messages (a cluster worker's agents).
+  std::shared_ptr<predict_lane> lane;
+  predict_slot slot;          // this agent's request and reply through the lane
+  bool in_lane_loop = false;  // act_through_lane() is running
+  bool act_queued = false;    // an act_atom waits in the mailbox
   rollout_sink learner;
   report_sink metrics;
   std::unique_ptr<envs::env_vector> envs;
@@ -56,7 +62,11 @@ struct agent_state {
   static inline const char* name = "agent";
 };
 
-using agent_pointer = agent_actor::stateful_pointer<agent_state>;
+// act_atom brings an agent that asks through the lane back to acting once
+// the messages that arrived meanwhile are read. It is no part of the public
+// protocol.
+using agent_impl = agent_actor::extend<caf::reacts_to<act_atom>>;
+using agent_pointer = agent_impl::stateful_pointer<agent_state>;
 
 float* obs_row(agent_state& st, int t) {
   return st.current.observations.data() + size_t(t) * st.config.envs * st.obs_size;
@@ -125,6 +135,7 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
     act(self, reply);
   } catch (const std::exception& e) {
     auto& st = self->state;
+    st.stopped = true;
     self->quit(make_error(errc::environment_failed, "agent " + std::to_string(st.config.id) +
                                                         ": environment " + st.config.env.id +
                                                         " failed: " + e.what()));
@@ -213,22 +224,62 @@ void act(agent_pointer self, const predict_reply& reply) {
     request_actions(self);
 }
 
-void request_actions(agent_pointer self) {
-  auto& st = self->state;
+// The request for the current step's actions, into `req`.
+void fill_request(agent_state& st, predict_request& req) {
   const float* obs = obs_row(st, st.step);
-  predict_request req;
   req.agent_id = st.config.id;
   req.rows = st.config.envs;
   req.observations.assign(obs, obs + size_t(st.config.envs) * st.obs_size);
   req.states = st.states;
-  if (st.frame_wanted) req.policy_row = 0;
+  req.policy_row = st.frame_wanted ? 0 : -1;
+}
+
+void count_predict(agent_state& st, std::chrono::steady_clock::time_point sent) {
+  st.report.predict_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  ++st.report.predicts;
+}
+
+// Through the owner's lane the agent's thread waits for each answer itself,
+// and steps on while nothing waits in its mailbox. A message that arrived
+// meanwhile (an acknowledgement, a stop, a render request) is read first,
+// with one act_atom queued behind it to come back here; every pass takes at
+// least one step, so a steady stream of messages cannot stall the agent.
+void act_through_lane(agent_pointer self) {
+  auto& st = self->state;
+  if (st.in_lane_loop || st.act_queued) return;  // the loop below, or act_atom, goes on
+  st.in_lane_loop = true;
+  while (!st.stopped && !st.waiting_for_learner) {
+    fill_request(st, st.slot.request);
+    const auto sent = std::chrono::steady_clock::now();
+    if (!st.lane->ask(st.slot)) {
+      st.stopped = true;
+      self->quit(st.slot.error);  // no model-owner: nothing left to do
+      break;
+    }
+    count_predict(st, sent);
+    on_actions(self, st.slot.reply);  // its request_actions() returns at once
+    if (!st.stopped && !st.waiting_for_learner && !self->mailbox().empty()) {
+      st.act_queued = true;
+      self->send(self, act_atom_v);
+      break;
+    }
+  }
+  st.in_lane_loop = false;
+}
+
+void request_actions(agent_pointer self) {
+  auto& st = self->state;
+  if (st.lane) {
+    act_through_lane(self);
+    return;
+  }
+  predict_request req;
+  fill_request(st, req);
   const auto sent = std::chrono::steady_clock::now();
   self->request(st.owner, caf::infinite, std::move(req))
       .then([=](const predict_reply& reply) {
-              auto& report = self->state.report;
-              report.predict_seconds +=
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
-              ++report.predicts;
+              count_predict(self->state, sent);
               on_actions(self, reply);
             },
             [=](caf::error& err) {
@@ -237,12 +288,13 @@ void request_actions(agent_pointer self) {
             });
 }
 
-agent_actor::behavior_type agent(agent_pointer self, agent_config config,
-                                 predict_service owner, rollout_sink learner,
-                                 report_sink metrics) {
+agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict_service owner,
+                                std::shared_ptr<predict_lane> lane, rollout_sink learner,
+                                report_sink metrics) {
   auto& st = self->state;
   st.config = config;
   st.owner = std::move(owner);
+  st.lane = std::move(lane);
   st.learner = std::move(learner);
   st.metrics = std::move(metrics);
   st.seeds.seed(config.seed);
@@ -276,6 +328,10 @@ agent_actor::behavior_type agent(agent_pointer self, agent_config config,
       [=](start_atom) {
         // This handler runs on the agent's own thread (it is detached).
         if (self->state.config.batch_scheduling) schedule_this_thread_as_batch();
+        request_actions(self);
+      },
+      [=](act_atom) {
+        self->state.act_queued = false;
         request_actions(self);
       },
       [=](stop_atom) {
@@ -319,9 +375,10 @@ agent_config agent_config_for(const run_config& config, std::uint32_t id, std::u
 }
 
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
-                        predict_service owner, rollout_sink learner, report_sink metrics) {
-  return sys.spawn<caf::detached>(agent, config, std::move(owner), std::move(learner),
-                                  std::move(metrics));
+                        predict_service owner, std::shared_ptr<predict_lane> lane,
+                        rollout_sink learner, report_sink metrics) {
+  return caf::actor_cast<agent_actor>(sys.spawn<caf::detached>(
+      agent, config, std::move(owner), std::move(lane), std::move(learner), std::move(metrics)));
 }
 
 }  // namespace troupe::actors

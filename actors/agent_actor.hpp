@@ -10,9 +10,11 @@
 // draws nothing unless asked, and at most one frame per request, so watching
 // costs training one render per frame shown (see actors/frame_hub.hpp).
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "actors/messages.hpp"
+#include "actors/predict_lane.hpp"
 #include "actors/run_config.hpp"
 #include "envs/env_config.hpp"
 
@@ -44,8 +46,11 @@ struct agent_config {
 agent_config agent_config_for(const run_config& config, std::uint32_t id, std::uint64_t seed);
 
 // Spawned detached. Starts acting on start_atom; on stop_atom it answers with
-// its final counts and quits.
+// its final counts and quits. It asks for actions through `lane`, the
+// owner's lane, when it has one (the owner is in this process), else by
+// messages to `owner`.
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
-                        predict_service owner, rollout_sink learner, report_sink metrics);
+                        predict_service owner, std::shared_ptr<predict_lane> lane,
+                        rollout_sink learner, report_sink metrics);
 
 }  // namespace troupe::actors

@@ -21,6 +21,7 @@ class agent_supervisor {
   // Where agent `index` sends its requests, rollouts and reports.
   struct wiring {
     predict_service owner;
+    std::shared_ptr<predict_lane> lane;  // the owner's, when it is in this process
     rollout_sink learner;
     report_sink metrics;
   };

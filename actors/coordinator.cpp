@@ -55,7 +55,7 @@ agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& sel
   for (int i = 0; i < config.agents.count; ++i) {
     configs.push_back(agent_config_for(config, std::uint32_t(i), 0));
     const size_t replica = size_t(i) % run.owners.size();
-    wires.push_back({run.owners[replica], run.learners[replica], run.metrics});
+    wires.push_back({run.owners[replica], run.lanes[replica], run.learners[replica], run.metrics});
   }
   const agents::run_streams streams = run.streams;
   auto seeds = [streams](size_t i, std::uint64_t incarnation) {

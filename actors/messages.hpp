@@ -387,6 +387,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, watch_atom, "watch")
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::stream_final))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::door_counts))
+  CAF_ADD_ATOM(troupe, troupe::actors, lane_atom, "lane")
+  CAF_ADD_ATOM(troupe, troupe::actors, act_atom, "act")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

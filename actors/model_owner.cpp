@@ -19,8 +19,11 @@ int batching_config::reply_threads_here() const {
 
 namespace {
 
+// A request in the batch being collected: its answer goes to a promise (it
+// came as a message) or into its slot (it came through the lane).
 struct pending_request {
   caf::typed_response_promise<predict_reply> promise;
+  predict_slot* slot = nullptr;
   int rows;
   int policy_row;  // its row a viewer watches, or -1
 };
@@ -28,6 +31,7 @@ struct pending_request {
 struct model_owner_state {
   std::shared_ptr<model::shared_model> model;
   batching_config config;
+  std::shared_ptr<predict_lane> lane;  // null: messages only
   std::mt19937_64 rng;
   int obs_size = 0;
   int action_size = 0;
@@ -37,6 +41,7 @@ struct model_owner_state {
   std::vector<float> states;  // and their rows' recurrent states, in the same order
   std::vector<pending_request> pending;
   int pending_rows = 0;
+  std::vector<predict_slot*> arrived;  // taken from the lane, not yet queued
   model::prediction out;
   model::input_staging_ptr staging;  // on a GPU: this owner's way onto it
   batch_stats stats;
@@ -45,14 +50,39 @@ struct model_owner_state {
   std::vector<reply_courier::reply> replies;  // of the batch being answered
   std::unique_ptr<reply_courier> courier;
   static inline const char* name = "model_owner";
+
+  // However the owner ends, no agent waits on it: the lane's slots and
+  // those taken into the batch fail (their messages' promises break by
+  // themselves).
+  ~model_owner_state() {
+    courier.reset();  // first, it sends what it holds
+    if (!lane) return;
+    const caf::error gone = make_error(errc::run_ended, "the model-owner has stopped");
+    lane->close(gone);
+    for (auto& p : pending)
+      if (p.slot) {
+        p.slot->error = gone;
+        p.slot->answer();
+      }
+  }
 };
 
 // batch_timeout_atom is the owner's own timer (with the batch's number): it
-// flushes a batch that waited batching.max_wait_us for company. It is no
-// part of the public protocol.
+// flushes a batch that waited batching.max_wait_us for company. lane_atom
+// says that requests wait in the lane. Neither is part of the public protocol.
 using model_owner_impl =
-    model_owner_actor::extend<caf::reacts_to<batch_timeout_atom, std::uint64_t>>;
+    model_owner_actor::extend<caf::reacts_to<batch_timeout_atom, std::uint64_t>,
+                              caf::reacts_to<lane_atom>>;
 using owner_pointer = model_owner_impl::stateful_pointer<model_owner_state>;
+
+bool well_formed(const model_owner_state& st, const predict_request& req) {
+  return req.rows > 0 && req.observations.size() == size_t(req.rows) * size_t(st.obs_size) &&
+         req.states.size() == size_t(req.rows) * size_t(st.state_size) && req.policy_row >= -1 &&
+         req.policy_row < req.rows;
+}
+
+const char* const malformed_text =
+    "predict request with malformed observations, states or policy_row";
 
 // One forward pass for every queued request; each gets its own rows back.
 void flush(model_owner_state& st) {
@@ -68,7 +98,10 @@ void flush(model_owner_state& st) {
   st.timer_armed = false;
   int row = 0;
   for (auto& p : st.pending) {
-    predict_reply reply;
+    reply_courier::reply answer;
+    answer.slot = p.slot;
+    // Into the slot's own buffers, whose sizes repeat from request to request.
+    predict_reply& reply = p.slot ? p.slot->reply : answer.message;
     reply.version = st.out.version;
     const int width = st.continuous ? st.action_size : 1;  // floats per action
     reply.actions.resize(size_t(p.rows) * width);
@@ -77,6 +110,8 @@ void flush(model_owner_state& st) {
     if (st.state_size > 0)  // each row's own next state: rows never mix
       reply.states.assign(st.out.states.begin() + size_t(row) * st.state_size,
                           st.out.states.begin() + size_t(row + p.rows) * st.state_size);
+    else
+      reply.states.clear();
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.action_size];
       if (st.continuous) {
@@ -88,12 +123,14 @@ void flush(model_owner_state& st) {
         reply.logp[i] = a.logp;
       }
     }
+    reply.row_policy.clear();
     if (p.policy_row >= 0) {
       const auto first = st.out.policy.begin() + (row - p.rows + p.policy_row) * st.action_size;
       reply.row_policy.assign(first, first + st.action_size);
       reply.row_policy.insert(reply.row_policy.end(), st.out.log_std.begin(), st.out.log_std.end());
     }
-    st.replies.emplace_back(std::move(p.promise), std::move(reply));
+    answer.promise = std::move(p.promise);
+    st.replies.push_back(std::move(answer));
   }
   st.courier->send(std::move(st.replies));
   st.pending.clear();
@@ -103,12 +140,58 @@ void flush(model_owner_state& st) {
   st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
 
+// Queues a well-formed request's rows; a full batch goes at once.
+void queue(model_owner_state& st, const predict_request& req, pending_request p) {
+  ++st.stats.requests;
+  st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
+  st.states.insert(st.states.end(), req.states.begin(), req.states.end());
+  st.pending.push_back(std::move(p));
+  st.pending_rows += req.rows;
+  if (st.pending_rows >= st.config.max_batch) flush(st);
+}
+
+// The slots in `arrived` into the batch.
+void queue_arrived(model_owner_state& st) {
+  for (predict_slot* slot : st.arrived) {
+    const predict_request& req = slot->request;
+    if (!well_formed(st, req)) {
+      slot->error = make_error(errc::malformed, malformed_text);
+      slot->answer();
+      continue;
+    }
+    queue(st, req, {{}, slot, req.rows, req.policy_row});
+  }
+  st.arrived.clear();
+}
+
+// After each message: flush when no further request is waiting, so a lone
+// agent is never held back and concurrent agents share a pass. Requests
+// waiting in the lane join before the pass.
+void flush_when_idle(owner_pointer self) {
+  auto& st = self->state;
+  if (!self->mailbox().empty()) return;
+  if (st.lane) {
+    st.lane->take(st.arrived);
+    queue_arrived(st);
+  }
+  if (st.pending.empty()) return;
+  if (st.config.max_wait_us == 0) {
+    flush(st);
+  } else if (!st.timer_armed) {
+    st.timer_armed = true;
+    self->delayed_send(self, std::chrono::microseconds(st.config.max_wait_us),
+                       batch_timeout_atom_v, st.batch_number);
+  }
+}
+
 model_owner_impl::behavior_type model_owner(owner_pointer self,
                                             std::shared_ptr<model::shared_model> model,
-                                            batching_config config, std::uint64_t seed) {
+                                            batching_config config, std::uint64_t seed,
+                                            std::shared_ptr<predict_lane> lane) {
   auto& st = self->state;
   st.model = std::move(model);
   st.config = config;
+  st.lane = std::move(lane);
   st.rng.seed(seed);
   st.obs_size = model::spec_of(*st.model).obs_size;
   st.action_size = model::spec_of(*st.model).action_size;
@@ -127,33 +210,20 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
           promise.deliver(make_error(errc::not_local, "predict request from outside this process"));
           return promise;
         }
-        if (req.rows <= 0 ||
-            req.observations.size() != size_t(req.rows) * size_t(st.obs_size) ||
-            req.states.size() != size_t(req.rows) * size_t(st.state_size) ||
-            req.policy_row < -1 || req.policy_row >= req.rows) {
-          promise.deliver(make_error(
-              errc::malformed, "predict request with malformed observations, states or policy_row"));
+        if (!well_formed(st, req)) {
+          promise.deliver(make_error(errc::malformed, malformed_text));
           return promise;
         }
-        ++st.stats.requests;
-        st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
-        st.states.insert(st.states.end(), req.states.begin(), req.states.end());
-        st.pending.push_back({promise, req.rows, req.policy_row});
-        st.pending_rows += req.rows;
-        // Flush when full, or when no further request is waiting: a lone
-        // agent is never held back, and concurrent agents share a pass.
-        if (st.pending_rows >= st.config.max_batch) {
-          flush(st);
-        } else if (self->mailbox().empty()) {
-          if (st.config.max_wait_us == 0) {
-            flush(st);
-          } else if (!st.timer_armed) {
-            st.timer_armed = true;
-            self->delayed_send(self, std::chrono::microseconds(st.config.max_wait_us),
-                               batch_timeout_atom_v, st.batch_number);
-          }
-        }
+        queue(st, req, {promise, nullptr, req.rows, req.policy_row});
+        flush_when_idle(self);
         return promise;
+      },
+      [=](lane_atom) {
+        auto& st = self->state;
+        if (!st.lane) return;
+        st.lane->take_announced(st.arrived);
+        queue_arrived(st);
+        flush_when_idle(self);
       },
       [=](batch_timeout_atom, std::uint64_t number) {
         if (number == self->state.batch_number) flush(self->state);  // else: flushed already
@@ -173,9 +243,11 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
 
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
-                                    const batching_config& batching, std::uint64_t seed) {
-  return caf::actor_cast<model_owner_actor>(
-      sys.spawn<caf::detached>(model_owner, std::move(model), batching, seed));
+                                    const batching_config& batching, std::uint64_t seed,
+                                    std::shared_ptr<predict_lane> lane) {
+  auto owner = sys.spawn<caf::detached>(model_owner, std::move(model), batching, seed, lane);
+  if (lane) lane->serve_by(owner.address());
+  return caf::actor_cast<model_owner_actor>(owner);
 }
 
 }  // namespace troupe::actors

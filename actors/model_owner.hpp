@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "actors/messages.hpp"
+#include "actors/predict_lane.hpp"
 #include "actors/run_config.hpp"
 #include "model/shared_model.hpp"
 
@@ -18,8 +19,14 @@ using model_owner_actor =
 // Flushes a batch when it holds batching.max_batch observations (a larger
 // request runs alone), or when no further request is waiting (after up to
 // batching.max_wait_us, when that is not 0). `seed` seeds action sampling.
+//
+// Requests come as predict_request messages (from the cluster gateway, the
+// evaluator, tests) or, from agents of this process, through `lane` when
+// one is given (actors/predict_lane.hpp): both kinds share batches. When
+// the owner stops, every request waiting in the lane fails.
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
-                                    const batching_config& batching, std::uint64_t seed);
+                                    const batching_config& batching, std::uint64_t seed,
+                                    std::shared_ptr<predict_lane> lane = nullptr);
 
 }  // namespace troupe::actors

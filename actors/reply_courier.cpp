@@ -10,7 +10,11 @@ namespace {
 // requester (or the next stage of a forwarded request) with no execution
 // context, so the destination is scheduled by the actor system.
 void answer(reply_courier::reply& r, const caf::actor_addr& owner) {
-  const caf::response_promise& promise = r.first;
+  if (r.slot) {
+    r.slot->answer();
+    return;
+  }
+  const caf::response_promise& promise = r.promise;
   caf::response_promise::forwarding_stack stages = promise.stages();
   caf::strong_actor_ptr sender = caf::actor_cast<caf::strong_actor_ptr>(owner), to;
   caf::message_id id = promise.id();
@@ -23,7 +27,7 @@ void answer(reply_courier::reply& r, const caf::actor_addr& owner) {
     stages.pop_back();
   }
   if (to)
-    to->enqueue(caf::make_mailbox_element(std::move(sender), id, std::move(stages), std::move(r.second)),
+    to->enqueue(caf::make_mailbox_element(std::move(sender), id, std::move(stages), std::move(r.message)),
                 nullptr);
 }
 
@@ -53,7 +57,12 @@ void reply_courier::send(std::vector<reply>&& replies) {
   for (auto& earlier : handed_over_) earlier->send_claimed();
   handed_over_.clear();
   if (replies.size() < min_shared_batch) {
-    for (auto& [promise, r] : replies) promise.deliver(std::move(r));
+    for (auto& r : replies) {
+      if (r.slot)
+        r.slot->answer();
+      else
+        r.promise.deliver(std::move(r.message));
+    }
     replies.clear();
     return;
   }

@@ -15,7 +15,7 @@
 // the owner spent half its time replying), so a large batch is shared by up
 // to `threads` couriers, one per min_shared_batch replies.
 //
-// A courier answers a request without the promise's deliver(), which reads
+// A courier answers a message without the promise's deliver(), which reads
 // the owner's execution context while the owner's thread rewrites it (a
 // data race ThreadSanitizer found, scripts/sanitize.sh thread): it enqueues
 // the reply itself, as any thread outside an actor sends a message.
@@ -29,12 +29,19 @@
 #include <vector>
 
 #include "actors/messages.hpp"
+#include "actors/predict_lane.hpp"
 
 namespace troupe::actors {
 
 class reply_courier {
  public:
-  using reply = std::pair<caf::typed_response_promise<predict_reply>, predict_reply>;
+  // An answer to a request that came as a message (`promise`, `message`) or
+  // through the lane (`slot`, whose reply is written already).
+  struct reply {
+    caf::typed_response_promise<predict_reply> promise;
+    predict_reply message;
+    predict_slot* slot = nullptr;
+  };
 
   // Batches with fewer replies are sent by the owner alone: waking the
   // courier costs about what sending a few replies does.

@@ -82,8 +82,11 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   run.streams = agents::run_streams(config.run.seed, run.segment);
   for (auto& m : run.models) model::warm_up(*m, config.batching.max_batch);
 
-  for (size_t d = 0; d < replicas; ++d)
-    run.owners.push_back(spawn_model_owner(sys, run.models[d], config.batching, run.streams.owner(d)));
+  for (size_t d = 0; d < replicas; ++d) {
+    run.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
+    run.owners.push_back(spawn_model_owner(sys, run.models[d], config.batching,
+                                           run.streams.owner(d), run.lanes.back()));
+  }
   metrics_config mcfg{config.run.stop, config.log,
                       request.run_dir.empty() ? std::string()
                                               : run_directory{request.run_dir}.metrics_file(),

@@ -61,6 +61,7 @@ struct run_parts {
   std::vector<std::shared_ptr<model::shared_model>> models;
   std::vector<std::shared_ptr<algo::a3c_learner>> trainers;
   std::vector<model_owner_actor> owners;
+  std::vector<std::shared_ptr<predict_lane>> lanes;  // owner d's, for this node's agents (null: batching.lane false)
   std::vector<learner_actor> learners;
   metrics_actor metrics;
   evaluator_actor evaluator;       // only with run.stop.confirm_episodes > 0

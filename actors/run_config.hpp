@@ -40,6 +40,9 @@ struct batching_config {
   // 0: one per 4 cores, from 1 to 8.
   int reply_threads = 0;
   int reply_threads_here() const;  // reply_threads, or what 0 means on this machine
+  // The agents of the owner's process ask through its lane
+  // (actors/predict_lane.hpp); false: by messages.
+  bool lane = true;
 };
 
 // Several devices: one parameter replica each (see actors/learner_actor.hpp).

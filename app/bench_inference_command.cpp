@@ -131,10 +131,13 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--seconds", opts->bench.seconds, "seconds per mode and agent count")
       ->check(CLI::Range(0.05, 3600.0));
   cmd->add_option("--modes", opts->bench.modes,
-                  "subset of batched,unbatched,mutex,copies,echo (echo: answered at once with no "
-                  "forward pass, the actor path's own ceiling)")
+                  "subset of batched,unbatched,mutex,copies,echo,batched-messages (echo: answered "
+                  "at once with no forward pass, the request path's own ceiling; "
+                  "batched-messages: batched with requests and replies as actor messages, the "
+                  "cluster gateway's path, where the others ask through the owner's lane)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"batched", "unbatched", "mutex", "copies", "echo"}));
+      ->check(CLI::IsMember(
+          {"batched", "unbatched", "mutex", "copies", "echo", "batched-messages"}));
   cmd->add_option("--max-batch", opts->bench.batching.max_batch, "batched mode: observations per pass")
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--max-wait-us", opts->bench.batching.max_wait_us,

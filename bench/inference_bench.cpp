@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "actors/agent_thread.hpp"
+#include "actors/errors.hpp"
 #include "actors/model_owner.hpp"
 #include "model/gpu_monitor.hpp"
 
@@ -129,66 +130,115 @@ double run_threads(int agents, const inference_bench_config& config,
   return process_cpu_seconds() - cpu_before;
 }
 
-// A requester actor: detached like an agent, one request in flight.
+// A requester actor: detached like an agent, one request in flight, asking
+// through the owner's lane as agents do, or by messages when it has none.
 struct requester_state {
   model_owner_actor owner;
-  predict_request request;
+  std::shared_ptr<predict_lane> lane;
+  predict_slot slot;  // the request, and through the lane the reply
   clock_type::time_point deadline, sent;
   requester_log* log = nullptr;
   static inline const char* name = "bench_requester";
 };
 
 using requester_actor = caf::typed_actor<caf::reacts_to<start_atom>>;
+using requester_pointer = requester_actor::stateful_pointer<requester_state>;
 
-void ask(requester_actor::stateful_pointer<requester_state> self) {
+void answered(requester_state& st, const predict_reply& reply) {
+  st.slot.request.states = reply.states;  // a recurrent net carries its state on
+  st.log->latency_us.push_back(
+      std::chrono::duration<float, std::micro>(clock_type::now() - st.sent).count());
+  ++st.log->answered;
+}
+
+// Through the lane: the requester's thread waits for each answer itself.
+void ask_through_lane(requester_pointer self) {
+  auto& st = self->state;
+  for (st.sent = clock_type::now(); st.sent < st.deadline; st.sent = clock_type::now()) {
+    if (!st.lane->ask(st.slot)) {
+      self->quit(st.slot.error);
+      return;
+    }
+    answered(st, st.slot.reply);
+  }
+  self->quit();
+}
+
+void ask_by_message(requester_pointer self) {
   auto& st = self->state;
   st.sent = clock_type::now();
   if (st.sent >= st.deadline) {
     self->quit();
     return;
   }
-  self->request(st.owner, caf::infinite, st.request)
+  self->request(st.owner, caf::infinite, st.slot.request)
       .then(
           [=](const predict_reply& reply) {
-            auto& st = self->state;
-            st.request.states = reply.states;  // a recurrent net carries its state on
-            st.log->latency_us.push_back(
-                std::chrono::duration<float, std::micro>(clock_type::now() - st.sent).count());
-            ++st.log->answered;
-            ask(self);
+            answered(self->state, reply);
+            ask_by_message(self);
           },
           [=](caf::error& err) { self->quit(err); });
 }
 
-requester_actor::behavior_type bench_requester(requester_actor::stateful_pointer<requester_state> self,
-                                         model_owner_actor owner, std::vector<float> obs,
-                                         int obs_size, int state_size, requester_log* log,
-                                         clock_type::time_point deadline, bool batch_scheduling) {
+requester_actor::behavior_type bench_requester(requester_pointer self, model_owner_actor owner,
+                                               std::shared_ptr<predict_lane> lane,
+                                               std::vector<float> obs, int obs_size,
+                                               int state_size, requester_log* log,
+                                               clock_type::time_point deadline,
+                                               bool batch_scheduling) {
   self->state.owner = std::move(owner);
+  self->state.lane = std::move(lane);
   const int rows = int(obs.size()) / obs_size;
-  self->state.request =
+  self->state.slot.request =
       predict_request{0, rows, std::move(obs), std::vector<float>(size_t(rows) * state_size)};
   self->state.log = log;
   self->state.deadline = deadline;
   return {[=](start_atom) {
     if (batch_scheduling) schedule_this_thread_as_batch();  // on its own thread
-    ask(self);
+    if (self->state.lane)
+      ask_through_lane(self);
+    else
+      ask_by_message(self);
   }};
 }
 
 // The "echo" mode's server: a detached actor that answers every request at
 // once with a reply of the right size and no forward pass. What it reaches
-// is the actor path's own ceiling on this machine: messages, response
-// promises and the wake-up of every requester, with nothing computed.
-model_owner_actor::behavior_type echo_server(model_owner_actor::pointer self, int action_width) {
+// is the request path's own ceiling on this machine: the lane (or messages)
+// and the wake-up of every requester, with nothing computed.
+struct echo_state {
+  std::shared_ptr<predict_lane> lane;
+  std::vector<predict_slot*> arrived;
+  static inline const char* name = "bench_echo";
+};
+
+void echo_into(const predict_request& req, int action_width, predict_reply& reply) {
+  reply.actions.assign(size_t(req.rows) * action_width, 0.f);
+  reply.logp.assign(size_t(req.rows), 0.f);
+  reply.values.assign(size_t(req.rows), 0.f);
+  reply.states = req.states;
+}
+
+caf::behavior echo_server(caf::stateful_actor<echo_state>* self, int action_width,
+                          std::shared_ptr<predict_lane> lane) {
+  self->state.lane = std::move(lane);
+  self->attach_functor([lane = self->state.lane] {
+    if (lane) lane->close(make_error(errc::run_ended, "the echo server has stopped"));
+  });
   return {
       [=](const predict_request& req) {
         predict_reply reply;
-        reply.actions.assign(size_t(req.rows) * action_width, 0.f);
-        reply.logp.assign(size_t(req.rows), 0.f);
-        reply.values.assign(size_t(req.rows), 0.f);
-        reply.states = req.states;
+        echo_into(req, action_width, reply);
         return reply;
+      },
+      [=](lane_atom) {
+        auto& st = self->state;
+        st.lane->take_announced(st.arrived);
+        for (predict_slot* slot : st.arrived) {
+          echo_into(slot->request, action_width, slot->reply);
+          slot->answer();
+        }
+        st.arrived.clear();
       },
       [](stats_atom) { return batch_stats{}; },
   };
@@ -201,16 +251,23 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
   batching_config batching = config.batching;
   if (mode == "unbatched") batching.max_batch = 1, batching.max_wait_us = 0;
   model::warm_up(*model, batching.max_batch);
-  auto owner = mode == "echo"
-                   ? sys.spawn<caf::detached>(echo_server, spec.continuous ? spec.action_size : 1)
-                   : spawn_model_owner(sys, model, batching, /*seed=*/1);
+  // Every mode but batched-messages asks through the lane, as agents do.
+  auto lane = mode == "batched-messages" ? nullptr : std::make_shared<predict_lane>();
+  model_owner_actor owner;
+  if (mode == "echo") {
+    auto echo = sys.spawn<caf::detached>(echo_server, spec.continuous ? spec.action_size : 1, lane);
+    lane->serve_by(echo.address());
+    owner = caf::actor_cast<model_owner_actor>(echo);
+  } else {
+    owner = spawn_model_owner(sys, model, batching, /*seed=*/1, lane);
+  }
   std::vector<requester_log> logs(agents);
   caf::scoped_actor self{sys};
   const clock_type::time_point deadline = clock_type::now() + seconds_of(config.seconds);
   std::vector<requester_actor> requesters;
   for (int a = 0; a < agents; ++a) {
     requesters.push_back(sys.spawn<caf::detached>(
-        bench_requester, owner, random_observation(spec.obs_size * config.rows, a), spec.obs_size,
+        bench_requester, owner, lane, random_observation(spec.obs_size * config.rows, a), spec.obs_size,
         spec.state_size(), &logs[a], deadline, config.batch_scheduling));
     self->monitor(requesters.back());
   }
@@ -369,7 +426,8 @@ std::vector<inference_result> run_inference_bench(
       inference_result r;
       model::gpu_monitor gpu(config.device);
       try {
-        if (mode == "batched" || mode == "unbatched" || mode == "echo")
+        if (mode == "batched" || mode == "batched-messages" || mode == "unbatched" ||
+            mode == "echo")
           r = run_owner_mode(sys, mode, agents, config, spec);
         else if (mode == "mutex")
           r = run_mutex_mode(agents, config, spec);

@@ -2,9 +2,12 @@
 // The inference-serving benchmark: agent threads ask for predictions in a
 // closed loop (each waits for its answer, then asks again) under four ways of
 // sharing one network, measured in the same run (and a fifth, echo, that
-// computes nothing and measures the message path alone):
-//   batched    the model-owner actor with dynamic batching
+// computes nothing and measures the request path alone):
+//   batched    the model-owner actor with dynamic batching, asked through its
+//              lane as the agents of a run ask it (actors/predict_lane.hpp)
 //   unbatched  the model-owner actor with batch size 1
+//   batched-messages  batched, with each request and reply an actor message:
+//              the path of requests relayed by the cluster gateway
 //   mutex      one shared model, each thread calls it under a mutex
 //   copies     each thread owns a copy of the model
 #include <cstdint>

@@ -84,8 +84,9 @@ if [ "$kind" = address ]; then
 else
   # The tests of the concurrency claims (the README's table), each a loop of
   # many rounds on real threads: the critical section, judging parameters,
-  # the model-owner and its reply courier, the rollout pipeline, replicas.
+  # the model-owner, its lane and its reply courier, the rollout pipeline,
+  # replicas.
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/sanitizers/tsan.supp" \
     "$dir/tests/troupe_tests" \
-    --source-file='*/critical_section_test.cpp,*/judge_parameters_test.cpp,*/model_owner_test.cpp,*/pipeline_test.cpp,*/replicas_test.cpp' "$@"
+    --source-file='*/critical_section_test.cpp,*/judge_parameters_test.cpp,*/model_owner_test.cpp,*/predict_lane_test.cpp,*/pipeline_test.cpp,*/replicas_test.cpp' "$@"
 fi

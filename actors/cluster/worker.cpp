@@ -101,7 +101,7 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
     std::vector<agent_supervisor::wiring> wires;
     for (int i = 0; i < o.agents; ++i) {
       configs.push_back(agent_config_for(config, joined.reply.first_agent_id + std::uint32_t(i), 0));
-      wires.push_back({gateway, gateway, gateway});
+      wires.push_back({gateway, nullptr, gateway, gateway});  // no lane: over the network
     }
     const std::uint64_t base = joined.reply.seed;
     auto seeds = [base](size_t i, std::uint64_t incarnation) {

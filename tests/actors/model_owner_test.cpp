@@ -2,13 +2,39 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "actors/errors.hpp"
 #include "actors/model_owner.hpp"
 #include "actors/reply_courier.hpp"
 
 using namespace troupe;
+
+namespace {
+
+// Agent `a`'s request, answered: through the owner's lane for even agents
+// (as a run's agents ask), by message for odd ones (as requests relayed by
+// the cluster gateway come), so both kinds share the owner's batches.
+// Empty when an error came back instead.
+std::optional<actors::predict_reply> ask_owner(int a, caf::scoped_actor& self,
+                                               const actors::model_owner_actor& owner,
+                                               actors::predict_lane& lane,
+                                               actors::predict_slot& slot,
+                                               const actors::predict_request& req) {
+  if (a % 2 == 0) {
+    slot.request = req;
+    if (!lane.ask(slot)) return std::nullopt;
+    return slot.reply;
+  }
+  std::optional<actors::predict_reply> answer;
+  self->request(owner, std::chrono::seconds(30), req)
+      .receive([&](const actors::predict_reply& reply) { answer = reply; }, [](caf::error&) {});
+  return answer;
+}
+
+}  // namespace
 
 TEST_SUITE("actors") {
 TEST_CASE("the model-owner answers every concurrent request with its own rows") {
@@ -68,7 +94,8 @@ TEST_CASE("the model-owner answers every concurrent request with its own rows") 
 
 TEST_CASE("64 one-row agents: replies shared with the courier reach each agent once, right (20 rounds)") {
   // Batches of 8 requests or more are sent partly by the reply courier's
-  // thread: a lost, misrouted or stuck reply fails or hangs this test.
+  // thread: a lost, misrouted or stuck reply fails or hangs this test. Half
+  // the agents ask through the lane, half by message, into the same batches.
   const int agents = 64, requests_each = 50, obs_size = 4;
   auto model = model::make_shared_model(model::mlp_spec(obs_size, 2, {16}), 3);
   model::warm_up(*model, 256);
@@ -78,26 +105,28 @@ TEST_CASE("64 one-row agents: replies shared with the courier reach each agent o
   int shared_rounds = 0;  // rounds with a batch large enough to share
   for (int round = 0; round < 20; ++round) {
     CAPTURE(round);
-    auto owner = actors::spawn_model_owner(sys, model, {256}, std::uint64_t(round));
+    auto lane = std::make_shared<actors::predict_lane>();
+    auto owner = actors::spawn_model_owner(sys, model, {256}, std::uint64_t(round), lane);
     std::vector<int> wrong(agents, 0), answered(agents, 0);
     std::vector<std::thread> threads;
     for (int a = 0; a < agents; ++a)
       threads.emplace_back([&, a] {
         caf::scoped_actor self{sys};
+        actors::predict_slot slot;
         model::prediction direct;
         for (int q = 0; q < requests_each; ++q) {
           actors::predict_request req{std::uint32_t(a), 1, {}};
           for (int i = 0; i < obs_size; ++i)
             req.observations.push_back(std::cos(0.01f * float(a * 997 + q * 13 + i)));
           model::predict(*model, req.observations.data(), nullptr, 1, direct);
-          self->request(owner, std::chrono::seconds(30), req)
-              .receive(
-                  [&](const actors::predict_reply& reply) {
-                    ++answered[a];
-                    if (reply.values.size() != 1 || std::abs(reply.values[0] - direct.values[0]) > 1e-4f)
-                      ++wrong[a];
-                  },
-                  [&](caf::error&) { ++wrong[a]; });
+          const auto reply = ask_owner(a, self, owner, *lane, slot, req);
+          if (!reply) {
+            ++wrong[a];
+            continue;
+          }
+          ++answered[a];
+          if (reply->values.size() != 1 || std::abs(reply->values[0] - direct.values[0]) > 1e-4f)
+            ++wrong[a];
         }
       });
     for (auto& t : threads) t.join();
@@ -136,12 +165,14 @@ TEST_CASE("recurrent: each agent's states come back as its own rows lead them, b
   int batched_rounds = 0;  // rounds in which some forward pass served several requests
   for (int round = 0; round < 10; ++round) {
     CAPTURE(round);
-    auto owner = actors::spawn_model_owner(sys, model, {64}, std::uint64_t(round));
+    auto lane = std::make_shared<actors::predict_lane>();
+    auto owner = actors::spawn_model_owner(sys, model, {64}, std::uint64_t(round), lane);
     std::vector<int> wrong(agents, 0), answered(agents, 0);
     std::vector<std::thread> threads;
     for (int a = 0; a < agents; ++a)
       threads.emplace_back([&, a] {
         caf::scoped_actor self{sys};
+        actors::predict_slot slot;
         std::vector<float> states(size_t(rows) * s, 0.f);
         model::prediction direct;
         for (int q = 0; q < requests_each; ++q) {
@@ -150,20 +181,21 @@ TEST_CASE("recurrent: each agent's states come back as its own rows lead them, b
             req.observations.push_back(std::sin(0.37f * float(a * 1009 + q * 17 + i)));
           req.states = states;
           model::predict(*model, req.observations.data(), states.data(), rows, direct);
-          self->request(owner, std::chrono::seconds(30), req)
-              .receive(
-                  [&](const actors::predict_reply& reply) {
-                    ++answered[a];
-                    bool ok = reply.states.size() == direct.states.size() &&
-                              reply.values.size() == size_t(rows);
-                    for (size_t i = 0; ok && i < reply.states.size(); ++i)
-                      ok = std::abs(reply.states[i] - direct.states[i]) <= 1e-5f;
-                    for (int i = 0; ok && i < rows; ++i)
-                      ok = std::abs(reply.values[i] - direct.values[i]) <= 1e-5f;
-                    wrong[a] += ok ? 0 : 1;
-                    states = reply.states.size() == states.size() ? reply.states : direct.states;
-                  },
-                  [&](caf::error&) { ++wrong[a]; });
+          const auto reply = ask_owner(a, self, owner, *lane, slot, req);
+          if (!reply) {
+            ++wrong[a];
+            states = direct.states;
+          } else {
+            ++answered[a];
+            bool ok = reply->states.size() == direct.states.size() &&
+                      reply->values.size() == size_t(rows);
+            for (size_t i = 0; ok && i < reply->states.size(); ++i)
+              ok = std::abs(reply->states[i] - direct.states[i]) <= 1e-5f;
+            for (int i = 0; ok && i < rows; ++i)
+              ok = std::abs(reply->values[i] - direct.values[i]) <= 1e-5f;
+            wrong[a] += ok ? 0 : 1;
+            states = reply->states.size() == states.size() ? reply->states : direct.states;
+          }
           if ((a + q) % 7 == 0) std::fill_n(states.begin(), s, 0.f);  // row 0's episode restarts
         }
       });
@@ -196,6 +228,44 @@ TEST_CASE("the model-owner rejects a malformed request with an error, not a cras
       .receive([&](const actors::predict_reply&) {}, [&](caf::error&) { got_error = true; });
   CHECK(got_error);
   self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("the model-owner's lane: a malformed request fails alone; when the owner stops, waiting agents fail, never hang") {
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  // A large max_wait keeps well-formed requests waiting in the owner's batch
+  // when it is told to stop: they must fail, as must every ask after.
+  actors::batching_config batching;
+  batching.max_batch = 64;
+  batching.max_wait_us = 10'000'000;
+  auto lane = std::make_shared<actors::predict_lane>();
+  auto owner = actors::spawn_model_owner(sys, model, batching, 1, lane);
+
+  actors::predict_slot bad;
+  bad.request = actors::predict_request{0, 2, {1.f, 2.f, 3.f}};
+  CHECK_FALSE(lane->ask(bad));
+  CHECK(actors::code_of(bad.error) == actors::errc::malformed);
+
+  const int waiting = 8;
+  std::vector<int> failed(waiting, 0);
+  std::vector<std::thread> threads;
+  for (int a = 0; a < waiting; ++a)
+    threads.emplace_back([&, a] {
+      actors::predict_slot slot;
+      slot.request = actors::predict_request{std::uint32_t(a), 1, {0.1f, 0.2f, 0.3f, 0.4f}};
+      for (int q = 0; q < 3; ++q) failed[a] += lane->ask(slot) ? 0 : 1;
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // they are waiting in the batch
+  caf::scoped_actor self{sys};
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+  for (auto& t : threads) t.join();  // hangs if an agent is left waiting
+  for (int a = 0; a < waiting; ++a) CHECK(failed[a] == 3);
+  actors::predict_slot late;
+  late.request = actors::predict_request{0, 1, {0.1f, 0.2f, 0.3f, 0.4f}};
+  CHECK_FALSE(lane->ask(late));
+  CHECK(actors::code_of(late.error) == actors::errc::run_ended);
 }
 }
 

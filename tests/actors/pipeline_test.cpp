@@ -58,7 +58,8 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
     auto model = model::make_shared_model(model::mlp_spec(4, 2, {16}), round + 1);
     trace log;
     auto metrics = sys.spawn(recorder, &log);
-    auto owner = spawn_model_owner(sys, model, {256}, std::uint64_t(round));
+    auto lane = std::make_shared<predict_lane>();
+    auto owner = spawn_model_owner(sys, model, {256}, std::uint64_t(round), lane);
     auto learner = spawn_learner(
         sys, std::make_shared<algo::a3c_learner>(model, algo::algo_config{}), metrics);
     std::vector<agent_actor> agents;
@@ -70,7 +71,9 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
       a.n_steps = 2;
       a.max_rollouts_in_flight = 2;
       a.seed = round * 1000 + i;
-      agents.push_back(spawn_agent(sys, a, owner, learner, metrics));
+      // Half ask through the owner's lane, as a run's agents do, half by
+      // messages, as a cluster worker's do: both share the owner's batches.
+      agents.push_back(spawn_agent(sys, a, owner, i % 2 ? nullptr : lane, learner, metrics));
     }
     caf::scoped_actor self{sys};
     for (auto& a : agents) self->send(a, start_atom_v);

@@ -65,10 +65,11 @@ TEST_CASE("bench inference records the requesters' scheduling and rejects unknow
   CHECK(bad.output.find("--agent-scheduling") != std::string::npos);
 }
 
-TEST_CASE("bench inference: several observations a request, a recurrent net, echo, and the floor") {
+TEST_CASE("bench inference: several observations a request, a recurrent net, echo, the lane against messages, and the floor") {
   const std::string json = fresh_dir("e2e_bench_rows.json");
   const auto r = run_troupe("bench inference --net lstm --agents 2 --rows 4 --seconds 0.1 "
-                            "--modes echo,batched,copies --reply-threads 2 --json " + json);
+                            "--modes echo,batched,batched-messages,copies --reply-threads 2 --json " +
+                            json);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("floor on this machine: thread wake-up round trip") != std::string::npos);
@@ -80,7 +81,7 @@ TEST_CASE("bench inference: several observations a request, a recurrent net, ech
   CHECK(j["floor"]["wake_round_trip_cpu_us"].get<double>() > 0);
   CHECK(j["cores"].get<int>() >= 1);
   CHECK(j["floor"]["forward_one_request_us"].get<double>() > 0);
-  REQUIRE(j["results"].size() == 3);
+  REQUIRE(j["results"].size() == 4);
   for (const auto& row : j["results"]) {
     CAPTURE(row["mode"]);
     CHECK(row["failed"].is_null());
@@ -91,7 +92,7 @@ TEST_CASE("bench inference: several observations a request, a recurrent net, ech
     // Each request carried 4 observations, each answered.
     CHECK(row["predictions_per_s"].get<double>() ==
           doctest::Approx(4 * row["requests_per_s"].get<double>()));
-    const bool batched = row["mode"] == "batched";
+    const bool batched = row["mode"] == "batched" || row["mode"] == "batched-messages";
     CHECK(row["forward_at_mean_batch_us"].is_null() == !batched);
     CHECK(row["owner_forward_share"].is_null() == !batched);
   }
