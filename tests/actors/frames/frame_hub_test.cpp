@@ -238,6 +238,14 @@ TEST_CASE("a training run's agents answer the hub with env 0 and their action pr
   actors::run_outcome outcome;
   std::thread trainer([&] { outcome = actors::coordinate(*fx.sys, request, stop); });
 
+  // The hub counts the agents named so far, and the run names its agents
+  // one after the other as it starts them: a frame from agent 0 can come
+  // back before agent 1 is named ("agent 0 of 1"). Agent 1's first frame
+  // says both are.
+  const auto named_by = std::chrono::steady_clock::now() + 20s;
+  while (!next_frame(*fx.sys, request.frame_hub, 1) && std::chrono::steady_clock::now() < named_by)
+    std::this_thread::sleep_for(10ms);
+
   for (std::int32_t agent : {0, 1, 0}) {
     CAPTURE(agent);
     auto f = next_frame(*fx.sys, request.frame_hub, agent);
