@@ -60,10 +60,7 @@ struct model_owner_state {
     const caf::error gone = make_error(errc::run_ended, "the model-owner has stopped");
     lane->close(gone);
     for (auto& p : pending)
-      if (p.slot) {
-        p.slot->error = gone;
-        p.slot->answer();
-      }
+      if (p.slot) p.slot->fail(gone);
   }
 };
 
@@ -155,8 +152,7 @@ void queue_arrived(model_owner_state& st) {
   for (predict_slot* slot : st.arrived) {
     const predict_request& req = slot->request;
     if (!well_formed(st, req)) {
-      slot->error = make_error(errc::malformed, malformed_text);
-      slot->answer();
+      slot->fail(make_error(errc::malformed, malformed_text));
       continue;
     }
     queue(st, req, {{}, slot, req.rows, req.policy_row});

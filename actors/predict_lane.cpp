@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <utility>
 
 
 namespace troupe::actors {
@@ -32,6 +33,11 @@ void predict_slot::answer() {
   // word nobody waits on does nothing).
   if (state_.exchange(answered, std::memory_order_acq_rel) == asked_and_asleep)
     futex_wake_one(state_);
+}
+
+void predict_slot::fail(caf::error reason) {
+  error = std::move(reason);
+  answer();
 }
 
 void predict_slot::wait() {
@@ -87,10 +93,7 @@ void predict_lane::close(const caf::error& reason) {
 void predict_lane::fail_waiting() {
   std::vector<predict_slot*> left;
   take(left);
-  for (predict_slot* s : left) {
-    s->error = close_reason_;
-    s->answer();
-  }
+  for (predict_slot* s : left) s->fail(close_reason_);
 }
 
 }  // namespace troupe::actors

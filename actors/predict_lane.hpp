@@ -39,6 +39,8 @@ class predict_slot {
 
   // The owner's side: `reply` or `error` is final; wakes the waiting agent.
   void answer();
+  // The owner's side when there is no answer: sets `error`, then answer().
+  void fail(caf::error reason);
 
  private:
   friend class predict_lane;
