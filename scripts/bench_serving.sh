@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The serving comparison of the README, repeated: 64 agents, one observation
-# per request, batched against mutex and copies (and echo, the request path
-# with nothing computed, and batched-messages, the owner asked by actor
-# messages instead of its lane), REPEATS times for each net, interleaved; prints the
-# min / median / max of each mode and of the ratio batched / max(mutex,
-# copies), with the machine's floor (thread wake-up round trip, one forward
-# pass, and the CPU a wake-up round trip costs), the CPU each mode spends per
-# prediction (the process's user and kernel time over its predictions), and
-# one owner's ceiling (1 / (1/echo + forward at the mean batch / mean batch),
-# the ratio that ceiling allows), the machine's floor (each prediction costs
-# at least half a wake-up round trip of CPU, the agent's wake-up, plus its
-# share of a forward pass at the mean batch: cores / that is the most any
-# design that wakes each waiting agent can serve, and the ratio it allows),
-# and writes them as JSON.
+# per request, REPEATS times for each net, interleaved. Each repeat runs, in
+# one process: batched (the owner asked through its lane), batched-messages
+# (the same owner asked by actor messages), mutex, copies, and echo (the
+# request path with nothing computed).
+#
+# Prints min / median / max of each mode's predictions/s, its CPU per
+# prediction, the ratio batched / max(mutex, copies), and two bounds:
+#   one owner's ceiling  1 / (1/echo + its share of a forward pass at the
+#                        mean batch), and the ratio it allows;
+#   the machine's floor  cores / (half a thread wake-up round trip of CPU +
+#                        that share of a forward pass): the most any design
+#                        that wakes each waiting agent can serve, the ratio
+#                        it allows, and batched's share of it.
+# Writes them all as JSON.
 #
 #   scripts/bench_serving.sh [--troupe BIN] [--repeats 5] [--agents 64] [--seconds 2]
 #                            [--nets "mlp cnn"] [--out FILE.json] [-- EXTRA BENCH FLAGS]
@@ -34,7 +35,7 @@ while (($#)); do
     --nets) nets="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_serving: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
