@@ -137,12 +137,14 @@ void flush(model_owner_state& st) {
   st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
 
-// Queues a well-formed request's rows; a full batch goes at once.
-void queue(model_owner_state& st, const predict_request& req, pending_request p) {
+// Queues a well-formed request's rows, to be answered to `promise` (a
+// message) or into `slot` (the lane); a full batch goes at once.
+void queue(model_owner_state& st, const predict_request& req,
+           caf::typed_response_promise<predict_reply> promise, predict_slot* slot) {
   ++st.stats.requests;
   st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
   st.states.insert(st.states.end(), req.states.begin(), req.states.end());
-  st.pending.push_back(std::move(p));
+  st.pending.push_back({std::move(promise), slot, req.rows, req.policy_row});
   st.pending_rows += req.rows;
   if (st.pending_rows >= st.config.max_batch) flush(st);
 }
@@ -155,7 +157,7 @@ void queue_arrived(model_owner_state& st) {
       slot->fail(make_error(errc::malformed, malformed_text));
       continue;
     }
-    queue(st, req, {{}, slot, req.rows, req.policy_row});
+    queue(st, req, {}, slot);
   }
   st.arrived.clear();
 }
@@ -210,7 +212,7 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
           promise.deliver(make_error(errc::malformed, malformed_text));
           return promise;
         }
-        queue(st, req, {promise, nullptr, req.rows, req.policy_row});
+        queue(st, req, promise, nullptr);
         flush_when_idle(self);
         return promise;
       },
