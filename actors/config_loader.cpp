@@ -399,13 +399,21 @@ std::vector<field> fields_of(run_config& c) {
       number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
+      boolean("env.normalize.observation", c.normalize.observation, "normalise observations by their running mean and variance (kept with the parameters, updated from the samples trained on, saved in checkpoints; eval, play, the viewer and workers use them) and clip them to +-env.normalize.clip_observation; not with several devices"),
+      boolean("env.normalize.reward", c.normalize.reward, "for learning, divide rewards by the running standard deviation of the discounted return (algo.gamma) and clip them to +-env.normalize.clip_reward; the metrics keep the true returns"),
+      number("env.normalize.clip_observation", c.normalize.clip_observation, 0, inf, true, "normalised observations are clipped to +-this"),
+      number("env.normalize.clip_reward", c.normalize.clip_reward, 0, inf, true, "normalised rewards are clipped to +-this"),
+      number("env.normalize.epsilon", c.normalize.epsilon, 0, 1, true, "added to a variance before its square root"),
       integer("agents.count", c.agents.count, 0, 1024, "agent actors on the learner's node, each on its own thread (0 only with troupe serve: workers do all the acting)"),
       integer("agents.max_restarts", c.agents.max_restarts, 0, 1000000, "agent failures (an environment that throws, say) survived by restarting the agent; one more stops the run with an error"),
       boolean("agents.batch_scheduling", c.agents.batch_scheduling, "agent threads under SCHED_BATCH: an agent woken by a reply does not preempt the model-owner or learner that woke it (faster; replies wait up to a scheduler tick longer)"),
+      choice("algo.kind", c.algo.kind, {{"a3c", algo::algo_kind::a3c}, {"ppo", algo::algo_kind::ppo}}, "a3c: each batch of rollouts trains once, in one update; ppo: each batch trains for algo.ppo.epochs epochs of algo.ppo.minibatches clipped updates (asynchronous PPO: the ratio is taken against the policy that acted)"),
       number("algo.gamma", c.algo.gamma, 0, 1, false, "discount factor"),
       integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
+      integer("algo.batch_rollouts", c.algo.batch_rollouts, 1, 65536, "rollouts the learner gathers (from any agents, in arrival order) and trains as one batch; a rollout is acknowledged when its batch has trained, so agents.count x algo.max_rollouts_in_flight (per device) must reach it"),
       number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),
-      choice("algo.optimizer", c.algo.optimizer, {{"rmsprop", algo::optimizer_kind::rmsprop}, {"adam", algo::optimizer_kind::adam}}, "optimiser"),
+      choice("algo.lr_schedule", c.algo.lr_schedule, {{"constant", algo::lr_schedule_kind::constant}, {"linear", algo::lr_schedule_kind::linear}}, "constant, or linear: annealed from algo.lr to 0 over run.stop.env_steps (which must be set)"),
+      choice("algo.optimizer", c.algo.optimizer, {{"rmsprop", algo::optimizer_kind::rmsprop}, {"adam", algo::optimizer_kind::adam}}, "optimiser (default: rmsprop for a3c, adam for ppo)"),
       number("algo.entropy_coef", c.algo.entropy_coef, 0, inf, false, "weight of the entropy bonus"),
       number("algo.value_coef", c.algo.value_coef, 0, inf, false, "weight of the value loss"),
       number("algo.max_grad_norm", c.algo.max_grad_norm, 0, inf, false, "clip the gradient's global norm to this (0: no clipping)"),
@@ -416,11 +424,19 @@ std::vector<field> fields_of(run_config& c) {
       number("algo.vtrace.rho_bar", c.algo.vtrace_rho_bar, 0, inf, true, "V-trace: clip of the importance weight of each TD error"),
       number("algo.vtrace.c_bar", c.algo.vtrace_c_bar, 0, inf, true, "V-trace: clip of the trace coefficients"),
       number("algo.gae_lambda", c.algo.gae_lambda, 0, 1, false, "generalised advantage estimation's lambda (1: plain n-step returns; ignored with vtrace)"),
+      integer("algo.ppo.epochs", c.algo.ppo.epochs, 1, 1000, "PPO: passes over each batch"),
+      integer("algo.ppo.minibatches", c.algo.ppo.minibatches, 1, 1 << 20, "PPO: minibatches per epoch, each one update (a recurrent policy's are of whole environment sequences, so at most algo.batch_rollouts x env.envs_per_agent)"),
+      number("algo.ppo.clip", c.algo.ppo.clip, 0, 10, true, "PPO: the probability ratio's clip range, [1 - clip, 1 + clip]"),
+      number("algo.ppo.value_clip", c.algo.ppo.value_clip, 0, inf, false, "PPO: > 0 clips the value's change from the batch's start to +-this in the value loss (0: no value clipping)"),
+      number("algo.ppo.target_kl", c.algo.ppo.target_kl, 0, inf, false, "PPO: > 0 ends a batch's epochs early once an epoch's mean approximate KL from the acting policy exceeds this (0: all epochs)"),
+      choice("algo.ppo.targets", c.algo.ppo.targets, {{"gae", algo::ppo_targets_kind::gae}, {"vtrace", algo::ppo_targets_kind::vtrace}}, "PPO: advantages and value targets by GAE (algo.gae_lambda), or by V-trace, which corrects them for the policy lag (algo.vtrace.*)"),
+      boolean("algo.ppo.normalize_advantages", c.algo.ppo.normalize_advantages, "PPO: normalise the advantages of each minibatch to mean 0 and standard deviation 1"),
       number("algo.reward_scale", c.algo.reward_scale, 0, inf, true, "rewards are multiplied by this for learning (metrics show the true return)"),
-      text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: a tanh MLP, or a 3x3 convolution (16 channels) then ReLU layers for H x W x C observations"),
+      text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: an MLP (model.activation), or a 3x3 convolution (16 channels) then ReLU layers for H x W x C observations"),
       boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
       number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
       int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+      text("model.activation", c.model.activation, {"tanh", "relu"}, "activation of an mlp's hidden layers (a cnn's are ReLU); relu is several times cheaper to compute on a CPU"),
       text("model.recurrent.kind", c.model.recurrent.kind, {"none", "lstm", "gru"}, "a recurrent core between the trunk and the heads (one state per environment, reset at every episode start; trained by backpropagation through each rollout); needs model.shared_trunk: true"),
       integer("model.recurrent.size", c.model.recurrent.size, 1, 4096, "units of the recurrent core"),
       integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
@@ -605,6 +621,33 @@ void apply_override(YAML::Node& root, const std::string& assignment, origin& fro
 
 }  // namespace
 
+// What the keys of the algorithm mean together: PPO's defaults and the
+// combinations that cannot run.
+static void check_algo(run_config& config, const std::string& path, const std::set<std::string>& seen) {
+  algo::algo_config& a = config.algo;
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw config_error(path + ": key '" + key + "': " + what);
+  };
+  const bool ppo = a.kind == algo::algo_kind::ppo;
+  if (ppo && !seen.count("algo.optimizer")) a.optimizer = algo::optimizer_kind::adam;
+  if (a.lr_schedule == algo::lr_schedule_kind::linear && config.run.stop.env_steps == 0)
+    fail("algo.lr_schedule", "linear anneals the learning rate over run.stop.env_steps, which is 0 (no limit): set it");
+  if (ppo && a.correction != algo::correction_kind::none)
+    fail("algo.correction", "is A3C's; PPO corrects for the policy lag with algo.ppo.targets: vtrace");
+  if (ppo) {
+    const bool recurrent = config.model.recurrent.enabled();
+    const std::int64_t items = std::int64_t(a.batch_rollouts) * config.env.envs_per_agent *
+                               (recurrent ? 1 : a.n_steps);
+    if (a.ppo.minibatches > items)
+      fail("algo.ppo.minibatches", std::to_string(a.ppo.minibatches) + " minibatches of a batch of " +
+                                       std::to_string(items) + (recurrent ? " environment sequences" : " samples") +
+                                       " (algo.batch_rollouts x env.envs_per_agent" + (recurrent ? "" : " x algo.n_steps") +
+                                       "): at most " + std::to_string(items));
+  }
+  if (config.normalize.observation && config.devices.size() > 1)
+    fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
+}
+
 // Reads and validates a parsed config; `path` names it in error messages.
 static run_config load_parsed(YAML::Node root, const std::string& path,
                                       const std::vector<std::string>& overrides);
@@ -632,6 +675,7 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
     throw config_error(path + ": key 'model.recurrent.kind': a recurrent core needs model.shared_trunk: true");
   if (const std::string problem = config.cluster.tls.problem(); !problem.empty())
     throw config_error(path + ": cluster.tls " + problem);
+  check_algo(config, path, seen);
   return config;
 }
 
@@ -718,6 +762,18 @@ std::string describe_config() {
         << "  meaning: " << f.help << "\n";
   }
   return out.str();
+}
+
+std::string unfillable_batch(const run_config& config) {
+  const int replicas = static_cast<int>(config.devices.size());
+  const int agents = config.agents.count / replicas;  // the replica with the fewest
+  const int most = agents * config.algo.max_rollouts_in_flight;
+  if (most >= config.algo.batch_rollouts) return "";
+  return "algo.batch_rollouts " + std::to_string(config.algo.batch_rollouts) +
+         ": a batch can never fill: a replica's " + std::to_string(agents) +
+         " agents (agents.count / devices) send at most " + std::to_string(most) +
+         " rollouts (x algo.max_rollouts_in_flight " + std::to_string(config.algo.max_rollouts_in_flight) +
+         ") before they wait for their batch to train";
 }
 
 }  // namespace troupe::actors

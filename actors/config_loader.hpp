@@ -32,6 +32,11 @@ envs::env_config load_env_options(const std::string& id, const std::vector<std::
 // The resolved config, as YAML that load_config reads back to the same values.
 std::string to_yaml(const run_config& config);
 
+// Why the agents of a run of this config, on their own (troupe train: no
+// cluster workers), could never fill one of the learner's batches; "" when
+// they can.
+std::string unfillable_batch(const run_config& config);
+
 // Every key with its type, default, allowed values and meaning.
 std::string describe_config();
 

@@ -6,7 +6,7 @@
 
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 #include "actors/run_directory.hpp"
 
 namespace troupe::actors {
@@ -28,6 +28,7 @@ learner_final sum_of(const std::vector<learner_final>& all) {
     total.updates += f.updates;
     total.updates_skipped += f.updates_skipped;
     total.updates_refused += f.updates_refused;
+    total.batches += f.batches;
     total.train_seconds += f.train_seconds;
     total.peer_updates += f.peer_updates;
     total.foreign_refused += f.foreign_refused;

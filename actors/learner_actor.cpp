@@ -12,8 +12,8 @@ namespace troupe::actors {
 
 namespace {
 
-// A rollout that arrived while an update of this replica's own would have
-// left a peer more than max_lag behind.
+// A rollout that has arrived and waits for its batch to fill, or for the
+// staleness bound to let this replica's next update through.
 struct waiting_rollout {
   algo::rollout rollout;
   caf::typed_response_promise<train_ack> promise;
@@ -26,7 +26,8 @@ struct learner_state {
   replica_setup replica;
   std::vector<replica_link> peers;  // in replica order; empty: a lone replica
   model::staleness_bound bound{0, 1};
-  std::deque<waiting_rollout> waiting;
+  std::deque<waiting_rollout> waiting;  // in arrival order
+  int batch_rollouts = 1;               // the trainer's batch
   std::vector<caf::typed_response_promise<learner_final>> drains;
   std::vector<float> delta;  // this replica's last update, for the peers
   static inline const char* name = "learner";
@@ -60,8 +61,21 @@ void share_update(learner_pointer self, std::uint64_t sequence) {
   }
 }
 
-train_ack train_one(learner_pointer self, const algo::rollout& r) {
+// Trains the oldest full batch of waiting rollouts and answers each of them.
+void train_batch(learner_pointer self) {
   auto& st = self->state;
+  std::vector<algo::rollout> batch;
+  std::vector<caf::typed_response_promise<train_ack>> promises;
+  std::vector<std::uint64_t> sequences;
+  std::int64_t samples = 0;
+  for (int i = 0; i < st.batch_rollouts; ++i) {
+    waiting_rollout& w = st.waiting.front();
+    samples += w.rollout.samples();
+    sequences.push_back(w.rollout.sequence);
+    batch.push_back(std::move(w.rollout));
+    promises.push_back(std::move(w.promise));
+    st.waiting.pop_front();
+  }
   const bool sharing = !st.peers.empty();
   const auto me = static_cast<int>(st.replica.index);
   // Measured before the update, so never less than the true lag it causes.
@@ -69,25 +83,33 @@ train_ack train_one(learner_pointer self, const algo::rollout& r) {
       sharing && st.replica.clock ? st.replica.clock->lag_if_applied(me, st.bound.own_updates() + 1)
                                   : 0;
   algo::train_result result;
-  const auto start = std::chrono::steady_clock::now();
-  struct busy_timer {  // counts the time however train() ends
-    std::chrono::steady_clock::time_point start;
-    double& total;
-    ~busy_timer() {
-      total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  bool trained = false;
+  {
+    const auto start = std::chrono::steady_clock::now();
+    struct busy_timer {  // counts the time however train() ends
+      std::chrono::steady_clock::time_point start;
+      double& total;
+      ~busy_timer() {
+        total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+    } timer{start, st.totals.train_seconds};
+    try {
+      result = st.trainer->train(std::move(batch), sharing ? &st.delta : nullptr);
+      trained = true;
+    } catch (const std::exception& e) {
+      std::cerr << "learner: dropped a batch of " << promises.size() << " rollouts: " << e.what() << "\n";
     }
-  } timer{start, st.totals.train_seconds};
-  try {
-    result = st.trainer->train(r, sharing ? &st.delta : nullptr);
-  } catch (const std::exception& e) {
-    std::cerr << "learner: dropped " << e.what() << "\n";
-    st.totals.samples_dropped += r.samples();
-    return train_ack{r.sequence, false};
   }
-  st.totals.version = result.version;
-  if (result.applied) {
-    ++st.totals.updates;
-    st.totals.samples_trained += r.samples();
+  if (trained) {
+    st.totals.version = result.version;
+    ++st.totals.batches;
+    st.totals.updates += result.updates;
+    st.totals.updates_skipped += result.updates_skipped;
+    if (result.frozen) ++st.totals.updates_refused;
+  }
+  if (trained && result.applied) {
+    // Every sample counts once, however many epochs trained it.
+    st.totals.samples_trained += samples;
     if (sharing) {
       const std::uint64_t sequence = st.bound.on_own_applied();
       st.totals.max_replica_lag = std::max(st.totals.max_replica_lag, lag);
@@ -97,26 +119,29 @@ train_ack train_one(learner_pointer self, const algo::rollout& r) {
   } else {
     // A non-finite loss or gradient never reaches the parameters, nor
     // does any update once a confirmed solve froze them.
-    ++(result.frozen ? st.totals.updates_refused : st.totals.updates_skipped);
-    st.totals.samples_dropped += r.samples();
+    st.totals.samples_dropped += samples;
   }
-  if (st.metrics) self->send(st.metrics, result);
-  return train_ack{r.sequence, result.applied};
+  if (trained && st.metrics) self->send(st.metrics, result);
+  for (size_t i = 0; i < promises.size(); ++i)
+    promises[i].deliver(train_ack{sequences[i], trained && result.applied});
 }
 
-// Trains the waiting rollouts the bound now allows; answers the drain
-// requests once nothing waits and every peer has every update of ours.
+// Trains every full batch the bound now allows. Drain requests are answered
+// once no full batch waits and every peer has every update of ours; the
+// rollouts of a batch that cannot fill any more (the agents have stopped)
+// are then dropped and counted, like an agent's unfinished rollout.
 void resume(learner_pointer self) {
   auto& st = self->state;
-  while (!st.waiting.empty() && st.bound.may_apply()) {
-    waiting_rollout next = std::move(st.waiting.front());
-    st.waiting.pop_front();
-    next.promise.deliver(train_one(self, next.rollout));
+  while (st.waiting.size() >= size_t(st.batch_rollouts) && st.bound.may_apply()) train_batch(self);
+  if (st.drains.empty() || st.waiting.size() >= size_t(st.batch_rollouts) || !st.bound.all_acked())
+    return;
+  for (auto& w : st.waiting) {
+    st.totals.samples_dropped += w.rollout.samples();
+    w.promise.deliver(train_ack{w.rollout.sequence, false});
   }
-  if (st.waiting.empty() && st.bound.all_acked()) {
-    for (auto& d : st.drains) d.deliver(st.totals);
-    st.drains.clear();
-  }
+  st.waiting.clear();
+  for (auto& d : st.drains) d.deliver(st.totals);
+  st.drains.clear();
 }
 
 // Nothing from outside this process reaches the parameters: a message
@@ -138,15 +163,23 @@ bool from_a_peer(learner_pointer self) {
 learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
                                      metrics_actor metrics, replica_setup replica) {
   self->state.trainer = std::move(trainer);
+  self->state.batch_rollouts = std::max(1, self->state.trainer->batch_rollouts());
   self->state.metrics = std::move(metrics);
   self->state.replica = std::move(replica);
   return {
       [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
         if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a rollout");
-        if (st.waiting.empty() && st.bound.may_apply()) return train_one(self, r);
+        try {
+          st.trainer->check(r);
+        } catch (const std::exception& e) {
+          std::cerr << "learner: dropped " << e.what() << "\n";
+          st.totals.samples_dropped += r.samples();
+          return train_ack{r.sequence, false};
+        }
         auto promise = self->make_response_promise<train_ack>();
         st.waiting.push_back({std::move(r), promise});
+        resume(self);
         return promise;
       },
       [=](const replica_update& u) -> caf::result<std::uint64_t> {
@@ -184,13 +217,14 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
         st.bound = model::staleness_bound(static_cast<int>(all.size()) - 1, st.replica.max_lag);
       },
       // Rollouts sent before the drain request are ahead of it in the
-      // mailbox: they have been trained, or wait for the bound, by now.
+      // mailbox: they have been trained, or wait in a batch or for the bound.
       [=](drain_atom) -> caf::result<learner_final> {
         auto& st = self->state;
         if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a drain");
-        if (st.waiting.empty() && st.bound.all_acked()) return st.totals;
-        st.drains.push_back(self->make_response_promise<learner_final>());
-        return st.drains.back();
+        auto promise = self->make_response_promise<learner_final>();
+        st.drains.push_back(promise);
+        resume(self);
+        return promise;
       },
       [=](checkpoint_atom, const std::string& path,
           const model::checkpoint_meta& meta) -> caf::result<std::uint64_t> {

@@ -1,9 +1,15 @@
 #pragma once
-// The learner: trains each rollout as it arrives, one update at a time, and
-// reports every update to the metrics actor.
+// The learner: gathers the rollouts that arrive, from any agents and in
+// arrival order, into batches of the trainer's size (algo.batch_rollouts;
+// A3C's default is 1), trains each full batch (one update for A3C, an
+// update per minibatch for PPO) and reports what it did to the metrics
+// actor. A rollout is acknowledged once its batch has been trained: an agent
+// with max_rollouts_in_flight unacknowledged rollouts waits, which bounds
+// the policy lag. When the run drains, a batch that cannot fill any more is
+// dropped and counted, like an agent's unfinished rollout.
 //
 // With several devices there is one learner per parameter replica (each
-// beside its device's model-owner). A learner sends every update of its own
+// beside its device's model-owner). A learner sends every batch of its own
 // (the change it made to the parameters) to every other learner, which adds
 // it to its replica as one atomic update and answers. The consistency this
 // keeps, bounded staleness with K = replicas.max_lag:

@@ -172,7 +172,8 @@ struct learner_final {
   std::int64_t samples_dropped = 0;  // rollouts rejected as malformed
   std::int64_t updates = 0;
   std::int64_t updates_skipped = 0;  // non-finite loss or gradient
-  std::int64_t updates_refused = 0;  // after a confirmed solve froze the parameters
+  std::int64_t updates_refused = 0;  // batches refused: a confirmed solve froze the parameters
+  std::int64_t batches = 0;          // batches trained (A3C: rollouts, unless algo.batch_rollouts > 1)
   double train_seconds = 0;          // busy training
   // Several replicas (devices): this replica's parameter version at the
   // end, the other replicas' updates it applied, and the most of its own
@@ -293,7 +294,7 @@ typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
   return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
-           x.updates, x.updates_skipped, x.updates_refused, x.train_seconds, x.version,
+           x.updates, x.updates_skipped, x.updates_refused, x.batches, x.train_seconds, x.version,
            x.peer_updates, x.max_replica_lag, x.foreign_refused, x.foreign_replica_updates);
 }
 template <class Inspector>
@@ -329,9 +330,15 @@ typename Inspector::result_type inspect(Inspector& f, rollout& x) {
            x.truncation_observations);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, rollout_id& x) {
+  return f(caf::meta::type_name("rollout_id"), x.agent_id, x.sequence);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, train_result& x) {
-  return f(caf::meta::type_name("train_result"), x.applied, x.agent_id, x.sequence, x.samples, x.version,
-           x.frozen, x.lag_sum, x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy);
+  return f(caf::meta::type_name("train_result"), x.applied, x.frozen, x.rollouts, x.samples,
+           x.updates, x.updates_skipped, x.epochs, x.sample_passes, x.version, x.lag_sum,
+           x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy, x.approx_kl,
+           x.clip_fraction, x.lr);
 }
 }  // namespace troupe::algo
 

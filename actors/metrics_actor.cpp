@@ -163,6 +163,7 @@ void write_row(metrics_pointer self, const batch_stats& batching) {
   row.updates = st.metrics.updates();
   row.policy_lag_mean = st.metrics.mean_policy_lag();
   row.policy_lag_max = st.metrics.max_policy_lag();
+  row.losses = st.metrics.take_period_losses();
   const auto& stop = st.config.stop;
   double left = -1;
   if (stop.wall_seconds > 0) left = std::max(0.0, stop.wall_seconds - row.wall_seconds);

@@ -6,7 +6,7 @@
 #include "actors/cluster/front_door.hpp"
 #include "actors/config_loader.hpp"
 #include "actors/run_directory.hpp"
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 #include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
@@ -16,10 +16,15 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
   const bool continuous = env.action.type == envs::space::kind::box;
   model::net_spec net = model::make_net_spec(config.model, env.observation.shape, continuous,
                                              continuous ? env.action.flat_size() : env.action.n);
+  net.normalize = config.normalize;
   if (net.kind == "cnn" && net.obs_shape.size() != 3)
     throw std::invalid_argument("model.kind: cnn needs image-like (H x W x C) observations, but " +
                                 config.env.id + " has " + env.observation.describe());
   return net;
+}
+
+algo::learner_config learner_config_for(const run_config& config, std::uint64_t seed) {
+  return {config.algo, config.normalize, config.run.stop.env_steps, seed};
 }
 
 namespace {
@@ -66,20 +71,31 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   // parameters (and, resuming, all from the same checkpoint).
   const model::net_spec spec = net_spec_for(config, run.env);
   const size_t replicas = config.devices.size();
-  for (size_t d = 0; d < replicas; ++d) {
-    run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
-    if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
-    run.trainers.push_back(std::make_shared<algo::a3c_learner>(run.models[d], config.algo));
-    if (!request.resume_from.empty()) {
-      try {
-        run.resumed = run.trainers[d]->restore(request.resume_from);
-      } catch (const model::checkpoint_error& e) {
-        throw config_error(e.what());  // bad input: another architecture, say
-      }
+  const auto bad_checkpoint = [](const model::checkpoint_error& e) {
+    return config_error(e.what());  // bad input: another architecture, say
+  };
+  if (!request.resume_from.empty()) {
+    try {
+      run.resumed = model::read_checkpoint_meta(request.resume_from);
+    } catch (const model::checkpoint_error& e) {
+      throw bad_checkpoint(e);
     }
   }
   run.segment = request.resume_from.empty() ? 0 : run.resumed.segment + 1;
   run.streams = agents::run_streams(config.run.seed, run.segment);
+  for (size_t d = 0; d < replicas; ++d) {
+    run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
+    if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
+    run.trainers.push_back(std::make_shared<algo::learner>(
+        run.models[d], learner_config_for(config, run.streams.learner(d))));
+    if (!request.resume_from.empty()) {
+      try {
+        run.resumed = run.trainers[d]->restore(request.resume_from);
+      } catch (const model::checkpoint_error& e) {
+        throw bad_checkpoint(e);
+      }
+    }
+  }
   for (auto& m : run.models) model::warm_up(*m, config.batching.max_batch);
 
   for (size_t d = 0; d < replicas; ++d) {

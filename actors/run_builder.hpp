@@ -22,9 +22,7 @@
 #include "model/checkpoint.hpp"
 #include "model/net_spec.hpp"
 
-namespace troupe::algo {
-class a3c_learner;
-}
+#include "algo/learner.hpp"
 
 namespace troupe::actors {
 
@@ -59,7 +57,7 @@ struct run_parts {
   agents::run_streams streams{1, 0};
   // Replica d: its parameters, learner, model-owner and learner actor.
   std::vector<std::shared_ptr<model::shared_model>> models;
-  std::vector<std::shared_ptr<algo::a3c_learner>> trainers;
+  std::vector<std::shared_ptr<algo::learner>> trainers;
   std::vector<model_owner_actor> owners;
   std::vector<std::shared_ptr<predict_lane>> lanes;  // owner d's, for this node's agents (null: batching.lane false)
   std::vector<learner_actor> learners;
@@ -78,6 +76,10 @@ struct run_parts {
 // std::runtime_error (a port that cannot be listened on, say).
 run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
                     std::chrono::steady_clock::time_point start);
+
+// What a replica's learner of a run with this config trains by;
+// `seed`: its minibatch shuffles (agents::run_streams::learner).
+algo::learner_config learner_config_for(const run_config& config, std::uint64_t seed);
 
 // The network a config asks for, sized from its environments' spec.
 model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env);

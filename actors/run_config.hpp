@@ -94,6 +94,7 @@ struct cluster_config {
 struct run_config {
   run_section run;
   envs::env_config env;
+  model::normalize_config normalize;  // its keys are env.normalize.*
   agents_section agents;
   algo::algo_config algo;
   model::model_config model;

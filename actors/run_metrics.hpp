@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "algo/a3c_learner.hpp"
+#include "algo/trainer.hpp"
 
 namespace troupe::actors {
 
@@ -33,12 +33,20 @@ class run_metrics {
   bool window_full() const { return int(recent_.size()) >= window_; }
   double mean_policy_lag() const;
   std::uint64_t max_policy_lag() const { return lag_max_; }
+  // The means of the batches' loss terms since the previous call (zeros
+  // when no batch trained), and a fresh period.
+  struct losses {
+    double policy = 0, value = 0, entropy = 0, approx_kl = 0, clip_fraction = 0;
+  };
+  losses take_period_losses();
 
  private:
   int window_;
   std::deque<float> recent_;
   std::int64_t env_steps_ = 0, episodes_ = 0, updates_ = 0, samples_trained_ = 0;
   std::uint64_t lag_sum_ = 0, lag_max_ = 0, lag_samples_ = 0;
+  losses period_sums_;
+  std::int64_t period_batches_ = 0;
 };
 
 // One moment of a run, as the progress line and metrics.csv show it.
@@ -53,6 +61,7 @@ struct progress_row {
   double policy_lag_mean = 0;
   std::uint64_t policy_lag_max = 0;
   double remaining_seconds = -1;  // < 0: unknown
+  run_metrics::losses losses;     // of the batches trained since the previous row
 };
 
 std::string format_progress_line(const progress_row& row);

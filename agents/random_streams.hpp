@@ -19,6 +19,7 @@ class run_streams {
   static constexpr std::uint64_t confirmations = 1u << 20;   // run.stop.confirm_episodes
   static constexpr std::uint64_t cluster_workers = 1u << 21; // what the gateway hands workers
   static constexpr std::uint64_t replica_sampling = 1u << 22;  // replica d > 0: + d
+  static constexpr std::uint64_t minibatch_shuffles = 1u << 23;  // replica d's learner: + d
 
   run_streams(std::uint64_t run_seed, std::uint64_t segment) : seed_(run_seed), segment_(segment) {}
 
@@ -31,6 +32,10 @@ class run_streams {
   // restart: a replacement draws fresh numbers).
   std::uint64_t agent(std::uint64_t id, std::uint64_t incarnation) const {
     return stream_seed(seed_, first_agent + id, segment_ + (incarnation << 32));
+  }
+  // How replica `replica`'s learner shuffles PPO's minibatches.
+  std::uint64_t learner(std::uint64_t replica) const {
+    return stream_seed(seed_, minibatch_shuffles + replica, segment_);
   }
   std::uint64_t confirmation() const { return stream_seed(seed_, confirmations, segment_); }
   // Workers' agents draw from this plus their agent id.

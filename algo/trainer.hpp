@@ -1,7 +1,7 @@
 #pragma once
 // What a learner actor trains with: one replica's parameters and the rule
-// that turns a rollout into an update of them. The A3C learner is the one
-// implementation; tests use stand-ins with known gradients.
+// that turns a batch of rollouts into updates of them. algo::learner is the
+// one implementation; tests use stand-ins with known gradients.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,28 +12,49 @@
 
 namespace troupe::algo {
 
-struct train_result {
-  bool applied = false;          // false: not finite (skipped), or refused (frozen)
-  bool frozen = false;           // refused: the parameters were frozen (a confirmed solve)
-  std::uint32_t agent_id = 0;    // the rollout this update trained
+struct rollout_id {
+  std::uint32_t agent_id = 0;
   std::uint64_t sequence = 0;
-  std::int64_t samples = 0;
-  std::uint64_t version = 0;     // parameter version after this update
+};
+
+// What training one batch did.
+struct train_result {
+  bool applied = false;          // at least one update reached the parameters
+  bool frozen = false;           // refused: the parameters were frozen (a confirmed solve)
+  std::vector<rollout_id> rollouts;  // the batch's, in the order they arrived
+  std::int64_t samples = 0;      // the batch's samples, counted once however often trained
+  std::int32_t updates = 0;      // updates applied: each moved the version by one
+  std::int32_t updates_skipped = 0;  // not finite: never applied
+  std::int32_t epochs = 0;       // passes over the batch (A3C: 1; PPO: up to algo.ppo.epochs)
+  std::int64_t sample_passes = 0;    // samples trained, summed over the updates
+  std::uint64_t version = 0;     // parameter version after the batch
   std::uint64_t lag_sum = 0;     // sum over samples of (version trained - version acted)
   std::uint64_t lag_max = 0;
+  // Means over the batch's updates.
   float loss = 0, policy_loss = 0, value_loss = 0, entropy = 0;
+  float approx_kl = 0;      // PPO: E[(r - 1) - log r] of the probability ratio r
+  float clip_fraction = 0;  // PPO: share of samples whose ratio left [1 - clip, 1 + clip]
+  float lr = 0;             // the learning rate the batch trained with
 };
 
 class trainer {
  public:
   virtual ~trainer() = default;
 
-  // Trains one rollout into the replica's parameters: one atomic update.
-  // When `delta` is not null and the update was applied, it receives the
-  // change the update made to every parameter, flattened in parameters()
-  // order, for the other replicas. Throws std::invalid_argument when the
-  // rollout's shapes do not fit the model.
-  virtual train_result train(const rollout& r, std::vector<float>* delta) = 0;
+  // Rollouts a batch holds (algo.batch_rollouts): the learner actor gathers
+  // this many, in arrival order, and trains them together.
+  virtual int batch_rollouts() const { return 1; }
+
+  // Throws std::invalid_argument when a rollout cannot be trained (its
+  // shapes do not fit the model, an action out of range...): checked as it
+  // arrives, before it joins a batch.
+  virtual void check(const rollout& r) const = 0;
+
+  // Trains one batch (rollouts that passed check()) into the replica's
+  // parameters, each update atomic. When `delta` is not null and an update
+  // was applied, it receives the change the batch made to every parameter,
+  // flattened in parameters() order, for the other replicas.
+  virtual train_result train(std::vector<rollout> batch, std::vector<float>* delta) = 0;
 
   // Adds another replica's update (its `delta`) to these parameters, as one
   // atomic update. Returns the new version, or nothing when the parameters

@@ -68,6 +68,15 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                          {"owner_forward_seconds", o.batching.forward_seconds},
                          {"owner_sample_and_reply_seconds", o.batching.reply_seconds},
                          {"wall_seconds", o.wall_seconds}};
+  // The learner's cost: samples trained per second of its busy time (PPO
+  // trains each of them algo.ppo.epochs times), and the share of the wall
+  // time it was busy: near 1, the learner bounds the run and the agents
+  // wait on it; well below, the agents (or the model-owner) do.
+  const double busy = o.learner.train_seconds;
+  j["learner"] = {{"batches", o.learner.batches},
+                  {"busy_seconds", busy},
+                  {"busy_share", o.wall_seconds > 0 ? busy / o.wall_seconds : 0.0},
+                  {"samples_per_busy_second", busy > 0 ? o.learner.samples_trained / busy : 0.0}};
   if (!o.last_failure.empty()) j["last_agent_failure"] = o.last_failure;
   // One parameter replica per device: each one's final version (equal when
   // every update reached every replica), its own updates, the other

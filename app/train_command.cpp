@@ -117,6 +117,8 @@ int run_training(const train_options& opts) {
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
+  if (const std::string problem = actors::unfillable_batch(config); !serving && !problem.empty())
+    throw config_error((opts.config_path.empty() ? dir.config_file() : opts.config_path) + ": " + problem);
   if (serving) {
     try {
       std::tie(request.cluster.host, request.cluster.port) =

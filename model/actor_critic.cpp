@@ -47,8 +47,12 @@ std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
     trunk->push_back(torch::nn::Flatten());
     width = add_dense_layers<torch::nn::ReLU>(trunk, spec.conv_channels * (h - 2) * (w - 2),
                                               spec.hidden);
-  } else if (spec.kind == "mlp") {
+  } else if (spec.kind == "mlp" && spec.activation == "relu") {
+    width = add_dense_layers<torch::nn::ReLU>(trunk, width, spec.hidden);
+  } else if (spec.kind == "mlp" && spec.activation == "tanh") {
     width = add_dense_layers<torch::nn::Tanh>(trunk, width, spec.hidden);
+  } else if (spec.kind == "mlp") {
+    throw std::invalid_argument("unknown activation '" + spec.activation + "' (expected tanh or relu)");
   } else {
     throw std::invalid_argument("unknown model kind '" + spec.kind + "' (expected mlp or cnn)");
   }
@@ -84,6 +88,18 @@ ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
   register_module("policy_head", policy_head_);
   register_module("value_head", value_head_);
   if (spec.continuous) log_std_ = register_parameter("log_std", torch::full({spec.action_size}, spec.log_std_init));
+  if (spec.normalize.observation) {
+    // No data yet: mean 0 and variance 1, as model::running_moments starts.
+    obs_mean = register_buffer("obs_mean", torch::zeros({spec.obs_size}));
+    obs_scale = register_buffer("obs_scale",
+                                torch::full({spec.obs_size}, 1.0 / std::sqrt(1.0 + spec.normalize.epsilon)));
+  }
+}
+
+torch::Tensor ActorCriticImpl::normalized(const torch::Tensor& observations) const {
+  if (!obs_mean.defined()) return observations;
+  const double clip = spec_.normalize.clip_observation;
+  return ((observations - obs_mean) * obs_scale).clamp(-clip, clip);
 }
 
 namespace {
@@ -96,7 +112,7 @@ torch::Tensor as_input(const net_spec& spec, const torch::Tensor& observations) 
 }  // namespace
 
 torch::Tensor ActorCriticImpl::features(const torch::Tensor& observations) {
-  const torch::Tensor x = as_input(spec_, observations);
+  const torch::Tensor x = as_input(spec_, normalized(observations));
   return trunk_->is_empty() ? x : trunk_->forward(x);
 }
 
@@ -128,7 +144,7 @@ actor_critic_output ActorCriticImpl::forward(const torch::Tensor& observations,
     result.states = next;
     return result;
   }
-  const torch::Tensor x = as_input(spec_, observations);
+  const torch::Tensor x = as_input(spec_, normalized(observations));
   const torch::Tensor trunk_features = trunk_->is_empty() ? x : trunk_->forward(x);
   const torch::Tensor value_features =
       value_trunk_.is_empty() || value_trunk_->is_empty() ? trunk_features : value_trunk_->forward(x);

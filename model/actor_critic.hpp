@@ -1,5 +1,5 @@
 #pragma once
-// The actor-critic: a trunk (tanh MLP, or a 3x3 convolution then ReLU layers
+// The actor-critic: a trunk (an MLP of tanh or ReLU layers, or a 3x3 convolution then ReLU layers
 // for H x W x C observations), optionally a recurrent core (an LSTM or GRU
 // cell), a policy head and a value head. The policy head gives logits
 // (categorical) or the mean of a Gaussian whose log-std is a learned,
@@ -38,7 +38,16 @@ class ActorCriticImpl : public torch::nn::Module {
                                                const torch::Tensor& states);
   actor_critic_output heads(const torch::Tensor& features);
 
+  // With spec.normalize.observation: what the network subtracts from its
+  // inputs and multiplies them by (buffers, set from the running statistics
+  // by model::fold_observations and checkpoint loading); undefined otherwise.
+  torch::Tensor obs_mean, obs_scale;
+
  private:
+  // Observations as the trunk reads them: normalised and clipped when the
+  // spec says so, else as they are.
+  torch::Tensor normalized(const torch::Tensor& observations) const;
+
   net_spec spec_;
   torch::nn::Sequential trunk_;
   torch::nn::Sequential value_trunk_{nullptr};  // only without a shared trunk

@@ -95,51 +95,57 @@ torch::Tensor from_bundle(const bundle_tensor& t, torch::Device device) {
       .to(device);
 }
 
-// One parameter's optimiser state, ready to install.
-using optimizer_states =
-    std::vector<std::pair<torch::Tensor, std::unique_ptr<torch::optim::OptimizerParamState>>>;
-
-// The optimiser's state as a bundle holds it, checked against `model`: the
-// same kind of optimiser, only this model's parameters, tensors of their
-// shapes. Built outside the critical section; installing it is a swap.
-optimizer_states read_optimizer_states(const tensor_bundle& bundle, const std::string& path,
-                                       shared_model& model, torch::optim::Optimizer& optimizer) {
+// The optimiser's state as a bundle holds it (a slice per parameter, as if
+// each parameter had a state of its own), checked against `model`: the same
+// kind of optimiser, every parameter's state, tensors of their shapes; one
+// state for model.flat, or null when no step has been taken. Built outside
+// the critical section; installing it is a swap.
+std::unique_ptr<torch::optim::OptimizerParamState> read_optimizer_state(
+    const tensor_bundle& bundle, const std::string& path, shared_model& model,
+    torch::optim::Optimizer& optimizer) {
   const auto fail = [&](const std::string& why) { return checkpoint_error(path + ": " + why); };
   const json& saved = bundle.info.at("optimizer");
   if (saved.at("kind").get<std::string>() != optimizer_kind(optimizer))
     throw fail("the checkpoint holds the state of " + saved.at("kind").get<std::string>() +
                ", not of this run's " + optimizer_kind(optimizer) + " (algo.optimizer)");
   const json& steps = saved.at("steps");
-  optimizer_states states;
-  for (const auto& item : model.net->named_parameters()) {
-    if (!steps.contains(item.key())) continue;  // no step taken for it yet
-    const std::int64_t step = steps.at(item.key()).get<std::int64_t>();
-    auto tensor = [&](const std::string& field) -> torch::Tensor {
-      const bundle_tensor* t = bundle.find("optimizer/" + item.key() + "/" + field);
-      if (!t) return {};
-      if (t->shape != item.value().sizes().vec())
-        throw fail("optimiser state '" + field + "' of parameter '" + item.key() +
-                   "' is of another shape");
-      return from_bundle(*t, model.device);
-    };
-    std::unique_ptr<torch::optim::OptimizerParamState> state;
-    if (dynamic_cast<torch::optim::RMSprop*>(&optimizer)) {
-      auto s = std::make_unique<torch::optim::RMSpropParamState>();
-      s->step(step).square_avg(tensor("square_avg")).momentum_buffer(tensor("momentum_buffer"));
-      s->grad_avg(tensor("grad_avg"));
-      if (!s->square_avg().defined()) throw fail("RMSprop state without square_avg");
-      state = std::move(s);
-    } else {
-      auto a = std::make_unique<torch::optim::AdamParamState>();
-      a->step(step).exp_avg(tensor("exp_avg")).exp_avg_sq(tensor("exp_avg_sq"));
-      a->max_exp_avg_sq(tensor("max_exp_avg_sq"));
-      if (!a->exp_avg().defined() || !a->exp_avg_sq().defined())
-        throw fail("Adam state without exp_avg or exp_avg_sq");
-      state = std::move(a);
-    }
-    states.emplace_back(item.value(), std::move(state));
+  if (steps.empty()) return nullptr;  // no step taken yet
+  const auto parameters = model.net->named_parameters();
+  std::optional<std::int64_t> step;
+  for (const auto& item : parameters) {
+    if (!steps.contains(item.key())) throw fail("no optimiser state for parameter '" + item.key() + "'");
+    const std::int64_t s = steps.at(item.key()).get<std::int64_t>();
+    if (step && *step != s) throw fail("the parameters' optimiser states have taken different numbers of steps");
+    step = s;
   }
-  return states;
+  // A field of the state: every parameter's slice of it, or none.
+  auto tensor = [&](const std::string& field) -> torch::Tensor {
+    std::vector<torch::Tensor> slices;
+    for (const auto& item : parameters) {
+      const bundle_tensor* t = bundle.find("optimizer/" + item.key() + "/" + field);
+      if (!t) continue;
+      if (t->shape != item.value().sizes().vec())
+        throw fail("optimiser state '" + field + "' of parameter '" + item.key() + "' is of another shape");
+      slices.push_back(from_bundle(*t, model.device).reshape({-1}));
+    }
+    if (slices.empty()) return {};
+    if (slices.size() != parameters.size())
+      throw fail("optimiser state '" + field + "' is missing for some parameters");
+    return torch::cat(slices);
+  };
+  if (dynamic_cast<torch::optim::RMSprop*>(&optimizer)) {
+    auto r = std::make_unique<torch::optim::RMSpropParamState>();
+    r->step(*step).square_avg(tensor("square_avg")).momentum_buffer(tensor("momentum_buffer"));
+    r->grad_avg(tensor("grad_avg"));
+    if (!r->square_avg().defined()) throw fail("RMSprop state without square_avg");
+    return r;
+  }
+  auto a = std::make_unique<torch::optim::AdamParamState>();
+  a->step(*step).exp_avg(tensor("exp_avg")).exp_avg_sq(tensor("exp_avg_sq"));
+  a->max_exp_avg_sq(tensor("max_exp_avg_sq"));
+  if (!a->exp_avg().defined() || !a->exp_avg_sq().defined())
+    throw fail("Adam state without exp_avg or exp_avg_sq");
+  return a;
 }
 
 // Reads a whole checkpoint: its checksum first, then its bundle.
@@ -156,6 +162,40 @@ checkpoint_meta read_meta(const tensor_bundle& bundle, const std::string& path) 
   }
 }
 
+json moments_to_json(const running_moments& m) {
+  return {{"mean", m.mean}, {"var", m.var}, {"count", m.count}};
+}
+
+// The normalisation statistics a checkpoint holds for `model`, checked
+// against it: present exactly when the model normalises, of its size.
+// `key` is "observation" or "return".
+running_moments read_moments(const tensor_bundle& bundle, const std::string& path,
+                             const running_moments& expected, const std::string& key) {
+  const json* saved = nullptr;
+  if (bundle.info.contains("normalization") && bundle.info.at("normalization").contains(key))
+    saved = &bundle.info.at("normalization").at(key);
+  const std::string setting = key == "observation" ? "env.normalize.observation" : "env.normalize.reward";
+  if (!saved && expected.dim() == 0) return expected;
+  if (!saved)
+    throw checkpoint_error(path + ": the checkpoint holds no " + key +
+                           " statistics, but this run normalises them (" + setting +
+                           "): it was trained without");
+  if (expected.dim() == 0)
+    throw checkpoint_error(path + ": the checkpoint was trained with " + setting +
+                           ", which this run does not set");
+  running_moments m;
+  try {
+    m.mean = saved->at("mean").get<std::vector<double>>();
+    m.var = saved->at("var").get<std::vector<double>>();
+    m.count = saved->at("count").get<double>();
+  } catch (const json::exception& e) {
+    throw checkpoint_error(path + ": corrupt " + key + " statistics: " + e.what());
+  }
+  if (m.dim() != expected.dim() || m.var.size() != m.mean.size() || !(m.count >= 0))
+    throw checkpoint_error(path + ": the " + key + " statistics are of another size than this model's");
+  return m;
+}
+
 }  // namespace
 
 std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
@@ -166,20 +206,30 @@ std::uint64_t save_checkpoint(const std::string& path, shared_model& model,
     for (const auto& item : model.net->named_parameters())
       bundle.tensors.push_back(to_bundle("parameters/" + item.key(), item.value()));
     if (optimizer) {
+      // The state of model.flat, saved in a slice per parameter.
       json steps = json::object();
-      for (const auto& item : model.net->named_parameters()) {
-        auto it = optimizer->state().find(state_key_for(*optimizer, item.value()));
-        if (it == optimizer->state().end()) continue;
+      auto it = optimizer->state().find(state_key_for(*optimizer, model.flat));
+      if (it != optimizer->state().end()) {
         const std::optional<state_view> state = view_state(*it->second);
         if (!state) throw checkpoint_error(path + ": an optimiser state checkpoints cannot hold");
-        steps[item.key()] = state->step;
-        for (const auto& [field, tensor] : state->tensors)
-          if (tensor.defined())
-            bundle.tensors.push_back(to_bundle("optimizer/" + item.key() + "/" + field, tensor));
+        std::int64_t offset = 0;
+        for (const auto& item : model.net->named_parameters()) {
+          const std::int64_t n = item.value().numel();
+          steps[item.key()] = state->step;
+          for (const auto& [field, tensor] : state->tensors)
+            if (tensor.defined())
+              bundle.tensors.push_back(to_bundle("optimizer/" + item.key() + "/" + field,
+                                                 tensor.reshape({-1}).slice(0, offset, offset + n).view(item.value().sizes())));
+          offset += n;
+        }
       }
       bundle.info["optimizer"] = {{"kind", optimizer_kind(*optimizer)}, {"steps", steps}};
     }
     bundle.info["meta"] = meta_to_json(meta);
+    json normalization = json::object();
+    if (model.obs_moments.dim() > 0) normalization["observation"] = moments_to_json(model.obs_moments);
+    if (model.return_moments.dim() > 0) normalization["return"] = moments_to_json(model.return_moments);
+    if (!normalization.empty()) bundle.info["normalization"] = normalization;
   });
   // Written outside the section: the disk never holds up predictions.
   write_file_atomically(path, seal_checkpoint(write_tensor_bundle(bundle)));
@@ -216,19 +266,23 @@ checkpoint_meta load_checkpoint(const std::string& path, shared_model& model,
   for (const auto& item : parameters)
     values.push_back(from_bundle(*bundle.find("parameters/" + item.key()), model.device));
   const bool with_optimizer = optimizer && bundle.info.contains("optimizer");
-  optimizer_states states;
+  std::unique_ptr<torch::optim::OptimizerParamState> state;
   if (with_optimizer) {
     try {
-      states = read_optimizer_states(bundle, path, model, *optimizer);
+      state = read_optimizer_state(bundle, path, model, *optimizer);
     } catch (const json::exception& e) {
       throw checkpoint_error(path + ": corrupt optimiser state: " + e.what());
     }
   }
+  running_moments obs_moments = read_moments(bundle, path, model.obs_moments, "observation");
+  running_moments return_moments = read_moments(bundle, path, model.return_moments, "return");
   model.params.run([&] {
+    model.obs_moments = std::move(obs_moments);
+    model.return_moments = std::move(return_moments);
+    install_observation_statistics(model);
     if (with_optimizer) {
       optimizer->state().clear();
-      for (auto& [parameter, state] : states)
-        optimizer->state()[state_key_for(*optimizer, parameter)] = std::move(state);
+      if (state) optimizer->state()[state_key_for(*optimizer, model.flat)] = std::move(state);
     }
     torch::NoGradGuard no_grad;
     for (size_t i = 0; i < parameters.size(); ++i) parameters[i].value().copy_(values[i]);

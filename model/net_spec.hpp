@@ -14,10 +14,25 @@ struct recurrent_config {
   int state_size() const { return kind == "lstm" ? 2 * size : kind == "gru" ? size : 0; }
 };
 
+// Normalisation, as MuJoCo-class tasks want it (the `env.normalize` keys):
+// observations by their running mean and variance, inside the network, so
+// that every forward pass (agents, eval, play, the viewer, cluster workers)
+// reads them alike; rewards, for learning only, by the running standard
+// deviation of the discounted return. The statistics live with the
+// parameters (model/shared_model_impl.hpp) and are saved in checkpoints.
+struct normalize_config {
+  bool observation = false;
+  bool reward = false;
+  double clip_observation = 10.0;  // normalised observations are clipped to +-this
+  double clip_reward = 10.0;       // normalised rewards are clipped to +-this
+  double epsilon = 1e-8;           // added to variances before their square root
+};
+
 // The `model` section of a run config: what the user chooses of the network.
 struct model_config {
   std::string kind = "mlp";            // mlp | cnn
   std::vector<int> hidden = {64, 64};
+  std::string activation = "tanh";     // of an mlp's hidden layers: tanh | relu
   bool shared_trunk = true;
   double log_std_init = 0.0;
   recurrent_config recurrent;
@@ -31,10 +46,12 @@ struct net_spec {
   bool continuous = false;     // Box actions: Gaussian head; else categorical
   int action_size = 0;         // number of actions (categorical) or action dimensions
   std::vector<int> hidden = {64, 64};  // mlp: hidden widths; cnn: widths after the conv
+  std::string activation = "tanh";     // mlp: tanh | relu (a cnn's layers are ReLU)
   int conv_channels = 16;      // cnn: channels of the 3x3 convolution
   bool shared_trunk = true;    // false: the value head gets a trunk of its own
   double log_std_init = 0.0;   // Gaussian head: initial log standard deviation
   recurrent_config recurrent;  // a recurrent core after the trunk (shared trunk only)
+  normalize_config normalize;  // normalize.observation: the network normalises its inputs
 
   // Floats of recurrent state per observation row (0: feed-forward).
   int state_size() const { return recurrent.state_size(); }
@@ -52,6 +69,7 @@ inline net_spec make_net_spec(const model_config& config, std::vector<int> obs_s
   spec.continuous = continuous;
   spec.action_size = action_size;
   spec.hidden = config.hidden;
+  spec.activation = config.activation;
   spec.shared_trunk = config.shared_trunk;
   spec.log_std_init = config.log_std_init;
   spec.recurrent = config.recurrent;

@@ -1,5 +1,6 @@
 #include "model/shared_model.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -8,6 +9,21 @@
 #include "model/shared_model_impl.hpp"
 
 namespace troupe::model {
+
+torch::Tensor flatten_parameters(torch::nn::Module& net) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> parameters = net.parameters();
+  std::vector<torch::Tensor> pieces;
+  for (const auto& p : parameters) pieces.push_back(p.detach().reshape({-1}));
+  torch::Tensor flat = torch::cat(pieces);
+  std::int64_t offset = 0;
+  for (auto& p : parameters) {
+    // The parameter stays the module's leaf, now over flat's memory.
+    p.set_data(flat.slice(0, offset, offset + p.numel()).view(p.sizes()));
+    offset += p.numel();
+  }
+  return flat.requires_grad_(true);
+}
 
 std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint64_t seed,
                                                 const std::string& device) {
@@ -22,9 +38,7 @@ namespace {
 // caller holds whatever sections it needs.
 void copy_tensors(const shared_model& from, shared_model& to) {
   torch::NoGradGuard no_grad;
-  const auto source = from.net->parameters();
-  auto target = to.net->parameters();
-  for (size_t i = 0; i < source.size(); ++i) target[i].copy_(source[i]);
+  to.flat.copy_(from.flat);
   const auto source_buffers = from.net->buffers();
   auto target_buffers = to.net->buffers();
   for (size_t i = 0; i < source_buffers.size(); ++i) target_buffers[i].copy_(source_buffers[i]);
@@ -39,11 +53,9 @@ void copy_parameters(shared_model& from, shared_model& to) {
 
 namespace {
 
-// Every parameter, flattened into one tensor on the host.
+// Every parameter, flattened into a tensor of its own on the host.
 torch::Tensor flat_on_host(shared_model& model) {
-  std::vector<torch::Tensor> flat;
-  for (const auto& p : model.net->parameters()) flat.push_back(p.detach().reshape({-1}));
-  return torch::cat(flat).to(torch::kCPU).contiguous();
+  return model.flat.detach().to(torch::kCPU, /*non_blocking=*/false, /*copy=*/true);
 }
 
 }  // namespace
@@ -51,20 +63,13 @@ torch::Tensor flat_on_host(shared_model& model) {
 std::optional<std::uint64_t> apply_delta(shared_model& model, const std::vector<float>& delta) {
   return model.params.run([&]() -> std::optional<std::uint64_t> {
     if (model.frozen.load()) return std::nullopt;
-    std::vector<torch::Tensor> parameters = model.net->parameters();
-    std::int64_t total = 0;
-    for (const auto& p : parameters) total += p.numel();
+    const std::int64_t total = model.flat.numel();
     if (static_cast<std::int64_t>(delta.size()) != total)
       throw std::invalid_argument("apply_delta: " + std::to_string(delta.size()) +
                                   " values for " + std::to_string(total) + " parameters");
     torch::NoGradGuard no_grad;
     torch::Tensor all = torch::from_blob(const_cast<float*>(delta.data()), {total}, torch::kFloat32);
-    if (!model.device.is_cpu()) all = all.to(model.device);
-    std::int64_t offset = 0;
-    for (auto& p : parameters) {
-      p.add_(all.slice(0, offset, offset + p.numel()).view(p.sizes()));
-      offset += p.numel();
-    }
+    model.flat.add_(model.device.is_cpu() ? all : all.to(model.device));
     return ++model.version;
   });
 }
@@ -127,25 +132,62 @@ void predict(shared_model& model, const float* observations, const float* states
   });
 }
 
+torch::Tensor flat_gradient(shared_model& model, const torch::Tensor& loss) {
+  const std::vector<torch::Tensor> parameters = model.net->parameters();
+  std::vector<torch::Tensor> grads = torch::autograd::grad(
+      {loss}, parameters, /*grad_outputs=*/{}, /*retain_graph=*/false,
+      /*create_graph=*/false, /*allow_unused=*/true);
+  for (size_t i = 0; i < grads.size(); ++i)
+    grads[i] = grads[i].defined() ? grads[i].reshape({-1}) : torch::zeros({parameters[i].numel()}, model.flat.options());
+  return torch::cat(grads);
+}
+
 std::optional<std::uint64_t> apply_gradients(shared_model& model,
                                              torch::optim::Optimizer& optimizer,
-                                             const std::vector<torch::Tensor>& gradients,
+                                             const torch::Tensor& gradient,
                                              std::vector<float>* delta) {
+  const auto& groups = optimizer.param_groups();
+  if (groups.size() != 1 || groups[0].params().size() != 1 ||
+      !groups[0].params()[0].is_same(model.flat))
+    throw std::invalid_argument("apply_gradients: the optimiser must optimise model.flat alone");
+  if (gradient.numel() != model.flat.numel())
+    throw std::invalid_argument("apply_gradients: a gradient of " + std::to_string(gradient.numel()) +
+                                " values for " + std::to_string(model.flat.numel()) + " parameters");
   return model.params.run([&]() -> std::optional<std::uint64_t> {
     if (model.frozen.load()) return std::nullopt;
-    std::vector<torch::Tensor> parameters = model.net->parameters();
-    if (gradients.size() != parameters.size())
-      throw std::invalid_argument("apply_gradients: one gradient per parameter expected");
     torch::NoGradGuard no_grad;
     torch::Tensor before;
-    if (delta) before = flat_on_host(model);  // a new tensor (torch::cat)
-    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].mutable_grad() = gradients[i];
+    if (delta) before = flat_on_host(model);  // a copy
+    model.flat.mutable_grad() = gradient.reshape(model.flat.sizes());
     optimizer.step();
     if (delta) {
       const torch::Tensor change = flat_on_host(model).sub_(before);
       delta->assign(change.data_ptr<float>(), change.data_ptr<float>() + change.numel());
     }
     return ++model.version;
+  });
+}
+
+void install_observation_statistics(shared_model& model) {
+  const running_moments& m = model.obs_moments;
+  if (!model.net->obs_mean.defined() || m.dim() == 0) return;
+  std::vector<float> mean(m.mean.begin(), m.mean.end()), scale(m.mean.size());
+  for (size_t j = 0; j < scale.size(); ++j)
+    scale[j] = static_cast<float>(1.0 / std::sqrt(m.var[j] + model.spec.normalize.epsilon));
+  torch::NoGradGuard no_grad;
+  model.net->obs_mean.copy_(torch::from_blob(mean.data(), {m.dim()}, torch::kFloat32));
+  model.net->obs_scale.copy_(torch::from_blob(scale.data(), {m.dim()}, torch::kFloat32));
+}
+
+void fold_observations(shared_model& model, const float* rows, std::int64_t row_count) {
+  if (model.obs_moments.dim() == 0 || row_count <= 0) return;
+  // The statistics of the batch are computed before the section; inside it
+  // only the merge and two small copies.
+  running_moments batch(model.obs_moments.dim());
+  batch.update(rows, row_count);
+  model.params.run([&] {
+    model.obs_moments.merge(batch);
+    install_observation_statistics(model);
   });
 }
 

@@ -62,6 +62,13 @@ void predict(shared_model& model, const float* observations, const float* states
 
 std::uint64_t current_version(shared_model& model);
 
+// With observation normalisation (net_spec::normalize): folds `rows`
+// observations into the running statistics the network normalises with, as
+// one atomic change inside the parameters' critical section. The version
+// stays: the statistics are not learned, and a prediction sees them whole,
+// before or after. Does nothing without normalisation.
+void fold_observations(shared_model& model, const float* rows, std::int64_t row_count);
+
 // Runs `judge` on a private copy of the parameters (same version) while
 // holding the parameters' critical section shared: updates wait until it
 // returns, and with them, behind the waiting update, new forward passes.

@@ -6,36 +6,65 @@
 
 #include "model/actor_critic.hpp"
 #include "model/critical_section.hpp"
+#include "model/running_moments.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::model {
 
+// Makes every parameter of `net` a view of one new contiguous tensor
+// (their values kept), and returns that tensor.
+torch::Tensor flatten_parameters(torch::nn::Module& net);
+
 struct shared_model {
   explicit shared_model(const net_spec& s, torch::Device d = torch::kCPU)
-      : spec(s), device(d), net(s), params("parameters", {net.get()}, claim::exclusive) {
+      : spec(s), device(d), net(s), params("parameters", {net.get()}, claim::exclusive),
+        obs_moments(s.normalize.observation ? s.obs_size : 0), return_moments(s.normalize.reward ? 1 : 0) {
     if (!device.is_cpu()) net->to(device);
+    flat = flatten_parameters(*net);
   }
   net_spec spec;
   torch::Device device;  // where the parameters live and forward passes run
   ActorCritic net;
+  // Every parameter of `net` in one contiguous tensor, in parameters()
+  // order: each parameter is a view of it. An optimiser steps this one
+  // tensor (a few operations per update instead of a few per parameter),
+  // and a replica's update is one addition.
+  torch::Tensor flat;
   // Guards net's parameters and version: updates run exclusively, forward
   // passes shared.
   critical_section params;
   std::uint64_t version = 0;
   // Set by judge_parameters: updates are refused from then on.
   std::atomic<bool> frozen{false};
+  // Normalisation statistics (net_spec::normalize), saved with the
+  // parameters: of the observations trained on (dim 0 when not normalised;
+  // the network's obs_mean and obs_scale follow them, under `params`), and of
+  // the discounted returns whose spread scales the rewards (dim 0 when not
+  // normalised; only the learner reads and writes them).
+  running_moments obs_moments;
+  running_moments return_moments;
 };
 
+// Makes the network's obs_mean and obs_scale those of model.obs_moments; the
+// caller holds the parameters' section exclusively (or owns the model alone).
+void install_observation_statistics(shared_model& model);
+
+// The gradients of `loss` for every parameter, as one tensor laid out as
+// model.flat (a parameter the loss does not use gets zeros). The parameters'
+// own .grad fields are left alone.
+torch::Tensor flat_gradient(shared_model& model, const torch::Tensor& loss);
+
 // One atomic update: inside the parameters' critical section, installs
-// `gradients` (one per parameter, in parameters() order), steps `optimizer`
-// and moves the version forward by exactly one. Returns the new version, or
-// nothing when the parameters are frozen and the update was refused.
-// Gradients are passed in rather than left in the parameters' .grad fields,
-// so learners on other threads can compute theirs at the same time. When
-// `delta` is not null, it receives the change the step made to every
-// parameter, flattened (what apply_delta adds to another replica).
+// `gradient` (laid out as model.flat) as model.flat's gradient, steps
+// `optimizer`, which must optimise model.flat alone, and moves the version
+// forward by exactly one. Returns the new version, or nothing when the
+// parameters are frozen and the update was refused. The gradient is passed
+// in rather than left in a .grad field, so learners on other threads can
+// compute theirs at the same time. When `delta` is not null, it receives the
+// change the step made to every parameter, flattened (what apply_delta adds
+// to another replica).
 std::optional<std::uint64_t> apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
-                                             const std::vector<torch::Tensor>& gradients,
+                                             const torch::Tensor& gradient,
                                              std::vector<float>* delta = nullptr);
 
 }  // namespace troupe::model

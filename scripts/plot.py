@@ -52,7 +52,8 @@ class InputError(Exception):
 
 
 COLUMNS = ["wall_seconds", "env_steps", "env_steps_per_s", "episodes", "mean_return",
-           "mean_predict_batch", "updates", "policy_lag_mean", "policy_lag_max"]
+           "mean_predict_batch", "updates", "policy_lag_mean", "policy_lag_max", "policy_loss",
+           "value_loss", "entropy", "approx_kl", "clip_fraction"]
 
 
 def read_metrics(run_dir):

@@ -3,7 +3,7 @@
 # for seeds 1-3, scores each final checkpoint with `troupe eval --episodes
 # 100`, and writes the table and one learning-curve figure per game.
 #
-#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic]...
+#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic|ppo|long]...
 #                      [--games "asterix breakout freeway seaquest space_invaders"]
 #                      [--set KEY=VALUE]... [--troupe PATH/TO/troupe]
 #
@@ -18,6 +18,12 @@
 #   pomdp     configs/cartpole_pomdp_lstm.yaml (CartPole seeing [x, theta]) with the
 #             LSTM, and the same with a feed-forward policy for comparison
 #   classic   configs/cartpole.yaml, acrobot.yaml, pendulum.yaml
+#   ppo       PPO: configs/minatar_<game>_ppo.yaml, 10M frames each (15 runs,
+#             about 2.5 hours on 2 cores), configs/cartpole_ppo.yaml and
+#             configs/cartpole_pomdp_lstm_ppo.yaml
+#   long      Breakout to 20M frames, A3C (configs/minatar_breakout.yaml) and
+#             PPO (configs/minatar_breakout_ppo.yaml), seed 1 only: what the
+#             budget buys each (about 30 minutes)
 #
 # Runs already finished in DIR (a summary.json and an eval.json) are kept, so
 # an interrupted suite picks up where it stopped. At the end it calls
@@ -42,8 +48,8 @@ while (($#)); do
     --games) games="$2"; shift 2 ;;
     --only)
       case "$2" in
-        classic|pomdp|minatar) only+=("$2") ;;
-        *) echo "results: --only '$2': expected classic, pomdp or minatar" >&2; exit 2 ;;
+        classic|pomdp|minatar|ppo|long) only+=("$2") ;;
+        *) echo "results: --only '$2': expected classic, pomdp, minatar, ppo or long" >&2; exit 2 ;;
       esac
       shift 2 ;;
     --set) sets+=(--set "$2"); shift 2 ;;
@@ -53,7 +59,7 @@ while (($#)); do
   esac
 done
 [ -x "$troupe" ] || { echo "results: no troupe binary at $troupe (scripts/setup.sh builds it)" >&2; exit 2; }
-((${#only[@]})) || only=(classic pomdp minatar)
+((${#only[@]})) || only=(classic pomdp minatar ppo long)
 wants() { local s; for s in "${only[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 mkdir -p "$out/runs"
 
@@ -102,5 +108,22 @@ if wants minatar; then
       done
     done
   done
+fi
+if wants ppo; then
+  for seed in $seeds; do
+    run "cartpole-ppo-s$seed" "$source_dir/configs/cartpole_ppo.yaml" --set run.seed="$seed"
+    run "cartpole_pomdp-lstm_ppo-s$seed" "$source_dir/configs/cartpole_pomdp_lstm_ppo.yaml" --set run.seed="$seed"
+  done
+  for game in $games; do
+    for seed in $seeds; do
+      run "$game-ppo-s$seed" "$source_dir/configs/minatar_${game}_ppo.yaml" --set run.seed="$seed"
+    done
+  done
+fi
+if wants long; then
+  # Seed 1 only: the point is the shape of the curves past 5M frames. PPO
+  # anneals its learning rate over the 20M here.
+  run "breakout-a3c_20m-s1" "$source_dir/configs/minatar_breakout.yaml" --set run.stop.env_steps=20000000
+  run "breakout-ppo_20m-s1" "$source_dir/configs/minatar_breakout_ppo.yaml" --set run.stop.env_steps=20000000
 fi
 python3 "$source_dir/scripts/results_table.py" "$out"

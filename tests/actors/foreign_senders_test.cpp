@@ -13,7 +13,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 #include "tests/actors/network_system.hpp"
 
 using namespace troupe;
@@ -51,7 +51,7 @@ TEST_CASE("model-owner, learner, replicas and metrics refuse every sender from o
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   model::warm_up(*model, 8);
   auto owner = spawn_model_owner(*home.sys, model, {8}, 1);
-  auto trainer = std::make_shared<algo::a3c_learner>(model, algo::algo_config{});
+  auto trainer = std::make_shared<algo::learner>(model, algo::algo_config{});
   metrics_config mc;
   mc.start = std::chrono::steady_clock::now();
   mc.log.progress = false;

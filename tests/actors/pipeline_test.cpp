@@ -1,9 +1,12 @@
 // Exactly-once, in-order rollouts: 64 real agent actors, the real model-owner
 // and learner; a recording stand-in for the metrics actor keeps the order in
-// which the learner trained rollouts.
+// which the learner trained rollouts, and what each batch's training did.
+// A3C trains rollouts one by one; PPO gathers batches of them and trains
+// each for several epochs of minibatches.
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -13,7 +16,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
@@ -23,6 +26,7 @@ namespace {
 struct trace {
   std::mutex mutex;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> trained;  // (agent, sequence)
+  std::vector<algo::train_result> batches;
   std::int64_t env_steps = 0;
 };
 
@@ -34,7 +38,8 @@ metrics_actor::behavior_type recorder(metrics_actor::pointer, trace* log) {
       },
       [=](const algo::train_result& r) {
         std::lock_guard<std::mutex> lock(log->mutex);
-        log->trained.emplace_back(r.agent_id, r.sequence);
+        for (const auto& id : r.rollouts) log->trained.emplace_back(id.agent_id, id.sequence);
+        log->batches.push_back(r);
       },
       [=](totals_atom) { return metrics_totals{}; },
   };
@@ -45,23 +50,24 @@ std::size_t trained_so_far(trace& log) {
   return log.trained.size();
 }
 
-}  // namespace
-
-TEST_SUITE("actors") {
-TEST_CASE("64 agents: every rollout is trained exactly once and in order per agent (100 rounds)") {
+// `rounds` runs of 64 agents until at least 300 rollouts have trained; each
+// agent's rollouts must be trained once each, in the order it sent them,
+// and every sample collected be trained or dropped. Returns every round's
+// batches and the learners' finals, for the caller's own checks.
+void run_rounds(int rounds, const algo::algo_config& algo,
+                const std::function<void(const std::vector<algo::train_result>&, const learner_final&)>& check) {
   caf::actor_system_config cfg;
   configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   const int agent_count = 64;
-  for (int round = 0; round < 100; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     CAPTURE(round);
     auto model = model::make_shared_model(model::mlp_spec(4, 2, {16}), round + 1);
     trace log;
     auto metrics = sys.spawn(recorder, &log);
     auto lane = std::make_shared<predict_lane>();
     auto owner = spawn_model_owner(sys, model, {256}, std::uint64_t(round), lane);
-    auto learner = spawn_learner(
-        sys, std::make_shared<algo::a3c_learner>(model, algo::algo_config{}), metrics);
+    auto learner = spawn_learner(sys, std::make_shared<algo::learner>(model, algo), metrics);
     std::vector<agent_actor> agents;
     for (int i = 0; i < agent_count; ++i) {
       agent_config a;
@@ -102,8 +108,10 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
     self->request(metrics, std::chrono::seconds(10), totals_atom_v)
         .receive([](const metrics_totals&) {}, [&](caf::error&) { FAIL("no recorder"); });
 
-    // Each agent's rollouts were trained once each, in the order it sent them.
+    // Each agent's rollouts were trained once each, in the order it sent
+    // them; a batch that could not fill at the end was dropped whole.
     std::map<std::uint32_t, std::uint64_t> next_expected;
+    std::vector<algo::train_result> batches;
     {
       std::lock_guard<std::mutex> lock(log.mutex);
       REQUIRE(log.trained.size() >= 300);
@@ -111,14 +119,58 @@ TEST_CASE("64 agents: every rollout is trained exactly once and in order per age
         REQUIRE(sequence == next_expected[agent]);  // no gap, repeat or reordering
         ++next_expected[agent];
       }
+      batches = log.batches;
     }
-    for (const auto& [agent, count] : sent) REQUIRE(next_expected[agent] == count);
+    // What was sent and never trained is the last batch, which could not
+    // fill once the agents stopped: fewer rollouts than a batch.
+    std::int64_t untrained = 0;
+    for (const auto& [agent, count] : sent) {
+      REQUIRE(next_expected[agent] <= count);
+      untrained += std::int64_t(count - next_expected[agent]);
+    }
+    CHECK(untrained < algo.batch_rollouts);
     REQUIRE(collected == learned.samples_trained + dropped + learned.samples_dropped);
+    check(batches, learned);
 
     for (auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
     self->send_exit(learner, caf::exit_reason::user_shutdown);
     self->send_exit(owner, caf::exit_reason::user_shutdown);
     self->send_exit(metrics, caf::exit_reason::user_shutdown);
   }
+}
+
+}  // namespace
+
+TEST_SUITE("actors") {
+TEST_CASE("64 agents: every rollout is trained exactly once and in order per agent (100 rounds)") {
+  run_rounds(100, algo::algo_config{}, [](const auto& batches, const learner_final& learned) {
+    for (const auto& b : batches) REQUIRE(b.rollouts.size() == 1);
+    CHECK(learned.batches == std::int64_t(batches.size()));
+  });
+}
+
+TEST_CASE("PPO, 64 agents: every rollout in exactly one batch, trained once per epoch and counted once (40 rounds)") {
+  algo::algo_config ppo;
+  ppo.kind = algo::algo_kind::ppo;
+  ppo.optimizer = algo::optimizer_kind::adam;
+  ppo.n_steps = 2;
+  ppo.batch_rollouts = 24;
+  ppo.ppo.epochs = 3;
+  ppo.ppo.minibatches = 4;
+  run_rounds(40, ppo, [](const auto& batches, const learner_final& learned) {
+    std::int64_t samples = 0, updates = 0;
+    for (const auto& b : batches) {
+      REQUIRE(b.rollouts.size() == 24);
+      CHECK(b.epochs == 3);
+      CHECK(b.updates == 3 * 4);
+      // Each epoch's minibatches covered every sample of the batch once.
+      CHECK(b.sample_passes == 3 * b.samples);
+      samples += b.samples;
+      updates += b.updates;
+    }
+    CHECK(learned.samples_trained == samples);  // once each, not once per epoch
+    CHECK(learned.updates == updates);
+    CHECK(learned.version == std::uint64_t(updates));
+  });
 }
 }

@@ -28,23 +28,25 @@ class known_gradient_trainer final : public algo::trainer {
  public:
   known_gradient_trainer(std::shared_ptr<model::shared_model> m, std::chrono::microseconds slow)
       : model_(std::move(m)),
-        sgd_(std::make_unique<torch::optim::SGD>(model_->net->parameters(), torch::optim::SGDOptions(1.0))),
+        sgd_(std::make_unique<torch::optim::SGD>(std::vector<torch::Tensor>{model_->flat}, torch::optim::SGDOptions(1.0))),
         slow_(slow) {}
 
-  algo::train_result train(const algo::rollout& r, std::vector<float>* delta) override {
+  void check(const algo::rollout&) const override {}
+
+  algo::train_result train(std::vector<algo::rollout> batch, std::vector<float>* delta) override {
+    const algo::rollout& r = batch.front();  // batches of one
     if (slow_.count()) std::this_thread::sleep_for(slow_);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       trained_.push_back(r.sequence);
     }
-    std::vector<torch::Tensor> grads;
-    for (const auto& p : model_->net->parameters()) grads.push_back(torch::full_like(p, r.rewards[0]));
+    const torch::Tensor grads = torch::full_like(model_->flat, r.rewards[0]);
     algo::train_result result;
-    result.agent_id = r.agent_id;
-    result.sequence = r.sequence;
+    result.rollouts = {{r.agent_id, r.sequence}};
     result.samples = r.samples();
     const auto version = model::apply_gradients(*model_, *sgd_, grads, delta);
     result.applied = version.has_value();
+    result.updates = result.applied ? 1 : 0;
     result.version = version.value_or(0);
     return result;
   }

@@ -77,6 +77,23 @@ inline std::vector<bad_case> bad_configs() {
       {"run:\n  name: t\n  seed: -1\nenv:\n  id: CartPole-v1\n", {":3:9", "run.seed"}},
       {head + "log:\n  progress_seconds: 0\n", {"log.progress_seconds", "[0.05, 3600]"}},
       {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  minatar:\n    sticky_action_prob: 2\n", {"env.minatar.sticky_action_prob", "[0, 1]"}},
+      // PPO and normalisation: each key checked, and the combinations that cannot run.
+      {head + "algo:\n  kind: ppo2\n", {"algo.kind", "a3c | ppo", "'ppo2'"}},
+      {head + "algo:\n  kind: ppo\n  ppo:\n    epochs: 0\n", {"algo.ppo.epochs", "[1, 1000]"}},
+      {head + "algo:\n  kind: ppo\n  ppo:\n    clip: 0\n", {"algo.ppo.clip", "(0, 10]"}},
+      {head + "algo:\n  kind: ppo\n  ppo:\n    targets: retrace\n", {"algo.ppo.targets", "gae | vtrace"}},
+      {head + "algo:\n  kind: ppo\n  ppo:\n    epoch: 3\n", {"algo.ppo.epoch", "unknown key", "did you mean 'algo.ppo.epochs'"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  envs_per_agent: 2\nalgo:\n  kind: ppo\n  n_steps: 4\n  ppo:\n    minibatches: 9\n",
+       {"algo.ppo.minibatches", "9 minibatches of a batch of 8 samples", "at most 8"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  envs_per_agent: 2\nalgo:\n  kind: ppo\n  ppo:\n    minibatches: 3\nmodel:\n  recurrent:\n    kind: gru\n",
+       {"algo.ppo.minibatches", "of a batch of 2 environment sequences"}},
+      {head + "algo:\n  lr_schedule: linear\n", {"algo.lr_schedule", "run.stop.env_steps", "set it"}},
+      {head + "algo:\n  lr_schedule: cosine\n", {"algo.lr_schedule", "constant | linear"}},
+      {head + "algo:\n  kind: ppo\n  correction: vtrace\n", {"algo.correction", "algo.ppo.targets: vtrace"}},
+      {head + "algo:\n  batch_rollouts: 0\n", {"algo.batch_rollouts", "[1, 65536]"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  normalize:\n    observation: yes please\n", {"env.normalize.observation", "true or false"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  normalize:\n    clip_reward: 0\n", {"env.normalize.clip_reward", "(0, inf)"}},
+      {"run:\n  name: t\nenv:\n  id: CartPole-v1\n  normalize:\n    observation: true\ndevices: [cpu, cpu]\n", {"env.normalize.observation", "use one device"}},
   };
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -48,6 +49,30 @@ TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for ever
   REQUIRE(last_row_steps >= 0);
   CHECK(last_row_steps >= s["env_steps_to_target"].get<long>());
   CHECK(r.output.find("BLAS:") != std::string::npos);
+}
+
+TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.yaml (confirmed)") {
+  const std::string dir = fresh_dir("e2e_ppo");
+  // Bounded: a run that has not solved within 120 s fails the test.
+  const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml --run-dir " +
+                            dir + " --set run.stop.wall_seconds=120 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["confirmations"].get<int>() >= 1);
+  CHECK(s["confirmed_return"].get<double>() >= 475.0);
+  CHECK(s["samples_collected"].get<long>() ==
+        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+  // PPO: 6 epochs of one minibatch, each an update, for every batch trained
+  // before the confirmed solve froze the parameters (later ones are refused).
+  const long batches = s["learner"]["batches"].get<long>();
+  CHECK(batches > 0);
+  CHECK(s["updates"].get<long>() == 6 * (batches - s["updates_refused"].get<long>()));
+  CHECK(s["learner"]["busy_share"].get<double>() > 0);
+  std::ifstream resolved(dir + "/config.yaml");
+  const std::string yaml((std::istreambuf_iterator<char>(resolved)), std::istreambuf_iterator<char>());
+  CHECK(yaml.find("kind: ppo") != std::string::npos);
 }
 
 TEST_CASE("a run stopped by its step limit still trains or drops every sample") {

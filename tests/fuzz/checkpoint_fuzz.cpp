@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 #include "model/checkpoint_file.hpp"
 #include "tests/fuzz/fuzz_targets.hpp"
 
@@ -21,14 +21,14 @@ namespace {
 // A small model with an optimiser, as a resumed run has; made once.
 struct loader {
   std::shared_ptr<model::shared_model> model;
-  std::unique_ptr<algo::a3c_learner> learner;
+  std::unique_ptr<algo::learner> learner;
   std::string path;
 
   loader() {
     model::model_config config;
     config.hidden = {8};
     model = model::make_shared_model(model::make_net_spec(config, {4}, false, 2), 1);
-    learner = std::make_unique<algo::a3c_learner>(model, algo::algo_config{});
+    learner = std::make_unique<algo::learner>(model, algo::algo_config{});
     path = (std::filesystem::temp_directory_path() /
             ("troupe-fuzz-checkpoint-" + std::to_string(getpid()) + ".pt"))
                .string();

@@ -11,7 +11,7 @@
 #include <iterator>
 
 #include "actors/messages.hpp"
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 #include "model/checkpoint_file.hpp"
 
 namespace fs = std::filesystem;
@@ -88,7 +88,7 @@ TEST_CASE("fuzz: write the seed corpora" * doctest::skip()) {
     model::model_config config;
     config.hidden = {hidden};
     auto model = model::make_shared_model(model::make_net_spec(config, {4}, false, 2), 3);
-    algo::a3c_learner learner(model, algo::algo_config{});
+    algo::learner learner(model, algo::algo_config{});
     const fs::path file = fs::temp_directory_path() / "troupe-seed.pt";
     model::checkpoint_meta meta;
     meta.env_steps = 1000;

@@ -11,9 +11,9 @@ using namespace troupe::model;
 
 namespace {
 
-std::unique_ptr<torch::optim::Optimizer> rmsprop(const std::vector<torch::Tensor>& parameters) {
+std::unique_ptr<torch::optim::Optimizer> rmsprop(const torch::Tensor& parameters) {
   return std::make_unique<torch::optim::RMSprop>(
-      parameters, torch::optim::RMSpropOptions(0.01).alpha(0.99).eps(1e-5));
+      std::vector<torch::Tensor>{parameters}, torch::optim::RMSpropOptions(0.01).alpha(0.99).eps(1e-5));
 }
 std::string temp_path(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "troupe_checkpoint_test";
@@ -33,9 +33,8 @@ bool same_parameters(shared_model& a, shared_model& b) {
 TEST_SUITE("model") {
 TEST_CASE("a checkpoint restores parameters, optimiser state, version and counters") {
   auto original = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  auto rms = rmsprop(original->net->parameters());
-  std::vector<torch::Tensor> grads;
-  for (const auto& p : original->net->parameters()) grads.push_back(torch::ones_like(p));
+  auto rms = rmsprop(original->flat);
+  const torch::Tensor grads = torch::ones_like(original->flat);
   for (int i = 0; i < 3; ++i) apply_gradients(*original, *rms, grads);
 
   checkpoint_meta meta;
@@ -51,7 +50,7 @@ TEST_CASE("a checkpoint restores parameters, optimiser state, version and counte
 
   auto restored = make_shared_model(mlp_spec(4, 2, {8}), 99);  // other initial weights
   REQUIRE_FALSE(same_parameters(*original, *restored));
-  auto rms2 = rmsprop(restored->net->parameters());
+  auto rms2 = rmsprop(restored->flat);
   const checkpoint_meta back = load_checkpoint(path, *restored, rms2.get());
   CHECK(same_parameters(*original, *restored));
   CHECK(current_version(*restored) == 3);
@@ -160,15 +159,14 @@ TEST_CASE("a checkpoint that cannot be written leaves the older file and no temp
 TEST_SUITE("model") {
 TEST_CASE("Adam's state comes back too") {
   auto original = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  auto adam = std::make_unique<torch::optim::Adam>(original->net->parameters(),
+  auto adam = std::make_unique<torch::optim::Adam>(std::vector<torch::Tensor>{original->flat},
                                                    torch::optim::AdamOptions(0.01));
-  std::vector<torch::Tensor> grads;
-  for (const auto& p : original->net->parameters()) grads.push_back(torch::full_like(p, 0.3));
+  const torch::Tensor grads = torch::full_like(original->flat, 0.3);
   for (int i = 0; i < 4; ++i) apply_gradients(*original, *adam, grads);
   const std::string path = temp_path("adam.pt");
   save_checkpoint(path, *original, adam.get(), {});
   auto restored = make_shared_model(mlp_spec(4, 2, {8}), 5);
-  auto adam2 = std::make_unique<torch::optim::Adam>(restored->net->parameters(),
+  auto adam2 = std::make_unique<torch::optim::Adam>(std::vector<torch::Tensor>{restored->flat},
                                                     torch::optim::AdamOptions(0.01));
   load_checkpoint(path, *restored, adam2.get());
   // Adam's step count and moments: a fresh Adam's next step would differ.
@@ -176,7 +174,7 @@ TEST_CASE("Adam's state comes back too") {
   apply_gradients(*restored, *adam2, grads);
   CHECK(same_parameters(*original, *restored));
   // RMSprop's run cannot resume from Adam's state.
-  auto rms = rmsprop(restored->net->parameters());
+  auto rms = rmsprop(restored->flat);
   CHECK_THROWS_WITH_AS(load_checkpoint(path, *restored, rms.get()),
                        doctest::Contains("holds the state of adam, not of this run's rmsprop"),
                        checkpoint_error);
@@ -184,7 +182,7 @@ TEST_CASE("Adam's state comes back too") {
 
 TEST_CASE("a checkpoint whose checksum holds but whose content is malformed is refused") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  auto rms = rmsprop(model->net->parameters());
+  auto rms = rmsprop(model->flat);
   const std::string good = temp_path("content.pt");
   save_checkpoint(good, *model, rms.get(), {});
   const std::string content(unseal_checkpoint(read_checkpoint_file(good), good));

@@ -128,12 +128,10 @@ TEST_CASE("no lost or double-applied update: SGD lands on init minus every step 
     auto model = make_shared_model(mlp_spec(3, 2, {4}), 1);
     std::vector<torch::Tensor> initial;
     for (const auto& p : model->net->parameters()) initial.push_back(p.detach().clone());
-    auto sgd = std::make_unique<torch::optim::SGD>(model->net->parameters(), torch::optim::SGDOptions(1.0));
+    auto sgd = std::make_unique<torch::optim::SGD>(std::vector<torch::Tensor>{model->flat}, torch::optim::SGDOptions(1.0));
     // Thread t always submits gradient (t + 1) * 2^-6 in every element: exact in float.
     on_threads(threads, [&](int t) {
-      std::vector<torch::Tensor> grads;
-      for (const auto& p : model->net->parameters())
-        grads.push_back(torch::full_like(p, (t + 1) / 64.0));
+      const torch::Tensor grads = torch::full_like(model->flat, (t + 1) / 64.0);
       for (int k = 0; k < updates_each; ++k) apply_gradients(*model, *sgd, grads);
     });
     REQUIRE(current_version(*model) == std::uint64_t(threads * updates_each));

@@ -12,10 +12,8 @@
 using namespace troupe::model;
 
 namespace {
-std::vector<torch::Tensor> ones_for(shared_model& m) {
-  std::vector<torch::Tensor> grads;
-  for (const auto& p : m.net->parameters()) grads.push_back(torch::ones_like(p));
-  return grads;
+torch::Tensor ones_for(shared_model& m) {
+  return torch::ones_like(m.flat);
 }
 }  // namespace
 
@@ -23,7 +21,7 @@ TEST_SUITE("model") {
 TEST_CASE("judge_parameters: updates wait while judging; the copy is the current version") {
   for (int round = 0; round < 20; ++round) {
     auto model = make_shared_model(mlp_spec(4, 2, {8}), round + 1);
-    auto sgd = std::make_unique<torch::optim::SGD>(model->net->parameters(), torch::optim::SGDOptions(0.01));
+    auto sgd = std::make_unique<torch::optim::SGD>(std::vector<torch::Tensor>{model->flat}, torch::optim::SGDOptions(0.01));
     const auto grads = ones_for(*model);
     std::atomic<bool> stop{false};
     std::atomic<long> applied{0};
@@ -60,7 +58,7 @@ TEST_CASE("judge_parameters: updates wait while judging; the copy is the current
 
 TEST_CASE("judge_parameters: a passing verdict freezes the parameters it judged") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 7);
-  auto sgd = std::make_unique<torch::optim::SGD>(model->net->parameters(), torch::optim::SGDOptions(0.01));
+  auto sgd = std::make_unique<torch::optim::SGD>(std::vector<torch::Tensor>{model->flat}, torch::optim::SGDOptions(0.01));
   const auto grads = ones_for(*model);
   REQUIRE(apply_gradients(*model, *sgd, grads) == std::optional<std::uint64_t>(1));
   const float obs[4] = {0.3f, 0.1f, -0.4f, 0.2f};

@@ -165,7 +165,13 @@ std::vector<std::pair<std::string, caf::message>> every_message(std::uint32_t ag
   frame.image.height = 1 << 20;
   add("env_frame: 2^20 x 2^20, no pixels", caf::make_message(frame));
   add("rollout: garbage shapes", caf::make_message(garbage_rollout(agent)));
-  add("train_result: applied, huge version", caf::make_message(troupe::algo::train_result{true, false, agent, 1, 1 << 30, ~0ull}));
+  troupe::algo::train_result forged;
+  forged.applied = true;
+  forged.rollouts = {{agent, 1}};
+  forged.samples = 1 << 30;
+  forged.updates = 1;
+  forged.version = ~0ull;
+  add("train_result: applied, huge version", caf::make_message(forged));
   add("checkpoint_meta", caf::make_message(troupe::model::checkpoint_meta{}));
   add("start", caf::make_message(start_atom_v));
   add("stop", caf::make_message(stop_atom_v));

@@ -3,7 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "algo/a3c_learner.hpp"
+#include "algo/learner.hpp"
 #include "model/shared_model_impl.hpp"
 
 using namespace troupe;
@@ -31,9 +31,9 @@ algo::rollout small_rollout(int n, int k, std::uint64_t acted_version) {
 TEST_SUITE("algo") {
 TEST_CASE("each update moves the version by one and measures the policy lag") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
-  algo::a3c_learner learner(model, algo::algo_config{});
+  algo::learner learner(model, algo::algo_config{});
   for (std::uint64_t u = 0; u < 5; ++u) {
-    const auto result = learner.train(small_rollout(3, 2, 0));
+    const auto result = learner.train_one(small_rollout(3, 2, 0));
     CHECK(result.applied);
     CHECK(result.version == u + 1);
     CHECK(result.samples == 6);
@@ -46,16 +46,16 @@ TEST_CASE("each update moves the version by one and measures the policy lag") {
 
 TEST_CASE("a malformed rollout is refused before it touches the parameters") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
-  algo::a3c_learner learner(model, algo::algo_config{});
+  algo::learner learner(model, algo::algo_config{});
   auto bad_action = small_rollout(2, 2, 0);
   bad_action.actions[0] = 7;
-  CHECK_THROWS_AS(learner.train(bad_action), std::invalid_argument);
+  CHECK_THROWS_AS(learner.train_one(bad_action), std::invalid_argument);
   auto missing_cut = small_rollout(2, 2, 0);
   missing_cut.truncation_observations.clear();
-  CHECK_THROWS_AS(learner.train(missing_cut), std::invalid_argument);
+  CHECK_THROWS_AS(learner.train_one(missing_cut), std::invalid_argument);
   auto short_obs = small_rollout(2, 2, 0);
   short_obs.observations.pop_back();
-  CHECK_THROWS_AS(learner.train(short_obs), std::invalid_argument);
+  CHECK_THROWS_AS(learner.train_one(short_obs), std::invalid_argument);
   CHECK(model::current_version(*model) == 0);
 }
 }
@@ -63,16 +63,16 @@ TEST_CASE("a malformed rollout is refused before it touches the parameters") {
 TEST_SUITE("algo") {
 TEST_CASE("a non-finite loss is never applied: the update is skipped and reported") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
-  algo::a3c_learner learner(model, algo::algo_config{});
+  algo::learner learner(model, algo::algo_config{});
   std::vector<torch::Tensor> before;
   for (const auto& p : model->net->parameters()) before.push_back(p.detach().clone());
   auto poisoned = small_rollout(3, 2, 0);
   poisoned.rewards[2] = std::numeric_limits<float>::quiet_NaN();
-  const auto result = learner.train(poisoned);
+  const auto result = learner.train_one(poisoned);
   CHECK_FALSE(result.applied);
   CHECK(result.version == 0);
   const auto after = model->net->parameters();
   for (size_t i = 0; i < after.size(); ++i) CHECK(torch::equal(after[i], before[i]));
-  CHECK(learner.train(small_rollout(3, 2, 0)).applied);  // and training goes on
+  CHECK(learner.train_one(small_rollout(3, 2, 0)).applied);  // and training goes on
 }
 }

@@ -1,0 +1,59 @@
+#pragma once
+// The learner: turns batches of rollouts into gradient updates of the shared
+// model, by A3C (algo/a3c_update.cpp) or PPO (algo/ppo_update.cpp), as
+// algo.kind says. Gradients are computed outside the parameters' critical
+// section (a forward pass only reads); each optimiser step runs inside it,
+// so every update is atomic and moves the parameter version forward by
+// exactly one. It also keeps what both algorithms share: the optimiser and
+// its learning-rate schedule, reward normalisation, and folding the batch's
+// observations into the network's normalisation statistics.
+#include <cstdint>
+#include <memory>
+
+#include "algo/algo_config.hpp"
+#include "algo/rollout.hpp"
+#include "algo/trainer.hpp"
+#include "model/checkpoint.hpp"
+#include "model/net_spec.hpp"
+#include "model/shared_model.hpp"
+
+namespace troupe::algo {
+
+struct learner_config {
+  algo_config algo;
+  model::normalize_config normalize;    // .reward: rewards are scaled for learning
+  std::int64_t schedule_env_steps = 0;  // algo.lr_schedule linear: the lr is 0 here (run.stop.env_steps)
+  std::uint64_t seed = 1;               // PPO's minibatch shuffles
+};
+
+class learner final : public trainer {
+ public:
+  learner(std::shared_ptr<model::shared_model> model, const learner_config& config);
+  learner(std::shared_ptr<model::shared_model> model, const algo_config& algo)
+      : learner(std::move(model), learner_config{algo, {}, 0, 1}) {}
+  ~learner();
+  learner(const learner&) = delete;
+  learner& operator=(const learner&) = delete;
+
+  int batch_rollouts() const override;
+  // Throws std::invalid_argument when the rollout's shapes do not fit the model.
+  void check(const rollout& r) const override;
+  // Checks every rollout first (std::invalid_argument: nothing is trained).
+  train_result train(std::vector<rollout> batch, std::vector<float>* delta = nullptr) override;
+  // One rollout as a batch of its own.
+  train_result train_one(const rollout& r) { return train(std::vector<rollout>{r}); }
+  std::optional<std::uint64_t> apply_peer_update(const std::vector<float>& delta) override;
+
+  // The model and this learner's optimiser state (see model/checkpoint.hpp).
+  std::uint64_t save_checkpoint(const std::string& path,
+                                const model::checkpoint_meta& meta) override;
+  // Also continues the learning-rate schedule from the checkpoint's env steps.
+  model::checkpoint_meta restore(const std::string& path);
+
+  struct core;
+
+ private:
+  std::unique_ptr<core> core_;
+};
+
+}  // namespace troupe::algo

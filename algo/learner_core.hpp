@@ -1,0 +1,73 @@
+#pragma once
+// What the A3C and PPO updates share inside a learner (algo/learner.hpp):
+// the model and optimiser, the network's pass over a rollout, the
+// log-probabilities of the actions taken, and one atomic update. Includes
+// LibTorch: only the learner's own files include it.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include <torch/torch.h>
+
+#include "algo/learner.hpp"
+#include "algo/policy_distribution.hpp"
+#include "algo/reward_normalizer.hpp"
+#include "model/shared_model_impl.hpp"
+
+namespace troupe::algo {
+
+// The network's outputs for every row a rollout holds: its n + 1 rows of k
+// observations, then its truncation observations.
+struct rollout_outputs {
+  model::actor_critic_output out;
+  std::vector<float> values;       // V of each sample's state
+  std::vector<float> next_values;  // V of the state that followed it, before any reset
+  std::uint64_t version = 0;       // the parameter version they were computed with
+};
+
+// One update's outcome.
+struct step_outcome {
+  bool applied = false;  // reached the parameters
+  bool frozen = false;   // refused: the parameters are frozen
+  bool finite = true;    // false: a non-finite loss or gradient, skipped
+  std::uint64_t version = 0;
+};
+
+struct learner::core {
+  std::shared_ptr<model::shared_model> model;
+  learner_config config;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::mt19937_64 rng;
+  std::optional<reward_normalizer> rewards;  // with normalize.reward
+  std::int64_t samples_seen = 0;             // by the learning-rate schedule
+
+  // A host tensor on the model's device.
+  torch::Tensor on_device(const torch::Tensor& t) const;
+  // Observation rows of `count` rows from `data` (not copied on the CPU:
+  // `data` must outlive the tensor's use).
+  torch::Tensor rows(const std::vector<float>& data, std::int64_t count) const;
+  // The network over all of r's rows, inside the parameters' section (so one
+  // version): unrolled through time for a recurrent network. With gradients
+  // unless the caller turned them off.
+  rollout_outputs run(const rollout& r);
+  // The actions a rollout took, as its policy terms take them: int64
+  // [samples] (categorical) or float [samples, action_size] (Gaussian).
+  torch::Tensor taken_actions(const rollout& r) const;
+  // Log-probabilities and entropies of `actions` under the policy outputs.
+  policy_terms terms(const torch::Tensor& policy, const torch::Tensor& log_std,
+                     const torch::Tensor& actions) const;
+  // One update: the gradients of `loss`, clipped to algo.max_grad_norm,
+  // applied as one atomic update, or skipped when not finite.
+  step_outcome step(const torch::Tensor& loss);
+};
+
+// The update rules, each a batch (merged into one rollout, rewards already
+// normalised) in, what it did out. The learner fills in the batch's ids.
+train_result a3c_update(learner::core& core, const rollout& batch);
+train_result ppo_update(learner::core& core, const rollout& batch);
+
+// Sum over samples of (version - version acted), and its largest term.
+void measure_lag(const rollout& r, std::uint64_t version, train_result& result);
+
+}  // namespace troupe::algo

@@ -1,0 +1,232 @@
+// PPO in the learner: what one batch does to the parameters and the
+// counters, beside A3C on the same batch; the learning-rate schedule and the
+// normalisation statistics the learner keeps.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "algo/learner.hpp"
+#include "algo/sampling.hpp"
+#include "model/shared_model_impl.hpp"
+#include "tests/torch_checks.hpp"
+
+using namespace troupe;
+
+namespace {
+
+// n steps of k environments with 4 random observations and 2 actions, as
+// `m`'s current policy acted them: each behaviour log-probability is the
+// policy's own, so a learner at m's version sees a probability ratio of 1.
+algo::rollout acted_rollout(model::shared_model& m, int n, int k, std::uint32_t agent,
+                            std::uint64_t sequence, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  algo::rollout r;
+  r.agent_id = agent;
+  r.sequence = sequence;
+  r.n_steps = n;
+  r.n_envs = k;
+  r.obs_size = 4;
+  r.state_size = m.spec.state_size();
+  r.initial_states.assign(size_t(k) * r.state_size, 0.f);
+  for (int i = 0; i < (n + 1) * k * 4; ++i) r.observations.push_back(normal(rng));
+  model::prediction out;
+  model::predict(m, r.observations.data(), nullptr, n * k, out);
+  for (int i = 0; i < n * k; ++i) {
+    const int action = int(rng() % 2);
+    r.actions.push_back(float(action));
+    r.rewards.push_back(normal(rng));
+    r.terminated.push_back(i == k);  // env 0 ends an episode at step 1
+    r.truncated.push_back(0);
+    r.behaviour_logp.push_back(algo::categorical_logp(&out.policy[size_t(i) * 2], 2, action));
+    r.behaviour_version.push_back(out.version);
+  }
+  return r;
+}
+
+algo::algo_config ppo_config(int epochs, int minibatches) {
+  algo::algo_config c;
+  c.kind = algo::algo_kind::ppo;
+  c.optimizer = algo::optimizer_kind::adam;
+  c.lr = 0.01;
+  c.gae_lambda = 0.95;
+  c.ppo.epochs = epochs;
+  c.ppo.minibatches = minibatches;
+  return c;
+}
+
+bool close_parameters(model::shared_model& a, model::shared_model& b, double tolerance) {
+  const auto pa = a.net->parameters(), pb = b.net->parameters();
+  for (size_t i = 0; i < pa.size(); ++i)
+    if (!torch::allclose(pa[i], pb[i], 0, tolerance)) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_SUITE("algo") {
+TEST_CASE("PPO: every minibatch is one update, and a batch's samples count once however many epochs train them") {
+  auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
+  algo::learner learner(m, ppo_config(3, 4));
+  const auto result = learner.train({acted_rollout(*m, 4, 3, 7, 0, 1), acted_rollout(*m, 4, 3, 9, 5, 2)});
+  CHECK(result.applied);
+  CHECK(result.epochs == 3);
+  CHECK(result.updates == 3 * 4);
+  CHECK(result.version == 12);
+  CHECK(model::current_version(*m) == 12);
+  CHECK(result.samples == 24);
+  CHECK(result.sample_passes == 3 * 24);  // every sample once per epoch
+  REQUIRE(result.rollouts.size() == 2);
+  CHECK(result.rollouts[0].agent_id == 7);
+  CHECK(result.rollouts[1].agent_id == 9);
+  CHECK(result.rollouts[1].sequence == 5);
+  // Acted at version 0 and trained from version 0: no lag at the batch's start.
+  CHECK(result.lag_sum == 0);
+  CHECK(std::isfinite(result.loss));
+  CHECK(result.approx_kl >= 0);
+}
+
+TEST_CASE("PPO at ratio 1 with one epoch and one minibatch updates the parameters as A3C does") {
+  // Same start, same batch, same optimiser: the clipped surrogate's gradient
+  // at ratio 1 is the policy gradient's, so one PPO update is one A3C update
+  // (without per-minibatch advantage normalisation, which A3C does not do).
+  auto a3c_model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 11);
+  auto ppo_model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 11);
+  auto normalising_model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 11);
+  algo::algo_config a3c = ppo_config(1, 1);
+  a3c.kind = algo::algo_kind::a3c;
+  algo::algo_config ppo = ppo_config(1, 1);
+  ppo.ppo.normalize_advantages = false;
+  const algo::rollout batch = acted_rollout(*a3c_model, 5, 4, 0, 0, 17);
+  algo::learner(a3c_model, a3c).train_one(batch);
+  algo::learner(ppo_model, ppo).train_one(batch);
+  algo::learner(normalising_model, ppo_config(1, 1)).train_one(batch);
+  CHECK(close_parameters(*a3c_model, *ppo_model, 1e-6));
+  // The comparison can fail: normalised advantages make another update.
+  CHECK_FALSE(close_parameters(*a3c_model, *normalising_model, 1e-6));
+}
+
+TEST_CASE("PPO: target_kl ends a batch's epochs once the policy has moved that far") {
+  auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 5);
+  auto c = ppo_config(10, 4);
+  c.lr = 0.05;
+  c.ppo.target_kl = 1e-6;
+  const auto stopped = algo::learner(m, c).train_one(acted_rollout(*m, 8, 4, 0, 0, 3));
+  CHECK(stopped.epochs == 1);  // the first epoch always runs
+  CHECK(stopped.updates == 4);
+  CHECK(stopped.sample_passes == 32);
+  c.ppo.target_kl = 0;  // off: every epoch
+  auto fresh = model::make_shared_model(model::mlp_spec(4, 2, {16}), 5);
+  const auto all = algo::learner(fresh, c).train_one(acted_rollout(*fresh, 8, 4, 0, 0, 3));
+  CHECK(all.epochs == 10);
+  CHECK(all.updates == 40);
+}
+
+TEST_CASE("PPO with an LSTM or a GRU: minibatches of whole environment sequences") {
+  for (const std::string kind : {"lstm", "gru"}) {
+    CAPTURE(kind);
+    model::net_spec spec = model::mlp_spec(4, 2, {16});
+    spec.recurrent.kind = kind;
+    spec.recurrent.size = 8;
+    auto m = model::make_shared_model(spec, 2);
+    algo::rollout r = acted_rollout(*m, 6, 4, 0, 0, 9);
+    // States the rollout began with, not zeros: the unroll starts there.
+    for (size_t i = 0; i < r.initial_states.size(); ++i) r.initial_states[i] = 0.01f * float(i % 7);
+    const auto result = algo::learner(m, ppo_config(2, 4)).train_one(r);
+    CHECK(result.applied);
+    CHECK(result.updates == 2 * 4);
+    CHECK(result.sample_passes == 2 * 24);
+    CHECK(std::isfinite(result.loss));
+  }
+}
+
+TEST_CASE("recurrent PPO: the unroll from a rollout's initial states gives the acting policy's log-probabilities") {
+  // An agent's way of acting, step by step, each environment's state carried
+  // from one step to the next and zeroed where its episode ended; the
+  // learner's first minibatch must see a ratio of 1 everywhere (no lag), or
+  // PPO would clip from the start.
+  for (const std::string kind : {"lstm", "gru"}) {
+    CAPTURE(kind);
+    model::net_spec spec = model::mlp_spec(4, 2, {16});
+    spec.recurrent.kind = kind;
+    spec.recurrent.size = 8;
+    auto m = model::make_shared_model(spec, 4);
+    const int n = 6, k = 3, s = spec.state_size();
+    std::mt19937_64 rng(5);
+    std::normal_distribution<float> normal;
+    algo::rollout r;
+    r.n_steps = n;
+    r.n_envs = k;
+    r.obs_size = 4;
+    r.state_size = s;
+    for (int i = 0; i < k * s; ++i) r.initial_states.push_back(0.1f * normal(rng));
+    std::vector<float> states = r.initial_states;
+    for (int i = 0; i < (n + 1) * k * 4; ++i) r.observations.push_back(normal(rng));
+    for (int t = 0; t < n; ++t) {
+      model::prediction out;
+      model::predict(*m, &r.observations[size_t(t) * k * 4], states.data(), k, out);
+      states = out.states;
+      for (int e = 0; e < k; ++e) {
+        const int action = int(rng() % 2);
+        const bool ends = (t == 2 && e == 1) || (t == 4 && e == 0);
+        r.actions.push_back(float(action));
+        r.rewards.push_back(1.f);
+        r.terminated.push_back(ends);
+        r.truncated.push_back(0);
+        r.behaviour_logp.push_back(algo::categorical_logp(&out.policy[size_t(e) * 2], 2, action));
+        r.behaviour_version.push_back(0);
+        if (ends) std::fill_n(states.begin() + size_t(e) * s, s, 0.f);
+      }
+    }
+    const auto result = algo::learner(m, ppo_config(1, 1)).train_one(r);
+    CHECK(result.approx_kl < 1e-10);
+    CHECK(result.clip_fraction == 0.0f);
+  }
+}
+
+TEST_CASE("A3C with several rollouts to a batch: one update of all of them") {
+  auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
+  algo::algo_config c;
+  c.batch_rollouts = 3;
+  const auto result = algo::learner(m, c).train(
+      {acted_rollout(*m, 5, 2, 0, 0, 1), acted_rollout(*m, 5, 1, 1, 0, 2), acted_rollout(*m, 5, 3, 2, 0, 3)});
+  CHECK(result.updates == 1);
+  CHECK(result.version == 1);
+  CHECK(result.samples == 30);
+  CHECK(result.rollouts.size() == 3);
+}
+
+TEST_CASE("algo.lr_schedule linear anneals the learning rate to 0 over the env-step budget") {
+  auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
+  algo::learner_config c{ppo_config(1, 1), {}, 4 * 12, 1};
+  c.algo.lr_schedule = algo::lr_schedule_kind::linear;
+  algo::learner learner(m, c);
+  // Batches of 12 samples: before each, 0, 12, 24, 36 of the 48 were trained.
+  for (double expected : {0.01, 0.0075, 0.005, 0.0025})
+    CHECK(learner.train_one(acted_rollout(*m, 3, 4, 0, 0, 1)).lr == doctest::Approx(expected).epsilon(1e-6));
+  CHECK(learner.train_one(acted_rollout(*m, 3, 4, 0, 0, 1)).lr == 0.0f);  // past the budget
+}
+
+TEST_CASE("normalisation: a batch's observations join the statistics after its updates") {
+  model::net_spec spec = model::mlp_spec(4, 2, {16});
+  spec.normalize.observation = true;
+  spec.normalize.reward = true;
+  auto m = model::make_shared_model(spec, 3);
+  algo::learner_config c{ppo_config(2, 2), spec.normalize, 0, 1};
+  algo::learner learner(m, c);
+  const algo::rollout r = acted_rollout(*m, 5, 2, 0, 0, 4);
+  learner.train_one(r);
+  // The 10 observations acted on (not the bootstrap row after them).
+  CHECK(m->obs_moments.count == 10);
+  for (int j = 0; j < 4; ++j) {
+    double mean = 0;
+    for (int i = 0; i < 10; ++i) mean += r.observations[size_t(i) * 4 + j] / 10.0;
+    CHECK(m->obs_moments.mean[size_t(j)] == doctest::Approx(mean).epsilon(1e-9));
+    CHECK(m->net->obs_mean[j].item<float>() == doctest::Approx(mean).epsilon(1e-6));
+    CHECK(m->net->obs_scale[j].item<float>() ==
+          doctest::Approx(1.0 / std::sqrt(m->obs_moments.var[size_t(j)] + 1e-8)).epsilon(1e-6));
+  }
+  // The discounted returns of both environments, one per step.
+  CHECK(m->return_moments.count == 10);
+}
+}
