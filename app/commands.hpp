@@ -15,6 +15,7 @@ using actors::config_error;    // thrown for bad input: exit_usage
 
 void add_train_command(CLI::App& cli, int& exit_code);
 void add_eval_command(CLI::App& cli, int& exit_code);
+void add_export_command(CLI::App& cli, int& exit_code);
 void add_config_command(CLI::App& cli, int& exit_code);
 void add_envs_command(CLI::App& cli, int& exit_code);
 void add_view_command(CLI::App& cli, int& exit_code);

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   add_train_command(cli, exit_code);
   add_eval_command(cli, exit_code);
+  add_export_command(cli, exit_code);
   add_config_command(cli, exit_code);
   add_envs_command(cli, exit_code);
   add_view_command(cli, exit_code);

@@ -12,6 +12,12 @@ troupe_packages=(
   openssl                       # the cluster TLS test makes its certificates
 )
 
+# Not needed to build or run Troupe: with them, tests that would say they
+# skip run. CI installs them (.ci/run).
+troupe_optional_test_packages=(
+  python3-torch                 # an exported policy loaded by Python's torch (tests/model/policy_export_test.cpp)
+)
+
 # install_missing PACKAGE...: apt-get installs those not installed yet.
 install_missing() {
   local missing=() p sudo=""

@@ -140,3 +140,27 @@ TEST_CASE("troupe eval scores a solved CartPole run's confirmed parameters, and 
   CHECK(run_troupe("train --resume " + dir + "/nonexistent").exit_code == 2);
 }
 }
+
+TEST_SUITE("e2e") {
+TEST_CASE("PPO with normalisation resumes from its checkpoint's statistics, and refuses to drop them") {
+  const std::string pomdp = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_pomdp_lstm_ppo.yaml";
+  const std::string dir = fresh_dir("ppo_resume");
+  auto r = run_troupe("train " + pomdp + " --run-dir " + dir +
+                      " --set run.stop.env_steps=20000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  r = run_troupe("train --resume " + dir + " --set run.stop.env_steps=40000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["env_steps"].get<long>() >= 40000);
+  check_accounting(s);
+  // The statistics are part of the policy: a run without them cannot take it.
+  r = run_troupe("train --resume " + dir + " --set run.stop.env_steps=60000 --set env.normalize.observation=false");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "env.normalize.observation"));
+  r = run_troupe("eval " + dir + " --episodes 3");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+}
+}

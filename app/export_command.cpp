@@ -1,0 +1,71 @@
+// troupe export RUN_DIR|CHECKPOINT --out FILE [--format torchscript]
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "actors/trained_model.hpp"
+#include "app/commands.hpp"
+#include "envs/registry.hpp"
+#include "model/compute_runtime.hpp"
+#include "model/policy_export.hpp"
+
+namespace troupe::app {
+
+namespace {
+
+struct export_options {
+  std::string target, out;
+  std::string format = "torchscript";
+};
+
+void export_policy(const export_options& opts) {
+  model::set_compute_threads(1);
+  const actors::trained_model trained = actors::load_trained_model(opts.target);
+  const actors::run_config& config = trained.config;
+  // The environment as it is, before env.observe: the module takes its raw
+  // observations and selects inside.
+  envs::env_config raw = config.env;
+  raw.observe.clear();
+  const auto environments = envs::make_env_vector(raw, 1);
+  const envs::env_spec& spec = environments->spec();
+  model::policy_metadata meta;
+  meta.env_id = config.env.id;
+  meta.observation_shape = spec.observation.shape;
+  meta.observe = config.env.observe;
+  if (spec.action.type == envs::space::kind::box) {
+    meta.action_low = spec.action.low;
+    meta.action_high = spec.action.high;
+  }
+  meta.action_labels = environments->action_labels();
+  meta.parameter_version = trained.meta.version;
+  meta.troupe_version = TROUPE_VERSION;
+  try {
+    model::export_torchscript(*trained.model, meta, opts.out);
+  } catch (const std::runtime_error& e) {
+    throw config_error(e.what());  // an output that cannot be written is bad input
+  }
+  std::cout << "troupe: exported " << trained.checkpoint << " (parameter version "
+            << trained.meta.version << ") to " << opts.out << " ("
+            << std::filesystem::file_size(opts.out) << " bytes, TorchScript)" << std::endl;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& cli, int& exit_code) {
+  auto opts = std::make_shared<export_options>();
+  auto* cmd = cli.add_subcommand(
+      "export", "write a trained policy as a TorchScript module that PyTorch and LibTorch load without Troupe");
+  cmd->add_option("target", opts->target, "run directory (its newest checkpoint) or checkpoint file")
+      ->required();
+  cmd->add_option("--out", opts->out, "the file to write")->required();
+  cmd->add_option("--format", opts->format, "the format: torchscript")
+      ->check(CLI::IsMember({"torchscript"}));
+  cmd->callback([opts, &exit_code] {
+    export_policy(*opts);
+    exit_code = 0;
+  });
+}
+
+}  // namespace troupe::app

@@ -1,0 +1,170 @@
+// `troupe export`'s module, loaded by LibTorch's TorchScript loader alone (no
+// Troupe model code): for a batch of observations it gives the distribution
+// parameters and values of Troupe's own forward pass on the same parameters,
+// for every kind of network, carrying recurrent states over several steps;
+// and the same in Python's torch, where Debian's python3-torch is installed.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include <nlohmann/json.hpp>
+#include <torch/script.h>
+
+#include "model/policy_export.hpp"
+#include "model/shared_model_impl.hpp"
+#include "tests/torch_checks.hpp"
+
+using namespace troupe;
+using namespace troupe::model;
+
+namespace {
+
+struct network_case {
+  std::string name;
+  net_spec spec;
+  std::vector<int> observation_shape;  // the environment's, before `observe`
+  std::vector<int> observe;
+};
+
+std::vector<network_case> cases() {
+  std::vector<network_case> out;
+  net_spec mlp = mlp_spec(4, 2, {16, 16});
+  out.push_back({"mlp", mlp, {4}, {}});
+  net_spec relu = mlp_spec(2, 3, {8});
+  relu.activation = "relu";
+  relu.shared_trunk = false;
+  relu.normalize.observation = true;
+  out.push_back({"relu, own value trunk, normalised, observe", relu, {5}, {4, 1}});
+  net_spec cnn = mlp_spec(10 * 10 * 4, 3, {32});
+  cnn.kind = "cnn";
+  cnn.obs_shape = {10, 10, 4};
+  cnn.normalize.observation = true;
+  out.push_back({"cnn", cnn, {10, 10, 4}, {}});
+  for (const std::string core : {"lstm", "gru"}) {
+    net_spec rec = mlp_spec(2, 2, {16});
+    rec.recurrent.kind = core;
+    rec.recurrent.size = 8;
+    rec.normalize.observation = true;
+    out.push_back({core, rec, {4}, {0, 2}});
+  }
+  net_spec gaussian = mlp_spec(3, 2, {16});
+  gaussian.continuous = true;
+  gaussian.log_std_init = -0.5;
+  out.push_back({"gaussian", gaussian, {3}, {}});
+  return out;
+}
+
+std::string temp_file(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "troupe_policy_export_test";
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+// Rows of the environment's raw observations, and what Troupe's network
+// sees of them (the `observe` elements).
+std::vector<float> raw_rows(int rows, int size, std::mt19937_64& rng) {
+  std::normal_distribution<float> normal(0.5f, 3.0f);
+  std::vector<float> out;
+  for (int i = 0; i < rows * size; ++i) out.push_back(normal(rng));
+  return out;
+}
+std::vector<float> observed(const std::vector<float>& raw, int rows, int size, const std::vector<int>& keep) {
+  if (keep.empty()) return raw;
+  std::vector<float> out;
+  for (int r = 0; r < rows; ++r)
+    for (int j : keep) out.push_back(raw[size_t(r) * size + j]);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("model") {
+TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader and in Python's torch") {
+  const bool python = std::system("/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") == 0;
+  if (!python) MESSAGE("the Python check is skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
+  for (const auto& c : cases()) {
+    CAPTURE(c.name);
+    auto m = make_shared_model(c.spec, 7);
+    // Statistics far from the defaults, so that a module that skipped the
+    // normalisation would be caught.
+    std::mt19937_64 rng(3);
+    if (c.spec.normalize.observation) {
+      const auto seen = raw_rows(200, c.spec.obs_size, rng);
+      fold_observations(*m, seen.data(), 200);
+    }
+    int raw_size = 1;
+    for (int d : c.observation_shape) raw_size *= d;
+    policy_metadata meta;
+    meta.env_id = "test";
+    meta.observation_shape = c.observation_shape;
+    meta.observe = c.observe;
+    if (c.spec.continuous) meta.action_low.assign(c.spec.action_size, -2), meta.action_high.assign(c.spec.action_size, 2);
+    meta.parameter_version = 42;
+    meta.troupe_version = "test";
+    const std::string path = temp_file("policy.pt");
+    export_torchscript(*m, meta, path);
+    torch::jit::Module module = torch::jit::load(path);
+    CHECK(module.attr("parameter_version").toInt() == 42);
+    CHECK(module.attr("action_count").toInt() == c.spec.action_size);
+    CHECK(module.attr("state_size").toInt() == c.spec.state_size());
+
+    const int rows = 5, steps = c.spec.state_size() > 0 ? 6 : 1;
+    const int state_size = c.spec.state_size();
+    std::vector<float> states(size_t(rows) * state_size, 0.f);
+    torch::Tensor module_state;
+    if (state_size > 0) module_state = module.run_method("initial_state", rows).toTensor();
+    nlohmann::json recorded{{"steps", nlohmann::json::array()}};
+    for (int t = 0; t < steps; ++t) {
+      const auto raw = raw_rows(rows, raw_size, rng);
+      const auto seen = observed(raw, rows, raw_size, c.observe);
+      prediction troupe_out;
+      predict(*m, seen.data(), state_size ? states.data() : nullptr, rows, troupe_out);
+      states = troupe_out.states;
+      std::vector<int64_t> shape{rows};
+      shape.insert(shape.end(), c.observation_shape.begin(), c.observation_shape.end());
+      const torch::Tensor obs = torch::from_blob(const_cast<float*>(raw.data()), shape, torch::kFloat32);
+      auto out = state_size > 0 ? module.forward({obs, module_state}).toTuple()
+                                : module.forward({obs}).toTuple();
+      const torch::Tensor policy = out->elements()[0].toTensor().contiguous();
+      const torch::Tensor value = out->elements()[1].toTensor().contiguous();
+      const torch::Tensor troupe_policy =
+          torch::from_blob(troupe_out.policy.data(), {rows, c.spec.action_size}, torch::kFloat32);
+      const torch::Tensor troupe_value = torch::from_blob(troupe_out.values.data(), {rows}, torch::kFloat32);
+      CAPTURE(t);
+      CHECK(torch::allclose(policy, troupe_policy, 0, 1e-5));
+      CHECK(torch::allclose(value, troupe_value, 0, 1e-5));
+      if (state_size > 0) {
+        module_state = out->elements()[2].toTensor();
+        CHECK(torch::allclose(module_state, torch::from_blob(states.data(), {rows, state_size}), 0, 1e-5));
+      }
+      recorded["steps"].push_back({{"obs", raw}, {"policy", troupe_out.policy}, {"value", troupe_out.values}});
+    }
+    if (c.spec.continuous) {
+      CHECK(torch::allclose(module.attr("log_std").toTensor(), m->net->named_parameters()["log_std"]));
+      recorded["log_std"] = std::vector<float>(c.spec.action_size, float(c.spec.log_std_init));
+    }
+    if (python) {
+      const std::string json_path = temp_file("recorded.json");
+      std::ofstream(json_path) << recorded.dump();
+      const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
+                                      "/tests/model/check_exported.py " + path + " " + json_path + " > " +
+                                      temp_file("python.log") + " 2>&1").c_str());
+      std::ifstream log(temp_file("python.log"));
+      const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+      INFO(said);
+      CHECK(status == 0);
+    }
+  }
+}
+
+TEST_CASE("export refuses an output it cannot write, leaving nothing behind") {
+  auto m = make_shared_model(mlp_spec(4, 2, {8}), 1);
+  policy_metadata meta;
+  meta.observation_shape = {4};
+  CHECK_THROWS_WITH_AS(export_torchscript(*m, meta, "/nonexistent-dir/policy.pt"),
+                       doctest::Contains("/nonexistent-dir/policy.pt: cannot be written"), std::runtime_error);
+}
+}
