@@ -8,7 +8,7 @@
 // then draws its first environment once, at its next step, with the policy's
 // action probabilities for that step, and answers with that one frame. It
 // draws nothing unless asked, and at most one frame per request, so watching
-// costs training one render per frame shown (see actors/frame_hub.hpp).
+// costs training one render per frame shown (see actors/frames/frame_hub.hpp).
 #include <cstdint>
 #include <memory>
 #include <string>

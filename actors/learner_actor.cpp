@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "actors/errors.hpp"
-#include "actors/network_facing.hpp"
+#include "actors/net/network_facing.hpp"
 #include "model/staleness_bound.hpp"
 
 namespace troupe::actors {

@@ -99,13 +99,13 @@ struct cluster_final {
   std::int32_t workers_refused = 0;
   std::int64_t messages_rejected = 0;  // malformed, replayed, or from unknown senders
   // Never queued: not its protocol, from a sender it cannot trust
-  // (actors/network_facing.hpp).
+  // (actors/net/network_facing.hpp).
   std::int64_t dropped_at_door = 0;
   std::int64_t predicts_relayed = 0;
   std::int64_t rollouts_relayed = 0;
 };
 
-// What a front door (actors/cluster/front_door.hpp) saw over a run.
+// What a front door (actors/net/front_door.hpp) saw over a run.
 struct door_counts {
   std::int64_t accepted = 0;
   std::int64_t refused = 0;     // over cluster.max_connections or max_connections_per_host
@@ -132,7 +132,7 @@ struct batch_stats {
   double forward_seconds = 0;  // in forward passes
   double reply_seconds = 0;    // sampling actions and answering requests
   // Messages refused because their sender was not an actor of this process
-  // (only a leaked handle could bring one: see actors/network_facing.hpp).
+  // (only a leaked handle could bring one: see actors/net/network_facing.hpp).
   std::int64_t foreign_refused = 0;
 
   // Another model-owner's statistics added to these.
@@ -220,7 +220,7 @@ struct evaluation_report {
 };
 
 // One frame of an agent's environment, rendered because a viewer asked for
-// it (see actors/frame_hub.hpp), with what the viewer's panel shows beside it.
+// it (see actors/frames/frame_hub.hpp), with what the viewer's panel shows beside it.
 struct env_frame {
   std::uint32_t agent_id = 0;
   std::int32_t agent_count = 1;  // agents there are to watch (the hub fills it in)

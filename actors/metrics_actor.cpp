@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "actors/errors.hpp"
-#include "actors/network_facing.hpp"
+#include "actors/net/network_facing.hpp"
 #include "actors/run_metrics.hpp"
 
 namespace troupe::actors {

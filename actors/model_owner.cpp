@@ -6,7 +6,7 @@
 #include <random>
 
 #include "actors/errors.hpp"
-#include "actors/network_facing.hpp"
+#include "actors/net/network_facing.hpp"
 #include "actors/reply_courier.hpp"
 #include "algo/sampling.hpp"
 

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "actors/cluster/front_door.hpp"
+#include "actors/net/front_door.hpp"
 #include "actors/config_loader.hpp"
 #include "actors/run_directory.hpp"
 #include "algo/learner.hpp"
@@ -127,7 +127,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
 
 void run_parts::exit_all(caf::actor_system& sys) const {
   // From an actor of this process: the gateway drops anonymous exits (a
-  // peer can send those; see actors/network_facing.hpp).
+  // peer can send those; see actors/net/network_facing.hpp).
   caf::scoped_actor self{sys};
   const auto quit = caf::exit_reason::user_shutdown;
   for (const auto& l : learners) self->send_exit(l, quit);

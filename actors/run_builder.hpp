@@ -64,7 +64,7 @@ struct run_parts {
   metrics_actor metrics;
   evaluator_actor evaluator;       // only with run.stop.confirm_episodes > 0
   cluster_gateway_actor gateway;   // only when serving workers
-  caf::actor cluster_door;         // the front door of its port (actors/cluster/front_door.hpp)
+  caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)
 
   // Every actor above, told to quit.
   void exit_all(caf::actor_system& sys) const;

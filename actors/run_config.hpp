@@ -1,6 +1,6 @@
 #pragma once
 // A whole training run's configuration: one struct per component, defaults
-// here. app/config_loader.cpp reads and validates it from YAML.
+// here. actors/config_loader.cpp reads and validates it from YAML.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,7 +76,7 @@ struct tls_files {
 };
 
 // What one port Troupe listens on (the cluster port, the frame stream) lets
-// its peers hold; actors/cluster/front_door.hpp enforces it.
+// its peers hold; actors/net/front_door.hpp enforces it.
 struct connection_limits {
   int max_connections = 64;             // at once
   int max_connections_per_host = 16;    // at once, from one address

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 #include "actors/cluster/worker.hpp"
 #include "actors/config_loader.hpp"
 #include "actors/messages.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // A window on this thread that shows the frames of a frame hub: this
 // process's (`train --view`) or another's (`view --connect`, through
-// actors/frame_stream.hpp). A frame subscriber pulls them at fps times the
+// actors/frames/frame_stream.hpp). A frame subscriber pulls them at fps times the
 // window's speed, asks for none while paused, and follows the window's agent
 // selection; frames that fail actors::frame_problem are logged and skipped.
 #include <functional>

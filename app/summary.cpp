@@ -114,7 +114,7 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                   {"connections", door_json(o.cluster_door)}};
   // Messages that reached the actors behind the gateway from outside this
   // process (or replica updates from a non-replica), refused: only a leaked
-  // handle could bring one, so these stay 0 (see actors/network_facing.hpp).
+  // handle could bring one, so these stay 0 (see actors/net/network_facing.hpp).
   j["refused_from_outside"] = {{"model_owner", o.batching.foreign_refused},
                                {"learner", o.learner.foreign_refused},
                                {"replicas", o.learner.foreign_replica_updates},

@@ -10,8 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/cluster/network_setup.hpp"
-#include "actors/cluster/token.hpp"
+#include "actors/net/network_setup.hpp"
+#include "actors/net/token.hpp"
 #include "actors/config_loader.hpp"
 #include "actors/coordinator.hpp"
 #include "actors/frames/frame_stream.hpp"

@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actors/frames/frame_stream.hpp"
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"

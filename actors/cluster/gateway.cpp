@@ -11,9 +11,9 @@
 
 #include "actors/cluster/message_checks.hpp"
 #include "actors/cluster/render_relay.hpp"
-#include "actors/cluster/token.hpp"
+#include "actors/net/token.hpp"
 #include "actors/errors.hpp"
-#include "actors/network_facing.hpp"
+#include "actors/net/network_facing.hpp"
 
 namespace troupe::actors {
 

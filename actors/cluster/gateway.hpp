@@ -11,7 +11,7 @@
 //
 // Relayed, not delegated: the gateway asks the model-owner or learner and
 // answers the worker itself, so their handles never leave the learner's
-// node and no peer can address them (actors/network_facing.hpp). Nothing
+// node and no peer can address them (actors/net/network_facing.hpp). Nothing
 // from the network reaches those actors unchecked: the sender must be a
 // joined worker, the message must have the run's shapes and finite numbers,
 // a rollout must not repeat one already relayed nor claim a parameter

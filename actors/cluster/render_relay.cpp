@@ -4,7 +4,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/frames/frame_subscriber.hpp"
-#include "actors/network_facing.hpp"
+#include "actors/net/network_facing.hpp"
 
 namespace troupe::actors {
 

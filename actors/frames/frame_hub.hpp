@@ -1,7 +1,7 @@
 #pragma once
 // The frame hub: where viewers get frames of a training run, in the same
 // process (`train --view`) or over the network (`--view-port`, see
-// actors/frame_stream.hpp).
+// actors/frames/frame_stream.hpp).
 //
 // Frames are pulled, never pushed. A viewer asks for the next frame of agent
 // i; the hub asks that agent to render (one render request out per agent, at

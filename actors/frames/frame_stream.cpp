@@ -6,10 +6,10 @@
 #include <iostream>
 #include <set>
 
-#include "actors/cluster/front_door.hpp"
-#include "actors/cluster/token.hpp"
+#include "actors/net/front_door.hpp"
+#include "actors/net/token.hpp"
 #include "actors/errors.hpp"
-#include "actors/network_facing.hpp"
+#include "actors/net/network_facing.hpp"
 
 namespace troupe::actors {
 

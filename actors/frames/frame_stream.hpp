@@ -3,7 +3,7 @@
 // middleman), not sockets of our own. The run publishes a gate in front of
 // its frame hub: a viewer in another process connects, presents the
 // stream's token, and then pulls frames through the gate exactly as a viewer
-// in the same process pulls them from the hub (actors/frame_hub.hpp), so
+// in the same process pulls them from the hub (actors/frames/frame_hub.hpp), so
 // frames are dropped, never queued, for a slow viewer, and viewers may come
 // and go while training runs. Any process that owns a frame hub (train, and
 // the cluster's learner) publishes it the same way.
@@ -11,11 +11,11 @@
 // The gate has the cluster's protection: a token (compared in constant
 // time; a node that has not presented it gets no frame), CAF's TLS module
 // when the run has TLS files, and the defences of every network-facing
-// actor (actors/network_facing.hpp). The hub itself never leaves the
+// actor (actors/net/network_facing.hpp). The hub itself never leaves the
 // process: the gate relays each request to it and delivers the answer.
 //
 // Both sides' actor systems must load the network layer (and TLS, when
-// used) before they start (actors/cluster/network_setup.hpp).
+// used) before they start (actors/net/network_setup.hpp).
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -38,7 +38,7 @@ struct frame_stream_options {
   std::string bind_address = "127.0.0.1";
   std::string token;       // what viewers must present; never empty
   tls_files tls;           // enabled: over TLS (the system loaded CAF's module)
-  connection_limits limits;  // what its front door allows (actors/cluster/front_door.hpp)
+  connection_limits limits;  // what its front door allows (actors/net/front_door.hpp)
 };
 
 // The owner's handle on a published stream: stop_atom (from an actor of

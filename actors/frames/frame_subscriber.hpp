@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's end of a frame stream: an actor that pulls frames from a frame
-// hub, in this process or another (actors/frame_hub.hpp, frame_stream.hpp),
+// hub, in this process or another (actors/frames/frame_hub.hpp, frame_stream.hpp),
 // checks each and hands the good ones to a callback. One request is in flight
 // at a time, at most frames_per_second() a second, none while wants_frame()
 // is false, so a slow or paused viewer costs the training run nothing.

@@ -1,7 +1,7 @@
 """CartPole-v1 in pure Python (numpy only), written from its dynamics: the
 same equations, constants and order of operations as Troupe's own
 envs/cartpole.cpp (Gymnasium's CartPole-v1, explicit Euler), so that the two
-step identically from the same state (tests/envs/python_cartpole_test.cpp
+step identically from the same state (tests/envs/python/python_env_vector_test.cpp
 checks it). An example of an environment Troupe trains through its Python
 bridge:
 

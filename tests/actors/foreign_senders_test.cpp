@@ -8,7 +8,7 @@
 
 #include <caf/io/all.hpp>
 
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"

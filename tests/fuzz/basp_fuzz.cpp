@@ -1,11 +1,11 @@
-// The front door's BASP frame reader (actors/cluster/basp_frames.hpp): fed a
+// The front door's BASP frame reader (actors/net/basp_frames.hpp): fed a
 // stream in pieces of any size, it must pass exactly the bytes up to the
 // last complete frame, count exactly the complete frames and cut the stream
 // exactly where its rules say, agreeing with a plain reading of the whole
 // stream at once. The first two bytes choose the piece sizes.
 #include <algorithm>
 
-#include "actors/cluster/basp_frames.hpp"
+#include "actors/net/basp_frames.hpp"
 #include "tests/fuzz/fuzz_targets.hpp"
 
 namespace troupe::fuzz {

@@ -39,7 +39,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/cluster/gateway.hpp"
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "actors/frames/frame_stream.hpp"
 #include "tests/actors/network_system.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "actors/cluster/gateway.hpp"
-#include "actors/cluster/token.hpp"
+#include "actors/net/token.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;

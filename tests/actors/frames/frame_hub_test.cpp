@@ -15,7 +15,7 @@
 #include "actors/frames/frame_hub.hpp"
 #include "actors/frames/frame_stream.hpp"
 #include "actors/frames/frame_subscriber.hpp"
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 
 using namespace troupe;
 using namespace std::chrono_literals;

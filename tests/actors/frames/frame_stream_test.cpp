@@ -7,7 +7,7 @@
 
 #include <caf/io/all.hpp>
 
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "actors/frames/frame_hub.hpp"
 #include "actors/frames/frame_stream.hpp"

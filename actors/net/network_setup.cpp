@@ -1,4 +1,4 @@
-#include "actors/cluster/network_setup.hpp"
+#include "actors/net/network_setup.hpp"
 
 #include <chrono>
 #include <filesystem>

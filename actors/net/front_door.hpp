@@ -10,7 +10,7 @@
 // sent something), nor on message sizes (a BASP header alone makes it
 // allocate and zero up to 4 GiB), and nothing in it can be configured to
 // refuse routed messages (which may name any node as their sender's). The
-// door bounds all of these (actors/cluster/basp_frames.hpp for the frames):
+// door bounds all of these (actors/net/basp_frames.hpp for the frames):
 //   - at most max_connections at once, max_connections_per_host from one
 //     address; more are closed at once;
 //   - a connection must complete its first frame (the BASP handshake) within

@@ -1,4 +1,4 @@
-#include "actors/cluster/front_door.hpp"
+#include "actors/net/front_door.hpp"
 
 #include <chrono>
 #include <iostream>
@@ -8,7 +8,7 @@
 
 #include <caf/io/all.hpp>
 
-#include "actors/cluster/basp_frames.hpp"
+#include "actors/net/basp_frames.hpp"
 
 namespace troupe::actors {
 

@@ -1,4 +1,4 @@
-#include "actors/cluster/basp_frames.hpp"
+#include "actors/net/basp_frames.hpp"
 
 #include <algorithm>
 

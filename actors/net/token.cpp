@@ -1,4 +1,4 @@
-#include "actors/cluster/token.hpp"
+#include "actors/net/token.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #pragma once
 // The frames a peer sends on a BASP connection (CAF 0.17's network
 // protocol), seen from outside CAF: what the front door
-// (actors/cluster/front_door.hpp) checks before CAF reads a byte.
+// (actors/net/front_door.hpp) checks before CAF reads a byte.
 //
 // A frame is a 32-byte header, then `payload_len` bytes:
 //   byte 0: the operation (0 server handshake, 1 client handshake, 2 direct

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/cluster/basp_frames.hpp"
+#include "actors/net/basp_frames.hpp"
 
 using namespace troupe::actors;
 
