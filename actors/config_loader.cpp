@@ -441,7 +441,7 @@ std::vector<field> fields_of(run_config& c) {
       integer("model.recurrent.size", c.model.recurrent.size, 1, 4096, "units of the recurrent core"),
       integer("batching.max_batch", c.batching.max_batch, 1, 1 << 20, "observations per forward pass at most"),
       integer("batching.max_wait_us", c.batching.max_wait_us, 0, 1000000, "a batch that is not full waits this long for more requests (0: flush as soon as none is waiting)"),
-      integer("batching.reply_threads", c.batching.reply_threads, 0, 64, "threads that help the model-owner send replies (each reply wakes an agent's thread); 0: one per 4 cores, from 1 to 8"),
+      integer("batching.reply_threads", c.batching.reply_threads, 0, 64, "threads that help the model-owner send replies (each reply wakes an agent's thread); 0: " + batching_config::automatic_reply_threads()),
       boolean("batching.lane", c.batching.lane, "agents in the model-owner's process ask it through its lane (a slot per agent, one futex wake per reply) rather than by an actor message each way; false: by messages, as a cluster worker's agents do"),
       device_list("devices", c.devices, "one parameter replica (model-owner and learner) per entry; agents are spread over them round-robin; [cpu, cpu] runs two replicas on the CPU"),
       integer("replicas.max_lag", c.replicas.max_lag, 1, 1000000, "with several devices: no replica is ever more than this many of another replica's own updates behind it (a replica that would get further ahead waits)"),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <cerrno>
 #include <cstdio>
@@ -29,6 +30,12 @@ struct node_tally {
 
 constexpr const char* learner_node = "learner";
 
+// A confirmation plays run.stop.confirm_episodes whole episodes: long, but
+// not without end.
+constexpr auto confirmation_timeout = std::chrono::minutes(10);
+// The model-owner's batching counters, for a progress row.
+constexpr auto owner_stats_timeout = std::chrono::seconds(5);
+
 struct metrics_state {
   metrics_config config;
   model_owner_actor owner;
@@ -45,6 +52,7 @@ struct metrics_state {
   std::int64_t last_steps = 0;
   std::int64_t foreign_refused = 0;
   batch_stats last_batching;  // the owner's counters at the latest tick
+  std::optional<progress_row> stop_row;  // taken at the stop, written with the owner's counters
   static inline const char* name = "metrics";
 };
 
@@ -65,16 +73,31 @@ bool from_this_process(metrics_pointer self) {
   return false;
 }
 
-void write_row(metrics_pointer self, const batch_stats& batching);
+progress_row take_row(metrics_pointer self);
+void write_row(metrics_pointer self, progress_row row, const batch_stats& batching);
+
+// Writes the row taken at the stop, if it waits still, with `batching`.
+void write_stop_row(metrics_pointer self, const batch_stats& batching) {
+  auto& st = self->state;
+  if (!st.stop_row) return;
+  write_row(self, *st.stop_row, batching);
+  st.stop_row.reset();
+}
 
 // The row written at the stop makes a run's curve end where the run ended
 // (at its target, for a solved run), not up to a progress period before.
+// Its figures are taken now; the owner's batching counters follow (a run
+// that stops before its first progress row has no earlier ones), or, if
+// the coordinator asks for the totals first, the last ones known.
 void request_stop(metrics_pointer self, const std::string& reason) {
   auto& st = self->state;
   if (st.stop_sent) return;
   st.stop_sent = true;
   caf::anon_send(st.coordinator, stop_request{reason});
-  write_row(self, st.last_batching);
+  st.stop_row = take_row(self);
+  self->request(st.owner, owner_stats_timeout, stats_atom_v)
+      .then([=](const batch_stats& b) { write_stop_row(self, b); },
+            [=](caf::error&) { write_stop_row(self, self->state.last_batching); });
 }
 
 void mark_solved(metrics_pointer self) {
@@ -93,7 +116,7 @@ void confirm(metrics_pointer self) {
   const std::int32_t episodes = st.config.stop.confirm_episodes;
   const std::uint64_t seed = st.config.confirm_seed + std::uint64_t(st.totals.confirmations);
   ++st.totals.confirmations;
-  self->request(st.config.evaluator, std::chrono::minutes(10), evaluate_atom_v, episodes, seed)
+  self->request(st.config.evaluator, confirmation_timeout, evaluate_atom_v, episodes, seed)
       .then(
           [=](const evaluation_report& r) {
             auto& st = self->state;
@@ -145,10 +168,10 @@ std::vector<node_stats> node_table(const metrics_state& st) {
   return table;
 }
 
-// A progress line and a metrics.csv row for this moment.
-void write_row(metrics_pointer self, const batch_stats& batching) {
+// This moment's figures, for a progress line and a metrics.csv row (all
+// but the owner's batching figure). Starts a new period for the rates.
+progress_row take_row(metrics_pointer self) {
   auto& st = self->state;
-  st.last_batching = batching;
   progress_row row;
   row.wall_seconds = run_seconds(st.config);
   row.env_steps = st.metrics.env_steps();
@@ -158,8 +181,6 @@ void write_row(metrics_pointer self, const batch_stats& batching) {
   st.last_steps = row.env_steps;
   row.episodes = st.metrics.episodes();
   row.mean_return = st.metrics.mean_return();
-  row.mean_predict_batch =
-      batching.forward_passes ? double(batching.observations) / batching.forward_passes : 0;
   row.updates = st.metrics.updates();
   row.policy_lag_mean = st.metrics.mean_policy_lag();
   row.policy_lag_max = st.metrics.max_policy_lag();
@@ -173,11 +194,21 @@ void write_row(metrics_pointer self, const batch_stats& batching) {
     left = left < 0 ? by_steps : std::min(left, by_steps);
   }
   row.remaining_seconds = left;
-  if (st.config.log.progress) std::cout << format_progress_line(row) << std::endl;
   for (auto& [name, n] : st.nodes) {
     n.env_steps_per_s = dt > 0 ? (n.env_steps - n.steps_at_last_tick) / dt : 0;
     n.steps_at_last_tick = n.env_steps;
   }
+  return row;
+}
+
+// Prints the progress line (and the nodes' lines) and appends the
+// metrics.csv row, with the owner's batching counters as of now.
+void write_row(metrics_pointer self, progress_row row, const batch_stats& batching) {
+  auto& st = self->state;
+  st.last_batching = batching;
+  row.mean_predict_batch =
+      batching.forward_passes ? double(batching.observations) / batching.forward_passes : 0;
+  if (st.config.log.progress) std::cout << format_progress_line(row) << std::endl;
   const bool cluster = st.nodes.size() > 1 || (st.nodes.size() == 1 && !st.nodes.count(learner_node));
   if (cluster && st.config.log.progress)
     for (const auto& s : node_table(st)) {
@@ -235,15 +266,17 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         if (from_this_process(self)) self->state.metrics.add_update(result);
       },
       [=](caf::tick_atom) {
-        self->request(self->state.owner, std::chrono::seconds(5), stats_atom_v)
-            .then([=](const batch_stats& b) { write_row(self, b); },
-                  [=](caf::error&) { write_row(self, self->state.last_batching); });
+        if (self->state.stop_sent) return;  // the stop's row ends the curve
+        self->request(self->state.owner, owner_stats_timeout, stats_atom_v)
+            .then([=](const batch_stats& b) { write_row(self, take_row(self), b); },
+                  [=](caf::error&) { write_row(self, take_row(self), self->state.last_batching); });
         self->delayed_send(self, period, caf::tick_atom_v);
       },
       [=](totals_atom) -> caf::result<metrics_totals> {
         auto& st = self->state;
         if (!from_this_process(self))
           return make_error(errc::not_local, "totals asked from outside this process");
+        write_stop_row(self, st.last_batching);
         st.totals.env_steps = st.metrics.env_steps();
         st.totals.episodes = st.metrics.episodes();
         st.totals.final_mean_return = st.metrics.mean_return();

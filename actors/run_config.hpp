@@ -37,9 +37,16 @@ struct batching_config {
   int max_batch = 256;
   int max_wait_us = 0;
   // Threads that help the model-owner send replies (actors/reply_courier.hpp);
-  // 0: one per 4 cores, from 1 to 8.
+  // 0: automatic, one per cores_per_reply_thread cores, from 1 to
+  // max_reply_threads.
   int reply_threads = 0;
+  static constexpr int cores_per_reply_thread = 4, max_reply_threads = 8;
   int reply_threads_here() const;  // reply_threads, or what 0 means on this machine
+  // What 0 means, in words, for the help texts that offer it.
+  static std::string automatic_reply_threads() {
+    return "one per " + std::to_string(cores_per_reply_thread) + " cores, from 1 to " +
+           std::to_string(max_reply_threads);
+  }
   // The agents of the owner's process ask through its lane
   // (actors/predict_lane.hpp); false: by messages.
   bool lane = true;

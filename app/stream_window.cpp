@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "actors/frames/frame_subscriber.hpp"
+#include "actors/net/flood_log.hpp"
 
 namespace troupe::app {
 
@@ -50,7 +51,7 @@ stream_view_result watch_frame_stream(caf::actor_system& sys, actors::frame_sour
   };
   config.on_rejected = [news, who](const std::string& why) {
     const long n = ++news->rejected;
-    if (n <= 10 || n % 100 == 0)  // a broken sender would flood the log
+    if (actors::worth_logging(n))
       std::cerr << who << ": rejected frame " << n << " from the stream: " << why << std::endl;
   };
   config.on_end = [news](const std::string& why) {

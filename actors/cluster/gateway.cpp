@@ -13,6 +13,7 @@
 #include "actors/cluster/render_relay.hpp"
 #include "actors/net/token.hpp"
 #include "actors/errors.hpp"
+#include "actors/net/flood_log.hpp"
 #include "actors/net/network_facing.hpp"
 
 namespace troupe::actors {
@@ -53,11 +54,10 @@ using gateway_impl =
                    cluster_gateway_actor>;
 using gateway_pointer = gateway_impl*;
 
-// Logs the first rejections, then one in a thousand: a flood must not
-// become a flood of log lines.
+// Refuses the message, and says so (actors/net/flood_log.hpp).
 caf::error reject(gateway_pointer self, errc code, const std::string& why) {
   const auto n = ++self->state.totals.messages_rejected;
-  if (n <= 10 || n % 1000 == 0)
+  if (worth_logging(n))
     std::cerr << "troupe serve: rejected a message from "
               << caf::to_string(self->current_sender() ? self->current_sender()->node()
                                                        : caf::node_id())

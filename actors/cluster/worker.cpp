@@ -19,6 +19,13 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
+constexpr auto join_timeout = std::chrono::seconds(10);      // the learner's answer to a join
+constexpr auto retry_pause = std::chrono::milliseconds(250);  // between tries to reach it
+constexpr auto stop_timeout = std::chrono::seconds(10);       // agents' answers to a stop
+// SIGINT and SIGTERM only set a flag (a signal handler cannot send a
+// message), which the worker reads this often between messages.
+constexpr auto interrupt_poll = std::chrono::milliseconds(100);
+
 struct join_outcome {
   cluster_gateway_actor gateway;  // valid: joined
   join_reply reply;
@@ -38,7 +45,7 @@ join_outcome try_join(caf::actor_system& sys, caf::scoped_actor& self, const wor
   }
   join_request req{cluster_protocol_version, o.token, o.name, o.agents};
   caf::error refusal;
-  self->request(*gw, std::chrono::seconds(10), std::move(req))
+  self->request(*gw, join_timeout, std::move(req))
       .receive([&](join_reply& r) { out.reply = std::move(r), out.gateway = *gw; },
                [&](caf::error& err) { refusal = std::move(err); });
   if (out.gateway) return out;
@@ -83,7 +90,7 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
                   << " was unreachable for " << o.retry_seconds << " s (" << last_error << ")\n";
         return 1;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      std::this_thread::sleep_for(retry_pause);
       continue;
     }
     const auto& gateway = joined.gateway;
@@ -131,9 +138,9 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
               failed = true;
             }
           },
-          caf::after(std::chrono::milliseconds(100)) >> [] {});
+          caf::after(interrupt_poll) >> [] {});
     }
-    crew.stop_all(std::chrono::seconds(10));
+    crew.stop_all(stop_timeout);
     if (failed) return 1;
     if (ended) {
       std::cout << "troupe join: the run has ended" << std::endl;

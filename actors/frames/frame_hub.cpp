@@ -15,6 +15,8 @@ using clock_type = std::chrono::steady_clock;
 
 // How often the panel's steps/s is refreshed, while someone watches.
 constexpr auto rate_period = std::chrono::milliseconds(250);
+// How long the metrics actor may take to answer for that rate.
+constexpr auto totals_timeout = std::chrono::seconds(1);
 
 struct watched_agent {
   agent_actor handle;  // null until the coordinator names it
@@ -62,7 +64,7 @@ void count_steps(hub_pointer self) {
   if (!st.metrics || st.counting || (st.counted_steps >= 0 && now - st.counted_at < rate_period))
     return;
   st.counting = true;
-  self->request(st.metrics, std::chrono::seconds(1), totals_atom_v)
+  self->request(st.metrics, totals_timeout, totals_atom_v)
       .then(
           [=](const metrics_totals& totals) {
             auto& st = self->state;

@@ -9,6 +9,7 @@
 #include "actors/net/front_door.hpp"
 #include "actors/net/token.hpp"
 #include "actors/errors.hpp"
+#include "actors/net/flood_log.hpp"
 #include "actors/net/network_facing.hpp"
 
 namespace troupe::actors {
@@ -73,7 +74,7 @@ gate_actor::behavior_type gate(gate_impl* self, frame_hub_actor hub, std::string
         if (!sender) return make_error(errc::refused, "an anonymous viewer");
         if (!tokens_match(presented, st.token)) {
           const auto n = ++st.totals.viewers_refused;
-          if (n <= 10 || n % 1000 == 0)
+          if (worth_logging(n))
             std::cerr << "troupe: refused a viewer from " << caf::to_string(sender->node())
                       << ": wrong or missing view token (" << n << " refused so far)" << std::endl;
           return make_error(errc::refused, "wrong or missing view token");

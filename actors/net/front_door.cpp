@@ -9,6 +9,7 @@
 #include <caf/io/all.hpp>
 
 #include "actors/net/basp_frames.hpp"
+#include "actors/net/flood_log.hpp"
 
 namespace troupe::actors {
 
@@ -46,11 +47,9 @@ struct door_state {
 
 using door_pointer = caf::stateful_actor<door_state, caf::io::broker>*;
 
-// The first ten, then one in a thousand: a flood must not become a flood of
-// log lines.
 void say(door_pointer self, const std::string& host, const std::string& why) {
   const auto n = ++self->state.logged;
-  if (n <= 10 || n % 1000 == 0)
+  if (worth_logging(n))
     std::cerr << "troupe: " << self->state.what << ": dropped a connection from " << host << ": "
               << why << " (" << n << " so far)" << std::endl;
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -54,8 +55,11 @@ TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for ever
 TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.yaml (confirmed)") {
   const std::string dir = fresh_dir("e2e_ppo");
   // Bounded: a run that has not solved within 120 s fails the test.
+  // No progress row before the solve (log.progress_seconds 600): the row
+  // written at the stop is the only one.
   const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml --run-dir " +
-                            dir + " --set run.stop.wall_seconds=120 --set log.progress=false");
+                            dir + " --set run.stop.wall_seconds=120 --set log.progress=false" +
+                            " --set log.progress_seconds=600");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto s = read_json(dir + "/summary.json");
@@ -70,6 +74,18 @@ TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.ya
   CHECK(batches > 0);
   CHECK(s["updates"].get<long>() == 6 * (batches - s["updates_refused"].get<long>()));
   CHECK(s["learner"]["busy_share"].get<double>() > 0);
+  // That row has the owner's batching figure (it once said 0 there).
+  std::ifstream csv(dir + "/metrics.csv");
+  std::string header, row, last;
+  std::getline(csv, header);
+  while (std::getline(csv, row)) last = row;
+  REQUIRE(!last.empty());
+  const size_t batch_column = 5;  // wall_seconds,env_steps,env_steps_per_s,episodes,mean_return,mean_predict_batch
+  std::stringstream cells(last);
+  std::string cell;
+  for (size_t i = 0; i <= batch_column; ++i) std::getline(cells, cell, ',');
+  CHECK(std::stod(cell) >= 1.0);
+  CHECK(std::stod(cell) == doctest::Approx(s["mean_predict_batch"].get<double>()).epsilon(0.1));
   std::ifstream resolved(dir + "/config.yaml");
   const std::string yaml((std::istreambuf_iterator<char>(resolved)), std::istreambuf_iterator<char>());
   CHECK(yaml.find("kind: ppo") != std::string::npos);
