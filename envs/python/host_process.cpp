@@ -188,7 +188,7 @@ host_reply host_process::receive(std::chrono::milliseconds timeout) {
   host_answer answer;
   read_exactly(reinterpret_cast<char*>(&answer), sizeof answer, deadline);
   host_reply reply;
-  reply.ok = answer.status == answer_ok;
+  reply.status = static_cast<host_status>(answer.status);
   reply.payload.resize(answer.payload_bytes);
   read_exactly(reply.payload.data(), reply.payload.size(), deadline);
   return reply;

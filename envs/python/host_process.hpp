@@ -17,8 +17,9 @@
 namespace troupe::envs::python {
 
 struct host_reply {
-  bool ok = false;
+  host_status status = host_status::failed;
   std::string payload;  // ok: the command's result; else the host's error text
+  bool ok() const { return status == host_status::ok; }
 };
 
 class host_process {

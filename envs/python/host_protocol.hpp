@@ -28,15 +28,20 @@ struct host_command {
 };
 
 struct host_answer {
-  std::uint8_t status;  // answer_ok or answer_error
+  std::uint8_t status;  // a host_status
   std::uint8_t padding[3];
   std::uint32_t payload_bytes;
 };
 #pragma pack(pop)
 static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8);
 
-constexpr std::uint8_t answer_ok = 0;
-constexpr std::uint8_t answer_error = 1;  // payload: the reason, or a Python traceback
+// How a command went; what failed, as a code rather than in the text.
+enum class host_status : std::uint8_t {
+  ok = 0,
+  failed = 1,         // payload: the reason, or a Python traceback
+  no_numpy = 2,       // the host cannot run: its interpreter has no numpy
+  import_failed = 3,  // the environment's module (or gymnasium) cannot be imported; payload: why
+};
 
 // The host's fds, as its script expects them.
 constexpr int host_socket_fd = 3;

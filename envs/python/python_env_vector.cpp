@@ -108,12 +108,12 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
       throw env_key_error("env.id", "'" + config.id + "': " + e.what() + " while starting (interpreter " +
                       interpreter + ")");
     }
-    if (!reply.ok) {
+    if (!reply.ok()) {
       std::string text = reply.payload;
-      if (text.find("No module named 'numpy'") != std::string::npos)
+      if (reply.status == host_status::no_numpy)
         text += " (the environment host needs numpy: install it for " + interpreter +
                 ", or point env.python at an interpreter that has it)";
-      else if (text.rfind("cannot import", 0) == 0) {
+      if (reply.status == host_status::import_failed) {
         std::string dirs;
         for (const auto& d : config.python_path) dirs += (dirs.empty() ? "" : ", ") + d;
         text += " (interpreter " + interpreter + ", env.python_path [" + dirs + "])";
@@ -151,7 +151,7 @@ void python_env_vector::collect(const char* what,
   for (auto& s : shares_) {
     try {
       const host_reply reply = s.process->receive(answer_timeout);
-      if (reply.ok)
+      if (reply.ok())
         use(s, reply.payload);
       else if (failure.empty())
         failure = "the Python environment (" + s.process->name() + ") raised an exception while " +
@@ -190,7 +190,7 @@ void python_env_vector::reset_one(int i, std::uint64_t seed, float* observation)
   s.memory->seeds()[local] = seed;
   s.process->send(host_op::reset_one, std::uint32_t(local));
   const host_reply reply = s.process->receive(answer_timeout);
-  if (!reply.ok)
+  if (!reply.ok())
     throw std::runtime_error("the Python environment (" + s.process->name() +
                              ") raised an exception while resetting:\n" + reply.payload);
   std::copy_n(s.memory->observations() + size_t(local) * obs_size_, obs_size_, observation);
@@ -227,7 +227,7 @@ bool python_env_vector::render(int i, rgb_frame& frame) {
   share& s = share_of(i, local);
   s.process->send(host_op::render, std::uint32_t(local));
   const host_reply reply = s.process->receive(answer_timeout);
-  if (!reply.ok)
+  if (!reply.ok())
     throw std::runtime_error("the Python environment (" + s.process->name() +
                              ") could not render:\n" + reply.payload);
   std::uint32_t size[2] = {0, 0};

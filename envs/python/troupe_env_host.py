@@ -34,7 +34,8 @@ COMMAND = struct.Struct("<BxxxII")
 ANSWER = struct.Struct("<BxxxI")
 (OP_MAP, OP_RESET, OP_RESET_ONE, OP_STEP, OP_RENDER, OP_BENCH, OP_CLOSE, OP_START,
  OP_CPU_TIME) = range(1, 10)
-STATUS_OK, STATUS_ERROR = 0, 1
+# host_status in envs/python/host_protocol.hpp
+STATUS_OK, STATUS_FAILED, STATUS_NO_NUMPY, STATUS_IMPORT_FAILED = 0, 1, 2, 3
 
 
 def die_with_parent(parent_pid):
@@ -89,7 +90,12 @@ def answer(status, payload=b""):
 
 
 class Refused(Exception):
-    """An environment Troupe cannot use: the message says why, no traceback."""
+    """An environment Troupe cannot use: the message says why, no traceback;
+    `status` says what failed."""
+
+    def __init__(self, message, status=STATUS_FAILED):
+        super().__init__(message)
+        self.status = status
 
 
 def finite_list(values):
@@ -133,14 +139,15 @@ def make_factory(settings):
         except ImportError as e:
             raise Refused("cannot import gymnasium: %s: %s (gymnasium:ENV_ID needs the gymnasium "
                           "package for the interpreter, or its directory on env.python_path)"
-                          % (type(e).__name__, e))
+                          % (type(e).__name__, e), STATUS_IMPORT_FAILED)
         return lambda: gymnasium.make(env_id, **kwargs)
     module_name, callable_name = settings["target"]
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
         if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
-            raise Refused("cannot import module '%s': ModuleNotFoundError: %s" % (module_name, e))
+            raise Refused("cannot import module '%s': ModuleNotFoundError: %s" % (module_name, e),
+                          STATUS_IMPORT_FAILED)
         raise
     make = module
     for part in callable_name.split("."):
@@ -155,7 +162,10 @@ def make_factory(settings):
 
 class Host:
     def __init__(self, settings):
-        import numpy as np
+        try:
+            import numpy as np
+        except ImportError as e:
+            raise Refused("%s: %s" % (type(e).__name__, e), STATUS_NO_NUMPY)
 
         self.np = np
         make = make_factory(settings)
@@ -357,10 +367,10 @@ def serve(host):
             else:
                 raise Refused("unknown command %d" % op)
         except Refused as e:
-            answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
+            answer(e.status, str(e).encode("utf-8", "replace"))
             continue
         except Exception as e:
-            answer(STATUS_ERROR, user_traceback(e).encode("utf-8", "replace"))
+            answer(STATUS_FAILED, user_traceback(e).encode("utf-8", "replace"))
             continue
         answer(STATUS_OK, reply)
 
@@ -375,7 +385,7 @@ def main():
 
     op, _, length = COMMAND.unpack(read_exactly(COMMAND.size))
     if op != OP_START:
-        answer(STATUS_ERROR, b"expected the start command first")
+        answer(STATUS_FAILED, b"expected the start command first")
         return
     settings = json.loads(read_exactly(length))
     # Not this script's directory, but the user's: env.python_path first.
@@ -383,11 +393,11 @@ def main():
     try:
         host = Host(settings)
     except Refused as e:
-        answer(STATUS_ERROR, str(e).encode("utf-8", "replace"))
+        answer(e.status, str(e).encode("utf-8", "replace"))
         return
     except BaseException as e:
         reason = "%s: %s" % (type(e).__name__, e)
-        answer(STATUS_ERROR, (reason + "\n" + user_traceback(e)).encode("utf-8", "replace"))
+        answer(STATUS_FAILED, (reason + "\n" + user_traceback(e)).encode("utf-8", "replace"))
         return
     answer(STATUS_OK, json.dumps(host.hello).encode())
     serve(host)

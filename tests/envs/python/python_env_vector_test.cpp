@@ -333,6 +333,14 @@ TEST_CASE("python bridge: what cannot be made is an env_key_error that says why"
     CHECK(message.find(c.id) != std::string::npos);
     for (const auto& part : c.must_contain) CHECK(message.find(part) != std::string::npos);
   }
+  // The host's own failures come as codes, each explained for what it is.
+  env_config without_numpy = python_config("python:test_envs:signal_env", marker);
+  without_numpy.python_path.insert(without_numpy.python_path.begin(), test_envs_dir + "/no_numpy");
+  const std::string numpy_message = creation_error(without_numpy);
+  INFO(numpy_message);
+  CHECK(numpy_message.find("the environment host needs numpy") != std::string::npos);
+  CHECK(creation_error(python_config("python:no_such_module_here:make", marker)).find("(interpreter ") !=
+        std::string::npos);
   env_config no_python = python_config("python:test_envs:signal_env", marker);
   no_python.python = "/nonexistent/python3";
   CHECK(creation_error(no_python).find("cannot start") != std::string::npos);
