@@ -14,6 +14,8 @@ namespace troupe::actors {
 namespace {
 
 constexpr auto shutdown_timeout = std::chrono::seconds(30);
+// Between messages, how often the clock and the interrupt flag are read.
+constexpr auto stop_poll = std::chrono::milliseconds(20);
 
 void throw_on(const caf::error& err, const char* what) {
   throw std::runtime_error(std::string("shutdown: ") + what + ": " + caf::to_string(err));
@@ -69,87 +71,96 @@ agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& sel
                           config.agents.max_restarts, seeds, named);
 }
 
-}  // namespace
-
-run_outcome coordinate(caf::actor_system& sys, const run_request& request,
-                       const std::atomic<bool>& interrupted) {
-  const run_config& config = request.config;
-  caf::scoped_actor self{sys};
-  const auto start = std::chrono::steady_clock::now();
-  const run_parts run = build_run(sys, request, caf::actor_cast<run_control>(self), start);
-  if (request.frame_hub) self->send(request.frame_hub, metrics_atom_v, run.metrics);
-  const size_t replicas = run.models.size();
-
+// One run (segment) under way: what the phases below share.
+struct running {
+  caf::actor_system& sys;
+  const run_request& request;
+  caf::scoped_actor self;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  run_parts run;
   run_outcome outcome;
-  outcome.parameter_bytes = model::parameter_bytes(*run.models[0]);
-  outcome.devices = config.devices;
-  outcome.replica_max_lag_bound = replicas > 1 ? std::uint64_t(config.replicas.max_lag) : 0;
-  agent_supervisor agents = supervise_agents(sys, self, request, run);
-  agents.start_all();
 
-  auto elapsed = [&] {
+  running(caf::actor_system& s, const run_request& r) : sys(s), request(r), self(s) {}
+
+  double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  const model::checkpoint_store store = run_directory{request.run_dir}.checkpoints(config.checkpoint.keep);
-  // Saves a checkpoint (replica 0's learner writes it) with the counters as
-  // the metrics actor has them now. False when it could not be written (a
-  // full disk, say): the older checkpoints are still there, untouched.
-  auto checkpoint = [&] {
-    if (request.run_dir.empty()) return true;
-    const metrics_totals totals = totals_of(self, run.metrics);
-    model::checkpoint_meta meta;
-    meta.env_steps = totals.env_steps;
-    meta.episodes = totals.episodes;
-    meta.updates = totals.updates;
-    meta.samples_trained = totals.samples_trained;
-    meta.wall_seconds = run.resumed.wall_seconds + elapsed();
-    meta.segment = run.segment;
-    meta.config_yaml = request.config_yaml;
-    bool written = false;
-    try {
-      const std::string path = store.path_for(totals.env_steps);
-      self->request(run.learners[0], shutdown_timeout, checkpoint_atom_v, path, meta)
-          .receive(
-              [&](std::uint64_t) {
-                outcome.last_checkpoint = path;
-                written = true;
-              },
-              [&](caf::error& err) {
-                outcome.checkpoint_failure = code_of(err) == errc::none ? caf::to_string(err)
-                                                                        : detail_of(err);
-              });
-      if (written) store.prune();
-    } catch (const std::exception& e) {  // the checkpoints directory itself
-      outcome.checkpoint_failure = e.what();
-      written = false;
-    }
-    return written;
-  };
+  }
+};
 
-  // Wait for the first stop condition, checkpointing on the way.
+// Saves a checkpoint (replica 0's learner writes it) with the counters as the
+// metrics actor has them now. False when it could not be written (a full
+// disk, say): the older checkpoints are still there, untouched.
+bool checkpoint(running& r) {
+  if (r.request.run_dir.empty()) return true;
+  const model::checkpoint_store store =
+      run_directory{r.request.run_dir}.checkpoints(r.request.config.checkpoint.keep);
+  const metrics_totals totals = totals_of(r.self, r.run.metrics);
+  model::checkpoint_meta meta;
+  meta.env_steps = totals.env_steps;
+  meta.episodes = totals.episodes;
+  meta.updates = totals.updates;
+  meta.samples_trained = totals.samples_trained;
+  meta.wall_seconds = r.run.resumed.wall_seconds + r.elapsed();
+  meta.segment = r.run.segment;
+  meta.config_yaml = r.request.config_yaml;
+  bool written = false;
+  try {
+    const std::string path = store.path_for(totals.env_steps);
+    r.self->request(r.run.learners[0], shutdown_timeout, checkpoint_atom_v, path, meta)
+        .receive(
+            [&](std::uint64_t) {
+              r.outcome.last_checkpoint = path;
+              written = true;
+            },
+            [&](caf::error& err) {
+              r.outcome.checkpoint_failure = code_of(err) == errc::none ? caf::to_string(err)
+                                                                        : detail_of(err);
+            });
+    if (written) store.prune();
+  } catch (const std::exception& e) {  // the checkpoints directory itself
+    r.outcome.checkpoint_failure = e.what();
+    written = false;
+  }
+  return written;
+}
+
+// Waits for the first stop condition, checkpointing on the way. The
+// metrics actor's conditions (a solve, the step budget) and the agents'
+// failures arrive as messages; the wall-clock ones are read between them,
+// and an interrupt too (a signal handler sets a flag: it cannot send a
+// message).
+stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::atomic<bool>& interrupted) {
+  const run_config& config = r.request.config;
   const double wall_limit = config.run.stop.wall_seconds;
+  const double every = config.checkpoint.every_seconds;
   double last_checkpoint = 0;
-  while (outcome.stop_reason.empty()) {
-    self->receive([&](stop_request& r) { outcome.stop_reason = r.reason; },
-                  [&](caf::down_msg& down) {
-                    if (agents.on_down(down) && agents.over_budget())
-                      outcome.stop_reason = "agent_failures";
-                  },
-                  caf::after(std::chrono::milliseconds(20)) >> [] {});
-    if (outcome.stop_reason.empty() && interrupted.load()) outcome.stop_reason = "interrupted";
-    if (outcome.stop_reason.empty() && wall_limit > 0 && elapsed() >= wall_limit)
-      outcome.stop_reason = "wall_seconds";
-    const double every = config.checkpoint.every_seconds;
-    if (outcome.stop_reason.empty() && every > 0 && elapsed() - last_checkpoint >= every) {
-      if (!checkpoint()) outcome.stop_reason = "checkpoint_failed";
-      last_checkpoint = elapsed();
+  stop_reason reason = stop_reason::none;
+  while (reason == stop_reason::none) {
+    r.self->receive([&](stop_request& s) { reason = s.reason; },
+                    [&](caf::down_msg& down) {
+                      if (agents.on_down(down) && agents.over_budget())
+                        reason = stop_reason::agent_failures;
+                    },
+                    caf::after(stop_poll) >> [] {});
+    if (reason != stop_reason::none) break;
+    if (interrupted.load()) return stop_reason::interrupted;
+    if (wall_limit > 0 && r.elapsed() >= wall_limit) return stop_reason::wall_seconds;
+    if (every > 0 && r.elapsed() - last_checkpoint >= every) {
+      if (!checkpoint(r)) return stop_reason::checkpoint_failed;
+      last_checkpoint = r.elapsed();
     }
   }
-  outcome.wall_seconds = elapsed();
+  return reason;
+}
 
-  // Shut down in causal order: agents first (each reports what it collected
-  // and stops sending), then the learner trains what is already queued, then
-  // the metrics actor has seen every report.
+// Shuts the run down in causal order: the cluster's workers and this
+// node's agents first (each reports what it collected and stops sending),
+// then the learners train what is already queued, then the metrics actor
+// has seen every report; a final checkpoint and the totals last.
+void shut_down(running& r, agent_supervisor& agents) {
+  run_outcome& outcome = r.outcome;
+  const run_parts& run = r.run;
+  auto& self = r.self;
   if (run.gateway)  // workers first: nothing more is collected from them
     self->request(run.gateway, shutdown_timeout, stop_atom_v)
         .receive([&](const cluster_final& f) { outcome.cluster = f; },
@@ -161,6 +172,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   // A learner answers once every peer has applied every update of its own,
   // so when all have answered, every replica holds every update; a second
   // round (answered at once) collects counters that include all of them.
+  const size_t replicas = run.models.size();
   for (size_t pass = 0; pass < (replicas > 1 ? 2 : 1); ++pass) {
     outcome.replicas.clear();
     for (auto& l : run.learners)
@@ -176,7 +188,7 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                  [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
   // The final one; after a failed one the disk is full (or gone): the
   // newest complete checkpoint is what the run keeps.
-  if (outcome.checkpoint_failure.empty()) checkpoint();
+  if (outcome.checkpoint_failure.empty()) checkpoint(r);
   outcome.totals = totals_of(self, run.metrics);
   // Every step an agent took was reported to the metrics actor with the
   // rollout that carried it (or at stop, as dropped), so the reports count
@@ -186,8 +198,26 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
     self->request(run.cluster_door, shutdown_timeout, stop_atom_v)
         .receive([&](const door_counts& d) { outcome.cluster_door = d; },
                  [&](caf::error& err) { throw_on(err, "the cluster port's door did not close"); });
-  run.exit_all(sys);
-  return outcome;
+  run.exit_all(r.sys);
+}
+
+}  // namespace
+
+run_outcome coordinate(caf::actor_system& sys, const run_request& request,
+                       const std::atomic<bool>& interrupted) {
+  running r(sys, request);
+  r.run = build_run(sys, request, caf::actor_cast<run_control>(r.self), r.start);
+  if (request.frame_hub) r.self->send(request.frame_hub, metrics_atom_v, r.run.metrics);
+  const size_t replicas = r.run.models.size();
+  r.outcome.parameter_bytes = model::parameter_bytes(*r.run.models[0]);
+  r.outcome.devices = request.config.devices;
+  r.outcome.replica_max_lag_bound = replicas > 1 ? std::uint64_t(request.config.replicas.max_lag) : 0;
+  agent_supervisor agents = supervise_agents(sys, r.self, request, r.run);
+  agents.start_all();
+  r.outcome.stop = wait_for_stop(r, agents, interrupted);
+  r.outcome.wall_seconds = r.elapsed();
+  shut_down(r, agents);
+  return r.outcome;
 }
 
 }  // namespace troupe::actors

@@ -11,11 +11,12 @@
 
 #include "actors/messages.hpp"
 #include "actors/run_builder.hpp"
+#include "actors/stop_reason.hpp"
 
 namespace troupe::actors {
 
 struct run_outcome {
-  std::string stop_reason;  // solved | env_steps | wall_seconds | interrupted | agent_failures | checkpoint_failed
+  stop_reason stop = stop_reason::none;
   double wall_seconds = 0;
   metrics_totals totals;
   batch_stats batching;      // all model-owners together
@@ -29,7 +30,7 @@ struct run_outcome {
   std::int64_t parameter_bytes = 0;
   std::string last_checkpoint;  // the newest written (empty: none in this segment)
   // Why a checkpoint could not be written (a full disk, say); the run then
-  // stops with stop_reason "checkpoint_failed". Empty: none failed.
+  // stops with stop_reason::checkpoint_failed. Empty: none failed.
   std::string checkpoint_failure;
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed

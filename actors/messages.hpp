@@ -10,6 +10,7 @@
 #include <caf/all.hpp>
 
 #include "actors/byte_vector_field.hpp"
+#include "actors/stop_reason.hpp"
 #include "algo/trainer.hpp"
 #include "algo/rollout.hpp"
 #include "envs/render.hpp"
@@ -208,7 +209,7 @@ struct metrics_totals {
 };
 
 struct stop_request {
-  std::string reason;
+  stop_reason reason = stop_reason::none;
 };
 
 // What one parameter version scored over whole episodes.

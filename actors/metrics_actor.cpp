@@ -89,7 +89,7 @@ void write_stop_row(metrics_pointer self, const batch_stats& batching) {
 // Its figures are taken now; the owner's batching counters follow (a run
 // that stops before its first progress row has no earlier ones), or, if
 // the coordinator asks for the totals first, the last ones known.
-void request_stop(metrics_pointer self, const std::string& reason) {
+void request_stop(metrics_pointer self, stop_reason reason) {
   auto& st = self->state;
   if (st.stop_sent) return;
   st.stop_sent = true;
@@ -105,7 +105,7 @@ void mark_solved(metrics_pointer self) {
   st.totals.solved = true;
   st.totals.seconds_to_target = run_seconds(st.config);
   st.totals.env_steps_to_target = st.metrics.env_steps();
-  request_stop(self, "solved");
+  request_stop(self, stop_reason::solved);
 }
 
 // The window's mean reached the target: asks the evaluator whether the
@@ -150,7 +150,7 @@ void check_stop(metrics_pointer self) {
       mark_solved(self);
   }
   if (stop.env_steps > 0 && st.metrics.env_steps() >= stop.env_steps)
-    request_stop(self, "env_steps");
+    request_stop(self, stop_reason::env_steps);
 }
 
 std::vector<node_stats> node_table(const metrics_state& st) {

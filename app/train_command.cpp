@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <tuple>
 
@@ -94,31 +95,46 @@ actors::run_outcome train_in_view(caf::actor_system& system, const actors::run_r
 
 }  // namespace
 
-int run_training(const train_options& opts) {
+namespace {
+
+// What the command line and the config make of a run, before anything runs.
+struct prepared_run {
+  actors::run_request request;
+  actors::run_directory dir;
+  std::string config_path;   // the file the config was read from
+  std::string config_token;  // cluster.token, for the frame stream (never written to disk)
+};
+
+// Reads the config (a fresh run's, or the resumed run's own), checks what
+// only the command knows (local agents, troupe serve's address), and writes
+// the resolved config into the run directory.
+prepared_run prepare(const train_options& opts) {
   const window_flags& w = opts.window;
   if (!opts.view && (w.frames > 0 || !w.screenshot.empty() || !w.record_dir.empty()))
     throw config_error("--frames, --screenshot and --record are for the window: add --view");
-  actors::run_request request;
-  actors::run_directory dir;
+  prepared_run p;
+  actors::run_request& request = p.request;
   if (!opts.resume_dir.empty()) {
     if (!opts.config_path.empty())
       throw config_error("give either a CONFIG or --resume RUN_DIR, not both");
-    dir.root = opts.resume_dir;
-    request.resume_from = dir.resume_point();
-    request.config = actors::load_config(dir.config_file(), opts.overrides);
+    p.dir.root = opts.resume_dir;
+    request.resume_from = p.dir.resume_point();
+    p.config_path = p.dir.config_file();
   } else {
     if (opts.config_path.empty()) throw config_error("give a CONFIG file (or --resume RUN_DIR)");
-    request.config = actors::load_config(opts.config_path, opts.overrides);
-    dir = opts.run_dir.empty() ? actors::run_directory::fresh(request.config.run.name)
-                               : actors::run_directory{opts.run_dir};
+    p.config_path = opts.config_path;
   }
-  request.run_dir = dir.root;
+  request.config = actors::load_config(p.config_path, opts.overrides);
+  if (opts.resume_dir.empty())
+    p.dir = opts.run_dir.empty() ? actors::run_directory::fresh(request.config.run.name)
+                                 : actors::run_directory{opts.run_dir};
+  request.run_dir = p.dir.root;
   const actors::run_config& config = request.config;
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
   if (const std::string problem = actors::unfillable_batch(config); !serving && !problem.empty())
-    throw config_error((opts.config_path.empty() ? dir.config_file() : opts.config_path) + ": " + problem);
+    throw config_error(p.config_path + ": " + problem);
   if (serving) {
     try {
       std::tie(request.cluster.host, request.cluster.port) =
@@ -132,16 +148,17 @@ int run_training(const train_options& opts) {
     for_workers.cluster = {};  // the token and key paths stay on the learner
     request.cluster.worker_config_yaml = actors::to_yaml(for_workers);
   }
-  const std::string config_token = config.cluster.token;  // for the frame stream
+  p.config_token = config.cluster.token;
   request.config.cluster.token.clear();  // never written to the run directory
-  request.env = actors::env_spec_for(config, opts.config_path.empty() ? dir.config_file()
-                                                                     : opts.config_path);
+  request.env = actors::env_spec_for(config, p.config_path);
   request.config_yaml = actors::to_yaml(config);
-  dir.create();
-  dir.write(dir.config_file(), request.config_yaml);
+  p.dir.create();
+  p.dir.write(p.dir.config_file(), request.config_yaml);
+  return p;
+}
 
-  model::tune_allocator();
-  model::set_compute_threads(1);
+void print_header(const prepared_run& p) {
+  const actors::run_config& config = p.request.config;
   std::string devices;
   for (const auto& d : config.devices) devices += (devices.empty() ? "" : ", ") + d;
   std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
@@ -151,59 +168,61 @@ int run_training(const train_options& opts) {
                     : std::string())
             << "\n"
             << "troupe: " << model::describe_compute_runtime() << "\n"
-            << "troupe: run directory " << dir.root << std::endl;
-  if (!request.resume_from.empty())
-    std::cout << "troupe: resuming from " << request.resume_from << std::endl;
+            << "troupe: run directory " << p.dir.root << std::endl;
+  if (!p.request.resume_from.empty())
+    std::cout << "troupe: resuming from " << p.request.resume_from << std::endl;
+}
 
-  std::atomic<bool>& interrupted = catch_interrupts();
-  teardown_watchdog watchdog;  // outlives the system below
-  caf::actor_system_config caf_config;
-  actors::configure_actor_system(caf_config);
-  const bool publishing = opts.view_port >= 0;
-  // The cluster's TLS files protect the frame stream too.
-  if (serving || publishing) actors::configure_network(caf_config, config.cluster.tls);
-  caf::actor_system system{caf_config};
-  if (opts.view || publishing) request.frame_hub = actors::spawn_frame_hub(system);
-  actors::frame_stream_control stream_gate;
-  caf::actor stream_door;
-  if (publishing) {
-    bool generated = false;
-    actors::frame_stream_options stream;
-    stream.port = static_cast<std::uint16_t>(opts.view_port);
-    stream.bind_address = opts.view_bind;
-    stream.token = view_token(opts, request.cluster.token, config_token, generated);
-    stream.tls = config.cluster.tls;
-    stream.limits = config.cluster.limits;
-    auto published = actors::publish_frame_stream(system, request.frame_hub, stream);
-    if (!published)
-      throw config_error("--view-port " + std::to_string(opts.view_port) + ": cannot publish on " +
-                         opts.view_bind + ": " + system.render(published.error()));
-    stream_gate = published->gate;
-    stream_door = published->door;
-    const std::uint16_t port = published->port;
-    std::cout << "troupe: frame stream on " << opts.view_bind << ":" << port
-              << (stream.tls.enabled() ? " (TLS)" : "") << " (watch it with: troupe view --connect "
-              << opts.view_bind << ":" << port << " --token "
-              << (generated ? stream.token : std::string("<the view token>")) << ")" << std::endl;
-  }
-  actors::run_outcome outcome = opts.view ? train_in_view(system, request, opts, interrupted)
-                                           : actors::coordinate(system, request, interrupted);
-  if (stream_gate) {
-    caf::scoped_actor self{system};
-    self->request(stream_gate, std::chrono::seconds(10), actors::stop_atom_v)
-        .receive(
-            [&](const actors::stream_final& f) {
-              outcome.stream = f;
-              outcome.streamed = true;
-            },
-            [](caf::error&) {});
-    self->request(stream_door, std::chrono::seconds(10), actors::stop_atom_v)
-        .receive([&](const actors::door_counts& d) { outcome.stream_door = d; },
-                 [](caf::error&) {});
-  }
-  if (request.frame_hub) caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
+// --view-port: the frames published for `troupe view --connect`.
+struct published_stream {
+  actors::frame_stream_control gate;
+  caf::actor door;
+};
+
+constexpr auto stream_stop_timeout = std::chrono::seconds(10);
+
+published_stream publish_stream(caf::actor_system& system, const prepared_run& p,
+                                const train_options& opts) {
+  const actors::run_config& config = p.request.config;
+  bool generated = false;
+  actors::frame_stream_options stream;
+  stream.port = static_cast<std::uint16_t>(opts.view_port);
+  stream.bind_address = opts.view_bind;
+  stream.token = view_token(opts, p.request.cluster.token, p.config_token, generated);
+  stream.tls = config.cluster.tls;
+  stream.limits = config.cluster.limits;
+  auto published = actors::publish_frame_stream(system, p.request.frame_hub, stream);
+  if (!published)
+    throw config_error("--view-port " + std::to_string(opts.view_port) + ": cannot publish on " +
+                       opts.view_bind + ": " + system.render(published.error()));
+  const std::uint16_t port = published->port;
+  std::cout << "troupe: frame stream on " << opts.view_bind << ":" << port
+            << (stream.tls.enabled() ? " (TLS)" : "") << " (watch it with: troupe view --connect "
+            << opts.view_bind << ":" << port << " --token "
+            << (generated ? stream.token : std::string("<the view token>")) << ")" << std::endl;
+  return {published->gate, published->door};
+}
+
+// Closes the frame stream, with what its gate and door saw in `outcome`.
+void close_stream(caf::actor_system& system, const published_stream& stream,
+                  actors::run_outcome& outcome) {
+  caf::scoped_actor self{system};
+  self->request(stream.gate, stream_stop_timeout, actors::stop_atom_v)
+      .receive(
+          [&](const actors::stream_final& f) {
+            outcome.stream = f;
+            outcome.streamed = true;
+          },
+          [](caf::error&) {});
+  self->request(stream.door, stream_stop_timeout, actors::stop_atom_v)
+      .receive([&](const actors::door_counts& d) { outcome.stream_door = d; }, [](caf::error&) {});
+}
+
+// Writes summary.json and says how the run ended; returns the exit code.
+int report(const prepared_run& p, const actors::run_outcome& outcome) {
+  const actors::run_config& config = p.request.config;
   if (!outcome.checkpoint_failure.empty()) {
-    const std::string kept = dir.checkpoints().newest();
+    const std::string kept = p.dir.checkpoints().newest();
     std::cerr << "troupe: error: a checkpoint could not be written: " << outcome.checkpoint_failure
               << "; the run stopped. "
               << (kept.empty() ? std::string("No checkpoint was written before it.")
@@ -211,33 +230,55 @@ int run_training(const train_options& opts) {
               << std::endl;
   }
   try {
-    dir.write(dir.summary_file(), summary_json(outcome, config.run.stop.mean_return));
+    p.dir.write(p.dir.summary_file(), summary_json(outcome, config.run.stop.mean_return));
   } catch (const std::exception& e) {
     std::cerr << "troupe: error: " << e.what() << std::endl;
-    watchdog.arm(1);
     return 1;
   }
-
   const auto& t = outcome.totals;
-  std::cout << "troupe: stopped (" << outcome.stop_reason << ") after " << outcome.wall_seconds
-            << " s, " << t.env_steps << " env steps ("
-            << long(outcome.samples_collected / outcome.wall_seconds) << "/s), " << t.episodes << " episodes, mean return " << t.final_mean_return;
+  std::cout << "troupe: stopped (" << actors::name_of(outcome.stop) << ") after "
+            << outcome.wall_seconds << " s, " << t.env_steps << " env steps ("
+            << long(outcome.samples_collected / outcome.wall_seconds) << "/s), " << t.episodes
+            << " episodes, mean return " << t.final_mean_return;
   if (t.solved)
     std::cout << "; solved in " << t.seconds_to_target << " s / " << t.env_steps_to_target
               << " env steps";
-  std::cout << "\ntroupe: summary in " << dir.summary_file();
-  if (!outcome.last_checkpoint.empty())
-    std::cout << "; checkpoint " << outcome.last_checkpoint;
+  std::cout << "\ntroupe: summary in " << p.dir.summary_file();
+  if (!outcome.last_checkpoint.empty()) std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
-  if (config.log.plot) plot_run(dir.root);
-  int exit_code = 0;
-  if (outcome.stop_reason == "checkpoint_failed") exit_code = 1;
-  if (outcome.stop_reason == "agent_failures") {
+  if (config.log.plot) plot_run(p.dir.root);
+  if (outcome.stop == actors::stop_reason::agent_failures)
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "
               << outcome.last_failure << "\n";
-    exit_code = 1;
-  }
+  return actors::is_failure(outcome.stop) ? 1 : 0;
+}
+
+}  // namespace
+
+int run_training(const train_options& opts) {
+  prepared_run p = prepare(opts);
+  model::tune_allocator();
+  model::set_compute_threads(1);
+  print_header(p);
+
+  std::atomic<bool>& interrupted = catch_interrupts();
+  teardown_watchdog watchdog;  // outlives the system below
+  caf::actor_system_config caf_config;
+  actors::configure_actor_system(caf_config);
+  const bool serving = !opts.listen.empty(), publishing = opts.view_port >= 0;
+  // The cluster's TLS files protect the frame stream too.
+  if (serving || publishing) actors::configure_network(caf_config, p.request.config.cluster.tls);
+  caf::actor_system system{caf_config};
+  if (opts.view || publishing) p.request.frame_hub = actors::spawn_frame_hub(system);
+  std::optional<published_stream> stream;
+  if (publishing) stream = publish_stream(system, p, opts);
+
+  actors::run_outcome outcome = opts.view ? train_in_view(system, p.request, opts, interrupted)
+                                           : actors::coordinate(system, p.request, interrupted);
+  if (stream) close_stream(system, *stream, outcome);
+  if (p.request.frame_hub) caf::anon_send_exit(p.request.frame_hub, caf::exit_reason::user_shutdown);
+  const int exit_code = report(p, outcome);
   watchdog.arm(exit_code);
   return exit_code;
 }

@@ -76,10 +76,10 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
                 caf::after(std::chrono::milliseconds(100)) >> [] {});
   CHECK_FALSE(stopped);
   self->send(metrics, episodes_of(200, 1));  // a new window: verdict 2 (passes)
-  std::string reason;
+  actors::stop_reason reason = actors::stop_reason::none;
   self->receive([&](stop_request& r) { reason = r.reason; },
                 caf::after(std::chrono::seconds(10)) >> [] {});
-  CHECK(reason == "solved");
+  CHECK(reason == actors::stop_reason::solved);
   const auto t = totals_of(self, metrics);
   CHECK(t.solved);
   CHECK(t.confirmations == 2);
@@ -110,7 +110,7 @@ TEST_CASE("confirmation on a real run: solved only with a passing verdict, nothi
     c.checkpoint.every_seconds = 0;
     std::atomic<bool> interrupted{false};
     const auto o = coordinate(sys, request, interrupted);
-    REQUIRE(o.stop_reason == "solved");
+    REQUIRE(o.stop == actors::stop_reason::solved);
     CHECK(o.totals.solved);
     CHECK(o.totals.confirmations >= 1);
     CHECK(o.totals.confirmed_return >= 60.0);
