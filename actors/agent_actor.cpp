@@ -17,12 +17,8 @@ namespace {
 
 struct agent_state {
   agent_config config;
-  predict_service owner;
-  // The owner's lane (actors/predict_lane.hpp) when it lives in this process;
-  // null: requests go to `owner` as messages (a cluster worker's agents).
-  std::shared_ptr<predict_lane> lane;
-  predict_slot slot;          // this agent's request and reply through the lane
-  bool in_lane_loop = false;  // act_through_lane() is running
+  predict_client owner;       // asks through the owner's lane, or by messages
+  bool asking = false;        // request_actions() is looping
   bool act_queued = false;    // an act_atom waits in the mailbox
   rollout_sink learner;
   report_sink metrics;
@@ -240,52 +236,38 @@ void count_predict(agent_state& st, std::chrono::steady_clock::time_point sent) 
   ++st.report.predicts;
 }
 
-// Through the owner's lane the agent's thread waits for each answer itself,
-// and steps on while nothing waits in its mailbox. A message that arrived
-// meanwhile (an acknowledgement, a stop, a render request) is read first,
-// with one act_atom queued behind it to come back here; every pass takes at
-// least one step, so a steady stream of messages cannot stall the agent.
-void act_through_lane(agent_pointer self) {
+// Asks for the current step's actions and acts on them, step after step,
+// until the agent must wait (for the learner, or a stop). Through the
+// owner's lane the answers come on this thread, so it loops here, taking at
+// least one step a pass, and leaves the loop when mail waits (a rollout's
+// acknowledgement, a stop, a render request), with an act_atom queued
+// behind it to come back. By message each answer arrives as a message, and
+// act() asks again.
+void request_actions(agent_pointer self) {
   auto& st = self->state;
-  if (st.in_lane_loop || st.act_queued) return;  // the loop below, or act_atom, goes on
-  st.in_lane_loop = true;
-  while (!st.stopped && !st.waiting_for_learner) {
-    fill_request(st, st.slot.request);
+  if (st.asking || st.act_queued) return;  // the loop below goes on, or act_atom will
+  st.asking = true;
+  for (bool answered_here = true; answered_here && !st.stopped && !st.waiting_for_learner;) {
+    fill_request(st, st.owner.request());
     const auto sent = std::chrono::steady_clock::now();
-    if (!st.lane->ask(st.slot)) {
-      st.stopped = true;
-      self->quit(st.slot.error);  // no model-owner: nothing left to do
-      break;
-    }
-    count_predict(st, sent);
-    on_actions(self, st.slot.reply);  // its request_actions() returns at once
-    if (!st.stopped && !st.waiting_for_learner && !self->mailbox().empty()) {
+    answered_here = st.owner.ask(
+        self,
+        [=](const predict_reply& reply) {
+          count_predict(self->state, sent);
+          on_actions(self, reply);  // its own request_actions() returns at once
+        },
+        [=](const caf::error& err) {
+          if (self->state.stopped) return;
+          self->state.stopped = true;
+          self->quit(err);  // no model-owner: nothing left to do
+        });
+    if (answered_here && !st.stopped && !st.waiting_for_learner && !self->mailbox().empty()) {
       st.act_queued = true;
       self->send(self, act_atom_v);
       break;
     }
   }
-  st.in_lane_loop = false;
-}
-
-void request_actions(agent_pointer self) {
-  auto& st = self->state;
-  if (st.lane) {
-    act_through_lane(self);
-    return;
-  }
-  predict_request req;
-  fill_request(st, req);
-  const auto sent = std::chrono::steady_clock::now();
-  self->request(st.owner, caf::infinite, std::move(req))
-      .then([=](const predict_reply& reply) {
-              count_predict(self->state, sent);
-              on_actions(self, reply);
-            },
-            [=](caf::error& err) {
-              if (!self->state.stopped)
-                self->quit(err);  // no model-owner: nothing left to do
-            });
+  st.asking = false;
 }
 
 agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict_service owner,
@@ -293,8 +275,7 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
                                 report_sink metrics) {
   auto& st = self->state;
   st.config = config;
-  st.owner = std::move(owner);
-  st.lane = std::move(lane);
+  st.owner = predict_client(std::move(owner), std::move(lane));
   st.learner = std::move(learner);
   st.metrics = std::move(metrics);
   st.seeds.seed(config.seed);

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "actors/messages.hpp"
-#include "actors/predict_lane.hpp"
+#include "actors/predict_client.hpp"
 #include "actors/run_config.hpp"
 #include "envs/env_config.hpp"
 
@@ -27,7 +27,6 @@ using agent_actor = caf::typed_actor<caf::reacts_to<start_atom>,
 // What an agent needs from the actors it talks to. On the learner's node they
 // are the model-owner, the learner and the metrics actor; on a cluster worker
 // all three are the learner's gateway.
-using predict_service = caf::typed_actor<caf::replies_to<predict_request>::with<predict_reply>>;
 using rollout_sink = caf::typed_actor<caf::replies_to<algo::rollout>::with<train_ack>>;
 using report_sink = caf::typed_actor<caf::reacts_to<episode_report>>;
 

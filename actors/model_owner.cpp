@@ -20,11 +20,9 @@ int batching_config::reply_threads_here() const {
 
 namespace {
 
-// A request in the batch being collected: its answer goes to a promise (it
-// came as a message) or into its slot (it came through the lane).
+// A request in the batch being collected, and where its answer goes.
 struct pending_request {
-  caf::typed_response_promise<predict_reply> promise;
-  predict_slot* slot = nullptr;
+  reply_target target;
   int rows;
   int policy_row;  // its row a viewer watches, or -1
 };
@@ -48,7 +46,7 @@ struct model_owner_state {
   batch_stats stats;
   std::uint64_t batch_number = 0;  // of the batch being collected
   bool timer_armed = false;
-  std::vector<reply_courier::reply> replies;  // of the batch being answered
+  std::vector<reply_target> replies;  // of the batch being answered
   std::unique_ptr<reply_courier> courier;
   static inline const char* name = "model_owner";
 
@@ -61,7 +59,7 @@ struct model_owner_state {
     const caf::error gone = make_error(errc::run_ended, "the model-owner has stopped");
     lane->close(gone);
     for (auto& p : pending)
-      if (p.slot) p.slot->fail(gone);
+      if (p.target.slot) p.target.fail(gone);
   }
 };
 
@@ -96,10 +94,7 @@ void flush(model_owner_state& st) {
   st.timer_armed = false;
   int row = 0;
   for (auto& p : st.pending) {
-    reply_courier::reply answer;
-    answer.slot = p.slot;
-    // Into the slot's own buffers, whose sizes repeat from request to request.
-    predict_reply& reply = p.slot ? p.slot->reply : answer.message;
+    predict_reply& reply = p.target.reply();
     reply.version = st.out.version;
     const int width = st.continuous ? st.action_size : 1;  // floats per action
     reply.actions.resize(size_t(p.rows) * width);
@@ -127,8 +122,7 @@ void flush(model_owner_state& st) {
       reply.row_policy.assign(first, first + st.action_size);
       reply.row_policy.insert(reply.row_policy.end(), st.out.log_std.begin(), st.out.log_std.end());
     }
-    answer.promise = std::move(p.promise);
-    st.replies.push_back(std::move(answer));
+    st.replies.push_back(std::move(p.target));
   }
   st.courier->send(std::move(st.replies));
   st.pending.clear();
@@ -138,14 +132,13 @@ void flush(model_owner_state& st) {
   st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
 
-// Queues a well-formed request's rows, to be answered to `promise` (a
-// message) or into `slot` (the lane); a full batch goes at once.
-void queue(model_owner_state& st, const predict_request& req,
-           caf::typed_response_promise<predict_reply> promise, predict_slot* slot) {
+// Queues a well-formed request's rows, to be answered to `target`; a full
+// batch goes at once.
+void queue(model_owner_state& st, const predict_request& req, reply_target target) {
   ++st.stats.requests;
   st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
   st.states.insert(st.states.end(), req.states.begin(), req.states.end());
-  st.pending.push_back({std::move(promise), slot, req.rows, req.policy_row});
+  st.pending.push_back({std::move(target), req.rows, req.policy_row});
   st.pending_rows += req.rows;
   if (st.pending_rows >= st.config.max_batch) flush(st);
 }
@@ -158,7 +151,7 @@ void queue_arrived(model_owner_state& st) {
       slot->fail(make_error(errc::malformed, malformed_text));
       continue;
     }
-    queue(st, req, {}, slot);
+    queue(st, req, reply_target::to_slot(slot));
   }
   st.arrived.clear();
 }
@@ -213,7 +206,7 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
           promise.deliver(make_error(errc::malformed, malformed_text));
           return promise;
         }
-        queue(st, req, promise, nullptr);
+        queue(st, req, reply_target::to_promise(promise));
         flush_when_idle(self);
         return promise;
       },

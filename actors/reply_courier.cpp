@@ -9,7 +9,7 @@ namespace {
 // What promise.deliver() does, but safe on any thread: the reply goes to the
 // requester (or the next stage of a forwarded request) with no execution
 // context, so the destination is scheduled by the actor system.
-void answer(reply_courier::reply& r, const caf::actor_addr& owner) {
+void answer(reply_target& r, const caf::actor_addr& owner) {
   if (r.slot) {
     r.slot->answer();
     return;
@@ -52,17 +52,12 @@ reply_courier::~reply_courier() {
   for (auto& earlier : handed_over_) earlier->send_claimed();
 }
 
-void reply_courier::send(std::vector<reply>&& replies) {
+void reply_courier::send(std::vector<reply_target>&& replies) {
   // What the courier has not got to since the last batch, the owner sends now.
   for (auto& earlier : handed_over_) earlier->send_claimed();
   handed_over_.clear();
   if (replies.size() < min_shared_batch) {
-    for (auto& r : replies) {
-      if (r.slot)
-        r.slot->answer();
-      else
-        r.promise.deliver(std::move(r.message));
-    }
+    for (auto& r : replies) r.deliver();
     replies.clear();
     return;
   }

@@ -28,21 +28,12 @@
 #include <utility>
 #include <vector>
 
-#include "actors/messages.hpp"
-#include "actors/predict_lane.hpp"
+#include "actors/reply_target.hpp"
 
 namespace troupe::actors {
 
 class reply_courier {
  public:
-  // An answer to a request that came as a message (`promise`, `message`) or
-  // through the lane (`slot`, whose reply is written already).
-  struct reply {
-    caf::typed_response_promise<predict_reply> promise;
-    predict_reply message;
-    predict_slot* slot = nullptr;
-  };
-
   // Batches with fewer replies are sent by the owner alone: waking the
   // courier costs about what sending a few replies does.
   static constexpr size_t min_shared_batch = 8;
@@ -57,11 +48,11 @@ class reply_courier {
   // Sends every reply exactly once, with the courier's help when the batch
   // is large; returns when each has been claimed (the courier may still be
   // sending its last ones).
-  void send(std::vector<reply>&& replies);
+  void send(std::vector<reply_target>&& replies);
 
  private:
   struct batch {
-    std::vector<reply> replies;
+    std::vector<reply_target> replies;
     std::atomic<size_t> next{0};
     caf::actor_addr owner;
     void send_claimed();  // claims and sends replies until none is left

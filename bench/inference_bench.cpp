@@ -15,6 +15,7 @@
 #include "actors/agent_thread.hpp"
 #include "actors/errors.hpp"
 #include "actors/model_owner.hpp"
+#include "actors/predict_client.hpp"
 #include "model/gpu_monitor.hpp"
 
 namespace troupe::bench {
@@ -133,9 +134,9 @@ double run_threads(int agents, const inference_bench_config& config,
 // A requester actor: detached like an agent, one request in flight, asking
 // through the owner's lane as agents do, or by messages when it has none.
 struct requester_state {
-  model_owner_actor owner;
-  std::shared_ptr<predict_lane> lane;
-  predict_slot slot;  // the request, and through the lane the reply
+  predict_client owner;
+  bool asking = false;  // ask_until_deadline() is looping
+  bool done = false;
   clock_type::time_point deadline, sent;
   requester_log* log = nullptr;
   static inline const char* name = "bench_requester";
@@ -145,39 +146,38 @@ using requester_actor = caf::typed_actor<caf::reacts_to<start_atom>>;
 using requester_pointer = requester_actor::stateful_pointer<requester_state>;
 
 void answered(requester_state& st, const predict_reply& reply) {
-  st.slot.request.states = reply.states;  // a recurrent net carries its state on
+  st.owner.request().states = reply.states;  // a recurrent net carries its state on
   st.log->latency_us.push_back(
       std::chrono::duration<float, std::micro>(clock_type::now() - st.sent).count());
   ++st.log->answered;
 }
 
-// Through the lane: the requester's thread waits for each answer itself.
-void ask_through_lane(requester_pointer self) {
+// One request after another until the deadline: through the lane the
+// answers come on this thread and it loops here; by message each answer
+// comes as a message and asks again from its handler.
+void ask_until_deadline(requester_pointer self) {
   auto& st = self->state;
-  for (st.sent = clock_type::now(); st.sent < st.deadline; st.sent = clock_type::now()) {
-    if (!st.lane->ask(st.slot)) {
-      self->quit(st.slot.error);
-      return;
+  if (st.asking) return;
+  st.asking = true;
+  for (bool answered_here = true; answered_here && !st.done;) {
+    st.sent = clock_type::now();
+    if (st.sent >= st.deadline) {
+      st.done = true;
+      self->quit();
+      break;
     }
-    answered(st, st.slot.reply);
+    answered_here = st.owner.ask(
+        self,
+        [=](const predict_reply& reply) {
+          answered(self->state, reply);
+          ask_until_deadline(self);  // at once when the loop goes on
+        },
+        [=](const caf::error& err) {
+          self->state.done = true;
+          self->quit(err);
+        });
   }
-  self->quit();
-}
-
-void ask_by_message(requester_pointer self) {
-  auto& st = self->state;
-  st.sent = clock_type::now();
-  if (st.sent >= st.deadline) {
-    self->quit();
-    return;
-  }
-  self->request(st.owner, caf::infinite, st.slot.request)
-      .then(
-          [=](const predict_reply& reply) {
-            answered(self->state, reply);
-            ask_by_message(self);
-          },
-          [=](caf::error& err) { self->quit(err); });
+  st.asking = false;
 }
 
 requester_actor::behavior_type bench_requester(requester_pointer self, model_owner_actor owner,
@@ -186,19 +186,15 @@ requester_actor::behavior_type bench_requester(requester_pointer self, model_own
                                                int state_size, requester_log* log,
                                                clock_type::time_point deadline,
                                                bool batch_scheduling) {
-  self->state.owner = std::move(owner);
-  self->state.lane = std::move(lane);
+  self->state.owner = predict_client(caf::actor_cast<predict_service>(owner), std::move(lane));
   const int rows = int(obs.size()) / obs_size;
-  self->state.slot.request =
+  self->state.owner.request() =
       predict_request{0, rows, std::move(obs), std::vector<float>(size_t(rows) * state_size)};
   self->state.log = log;
   self->state.deadline = deadline;
   return {[=](start_atom) {
     if (batch_scheduling) schedule_this_thread_as_batch();  // on its own thread
-    if (self->state.lane)
-      ask_through_lane(self);
-    else
-      ask_by_message(self);
+    ask_until_deadline(self);
   }};
 }
 

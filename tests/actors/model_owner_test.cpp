@@ -8,6 +8,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/model_owner.hpp"
+#include "actors/predict_client.hpp"
 #include "actors/reply_courier.hpp"
 
 using namespace troupe;
@@ -18,20 +19,21 @@ namespace {
 // (as a run's agents ask), by message for odd ones (as requests relayed by
 // the cluster gateway come), so both kinds share the owner's batches.
 // Empty when an error came back instead.
-std::optional<actors::predict_reply> ask_owner(int a, caf::scoped_actor& self,
-                                               const actors::model_owner_actor& owner,
-                                               actors::predict_lane& lane,
-                                               actors::predict_slot& slot,
+std::optional<actors::predict_reply> ask_owner(actors::predict_client& client, caf::scoped_actor& self,
                                                const actors::predict_request& req) {
-  if (a % 2 == 0) {
-    slot.request = req;
-    if (!lane.ask(slot)) return std::nullopt;
-    return slot.reply;
-  }
+  client.request() = req;
   std::optional<actors::predict_reply> answer;
-  self->request(owner, std::chrono::seconds(30), req)
-      .receive([&](const actors::predict_reply& reply) { answer = reply; }, [](caf::error&) {});
+  client.ask_and_wait(self, std::chrono::seconds(30),
+                      [&](const actors::predict_reply& reply) { answer = reply; },
+                      [](const caf::error&) {});
   return answer;
+}
+
+// Agent `a`'s client of `owner`: half of them through its lane.
+actors::predict_client client_of(int a, const actors::model_owner_actor& owner,
+                                 const std::shared_ptr<actors::predict_lane>& lane) {
+  return actors::predict_client(caf::actor_cast<actors::predict_service>(owner),
+                                a % 2 == 0 ? lane : nullptr);
 }
 
 }  // namespace
@@ -112,14 +114,14 @@ TEST_CASE("64 one-row agents: replies shared with the courier reach each agent o
     for (int a = 0; a < agents; ++a)
       threads.emplace_back([&, a] {
         caf::scoped_actor self{sys};
-        actors::predict_slot slot;
+        actors::predict_client client = client_of(a, owner, lane);
         model::prediction direct;
         for (int q = 0; q < requests_each; ++q) {
           actors::predict_request req{std::uint32_t(a), 1, {}};
           for (int i = 0; i < obs_size; ++i)
             req.observations.push_back(std::cos(0.01f * float(a * 997 + q * 13 + i)));
           model::predict(*model, req.observations.data(), nullptr, 1, direct);
-          const auto reply = ask_owner(a, self, owner, *lane, slot, req);
+          const auto reply = ask_owner(client, self, req);
           if (!reply) {
             ++wrong[a];
             continue;
@@ -172,7 +174,7 @@ TEST_CASE("recurrent: each agent's states come back as its own rows lead them, b
     for (int a = 0; a < agents; ++a)
       threads.emplace_back([&, a] {
         caf::scoped_actor self{sys};
-        actors::predict_slot slot;
+        actors::predict_client client = client_of(a, owner, lane);
         std::vector<float> states(size_t(rows) * s, 0.f);
         model::prediction direct;
         for (int q = 0; q < requests_each; ++q) {
@@ -181,7 +183,7 @@ TEST_CASE("recurrent: each agent's states come back as its own rows lead them, b
             req.observations.push_back(std::sin(0.37f * float(a * 1009 + q * 17 + i)));
           req.states = states;
           model::predict(*model, req.observations.data(), states.data(), rows, direct);
-          const auto reply = ask_owner(a, self, owner, *lane, slot, req);
+          const auto reply = ask_owner(client, self, req);
           if (!reply) {
             ++wrong[a];
             states = direct.states;
