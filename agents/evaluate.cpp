@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <deque>
 #include <random>
+#include <tuple>
+#include <utility>
 
+#include "agents/collector.hpp"
 #include "algo/sampling.hpp"
 #include "envs/registry.hpp"
 
@@ -30,33 +34,20 @@ void choose_action(const model::net_spec& net, const envs::space& action_space,
     std::copy(policy, policy + net.action_size, action);
   else
     algo::sample_gaussian(policy, log_std, net.action_size, rng, action);
-  if (action_space.type == envs::space::kind::box)
-    for (size_t j = 0; j < size_t(net.action_size); ++j)
-      action[j] = static_cast<float>(
-          std::clamp<double>(action[j], action_space.low[j], action_space.high[j]));
+  clip_to_space(action_space, action, 1);
 }
 
 namespace {
 
-// Slot i of the vector plays episodes i, i + slots, i + 2 slots, ...; so the
-// seed of each slot's next episode is known before its current one ends, and
-// a vector that resets ended episodes itself can be given it in advance.
+// Which episodes slot (environment) i of the vector plays: i, i + slots,
+// i + 2 slots, ...; each episode's random stream, whose first draw seeded its
+// reset. The collector asks for an episode's seed one episode ahead.
 struct slot {
-  int episode = -1;     // < 0: idle, no episode left for it
-  std::mt19937_64 rng;  // this episode's: its reset seed was the first draw
-  double total = 0;
-  std::int64_t length = 0;
-  int upcoming = -1;              // its next episode, or -1
-  std::mt19937_64 upcoming_rng;   // that episode's, its reset seed drawn
-  std::uint64_t upcoming_seed = 0;
+  int episode = -1;     // the one being played; < 0: idle, none left for it
+  std::mt19937_64 rng;  // its stream: action sampling
+  int next_to_plan = 0;
+  std::deque<std::pair<int, std::mt19937_64>> planned;  // asked for, not yet begun
 };
-
-void plan_next(slot& s, int slots_n, int episodes, std::uint64_t seed) {
-  s.upcoming = s.episode >= 0 && s.episode + slots_n < episodes ? s.episode + slots_n : -1;
-  if (s.upcoming < 0) return;
-  s.upcoming_rng = episode_rng(seed, s.upcoming);
-  s.upcoming_seed = s.upcoming_rng();
-}
 
 }  // namespace
 
@@ -66,65 +57,66 @@ evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int epis
   if (episodes <= 0) return result;
   const model::net_spec& net = model::spec_of(model);
   const int slots_n = envs.size();
-  const envs::env_spec& spec = envs.spec();
-  const size_t obs_size = spec.observation.flat_size();
-  const size_t action_size = spec.action.flat_size();
   std::vector<slot> slots(static_cast<size_t>(slots_n));
-  std::vector<float> obs(obs_size * slots_n), final_obs(obs_size * slots_n);
-  std::vector<float> actions(action_size * slots_n, 0.f);
-  std::vector<std::uint64_t> first(static_cast<size_t>(slots_n)), reset_seeds(first.size());
-  std::vector<envs::step_result> steps(first.size());
-  // A recurrent policy's state per slot, zero at every episode's start.
-  const size_t state_size = size_t(net.state_size());
-  std::vector<float> states(state_size * slots_n, 0.f);
+  for (int i = 0; i < slots_n; ++i) slots[size_t(i)].next_to_plan = i;
+  // Seeds episode by episode: the next planned episode of the slot, or 0
+  // (its environment idles) when it has none left.
+  const auto plan = [&](int i) -> std::uint64_t {
+    slot& s = slots[size_t(i)];
+    if (s.next_to_plan >= episodes) {
+      s.planned.emplace_back(-1, std::mt19937_64());
+      return 0;
+    }
+    std::mt19937_64 rng = episode_rng(seed, s.next_to_plan);
+    const std::uint64_t reset_seed = rng();
+    s.planned.emplace_back(s.next_to_plan, rng);
+    s.next_to_plan += slots_n;
+    return reset_seed;
+  };
+  const auto begin_next = [&](int i) {
+    slot& s = slots[size_t(i)];
+    std::tie(s.episode, s.rng) = s.planned.front();
+    s.planned.pop_front();
+  };
+  agents::collector_config config;
+  config.state_size = net.state_size();
+  agents::collector c(envs, config, plan);
+  for (int i = 0; i < slots_n; ++i) begin_next(i);
+
   result.returns.assign(episodes, 0.0);
   result.lengths.assign(episodes, 0);
-  for (int i = 0; i < slots_n; ++i) {
-    slot& s = slots[size_t(i)];
-    s.episode = i < episodes ? i : -1;
-    s.rng = episode_rng(seed, std::max(i, 0));
-    first[size_t(i)] = s.rng();
-    plan_next(s, slots_n, episodes, seed);
-  }
-  envs.reset(first.data(), obs.data());
-
+  const envs::space& action_space = c.spec().action;
+  const size_t width = size_t(action_space.flat_size());
+  std::vector<float> actions(width * slots_n, 0.f), logp(size_t(slots_n), 0.f);
   model::prediction out;
-  for (int running = std::min(slots_n, episodes); running > 0;) {
+  const auto running = [&] {
+    return std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.episode >= 0; });
+  };
+  while (running() > 0) {
     // Idle slots keep stepping with action zero; their rows are ignored.
-    model::predict(model, obs.data(), state_size ? states.data() : nullptr, slots_n, out);
-    states.swap(out.states);
-    for (int i = 0; i < slots_n; ++i) {
-      slot& s = slots[size_t(i)];
-      reset_seeds[size_t(i)] = s.upcoming >= 0 ? s.upcoming_seed : 0;  // 0: no next episode
-      if (s.episode < 0) continue;
-      choose_action(net, spec.action, &out.policy[size_t(i) * net.action_size],
-                    out.log_std.data(), greedy, s.rng, &actions[size_t(i) * action_size]);
+    model::predict(model, c.observations(), net.state_size() ? c.states().data() : nullptr, slots_n, out);
+    for (int i = 0; i < slots_n; ++i)
+      if (slots[size_t(i)].episode >= 0)
+        choose_action(net, action_space, &out.policy[size_t(i) * net.action_size], out.log_std.data(),
+                      greedy, slots[size_t(i)].rng, &actions[size_t(i) * width]);
+    c.step(actions.data(), logp.data(), out.version, out.states);
+    const auto record = [&](int i, double episode_return, std::int64_t length) {
+      const int episode = slots[size_t(i)].episode;
+      if (episode < 0) return;
+      result.returns[size_t(episode)] = episode_return;
+      result.lengths[size_t(episode)] = length;
+    };
+    for (const finished_episode& f : c.finished()) {
+      record(f.env, f.episode_return, f.length);
+      begin_next(f.env);
     }
-    envs.step(actions.data(), reset_seeds.data(), obs.data(), steps.data(), final_obs.data());
-    running = 0;
-    for (int i = 0; i < slots_n; ++i) {
-      slot& s = slots[size_t(i)];
-      if (s.episode < 0) continue;
-      const envs::step_result& step = steps[size_t(i)];
-      s.total += step.reward;
-      ++s.length;
-      const bool ended = step.terminated || step.truncated;
-      if (ended || s.length >= max_steps_per_episode) {
-        result.returns[size_t(s.episode)] = s.total;
-        result.lengths[size_t(s.episode)] = s.length;
-        std::fill_n(states.begin() + i * state_size, state_size, 0.f);
-        s.episode = s.upcoming;
-        s.total = 0;
-        s.length = 0;
-        if (s.episode >= 0) {
-          s.rng = s.upcoming_rng;
-          // Cut short by max_steps_per_episode: the vector did not reset it.
-          if (!ended) envs.reset_one(i, s.upcoming_seed, &obs[size_t(i) * obs_size]);
-          plan_next(s, slots_n, episodes, seed);
-        }
+    // Environments without a limit: an episode ends after max_steps_per_episode.
+    for (int i = 0; i < slots_n; ++i)
+      if (slots[size_t(i)].episode >= 0 && c.episode_length(i) >= max_steps_per_episode) {
+        record(i, c.episode_return(i), c.episode_length(i));
+        c.restart(i);
+        begin_next(i);
       }
-      if (s.episode >= 0) ++running;
-    }
   }
   const double n = episodes;
   for (int i = 0; i < episodes; ++i) {
