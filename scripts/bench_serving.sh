@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The serving comparison of the README, repeated: 64 agents, one observation
+# The serving comparison of docs/serving.md, repeated: 64 agents, one observation
 # per request, REPEATS times for each net, interleaved. Each repeat runs, in
 # one process: batched (the owner asked through its lane), batched-messages
 # (the same owner asked by actor messages), mutex, copies, and echo (the

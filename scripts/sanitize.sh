@@ -82,7 +82,7 @@ if [ "$kind" = address ]; then
   $with_viewer && exclude=()
   ctest --test-dir "$dir" -L unit "${exclude[@]}" --output-on-failure "$@"
 else
-  # The tests of the concurrency claims (the README's table), each a loop of
+  # The tests of the concurrency claims (docs/design.md's table), each a loop of
   # many rounds on real threads: the critical section, judging parameters,
   # the model-owner, its lane and its reply courier, the rollout pipeline,
   # replicas.
