@@ -55,6 +55,14 @@ algo::algo_config ppo_config(int epochs, int minibatches) {
   return c;
 }
 
+// An MLP of 16 with an LSTM or GRU core of 8, over 4 observations and 2 actions.
+model::net_spec recurrent_spec(const std::string& kind) {
+  model::net_spec spec = model::mlp_spec(4, 2, {16});
+  spec.recurrent.kind = kind;
+  spec.recurrent.size = 8;
+  return spec;
+}
+
 bool close_parameters(model::shared_model& a, model::shared_model& b, double tolerance) {
   const auto pa = a.net->parameters(), pb = b.net->parameters();
   for (size_t i = 0; i < pa.size(); ++i)
@@ -125,10 +133,7 @@ TEST_CASE("PPO: target_kl ends a batch's epochs once the policy has moved that f
 TEST_CASE("PPO with an LSTM or a GRU: minibatches of whole environment sequences") {
   for (const std::string kind : {"lstm", "gru"}) {
     CAPTURE(kind);
-    model::net_spec spec = model::mlp_spec(4, 2, {16});
-    spec.recurrent.kind = kind;
-    spec.recurrent.size = 8;
-    auto m = model::make_shared_model(spec, 2);
+    auto m = model::make_shared_model(recurrent_spec(kind), 2);
     algo::rollout r = acted_rollout(*m, 6, 4, 0, 0, 9);
     // States the rollout began with, not zeros: the unroll starts there.
     for (size_t i = 0; i < r.initial_states.size(); ++i) r.initial_states[i] = 0.01f * float(i % 7);
@@ -147,9 +152,7 @@ TEST_CASE("recurrent PPO: the unroll from a rollout's initial states gives the a
   // PPO would clip from the start.
   for (const std::string kind : {"lstm", "gru"}) {
     CAPTURE(kind);
-    model::net_spec spec = model::mlp_spec(4, 2, {16});
-    spec.recurrent.kind = kind;
-    spec.recurrent.size = 8;
+    const model::net_spec spec = recurrent_spec(kind);
     auto m = model::make_shared_model(spec, 4);
     const int n = 6, k = 3, s = spec.state_size();
     std::mt19937_64 rng(5);

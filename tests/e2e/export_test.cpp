@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/e2e/installed_troupe.hpp"
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
 
@@ -30,19 +31,9 @@ TEST_CASE("export: a solved CartPole policy, run by the embed example against an
   CHECK(contains(exported.output, "TorchScript"));
   REQUIRE(fs::exists(policy));
 
-  const std::string prefix = fresh_dir("export_prefix");
-  const std::string build = fresh_dir("embed_build");
-  const auto install = run_command("cmake --install " + std::string(TROUPE_BUILD_DIR) + " --prefix " + prefix);
-  INFO(install.output);
-  REQUIRE(install.exit_code == 0);
+  const std::string prefix = install_troupe("export_prefix");
   CHECK(fs::exists(prefix + "/include/troupe/policy.hpp"));
-  const auto configure = run_command("cmake -S " + source + "/examples/embed_policy -B " + build +
-                                     " -DCMAKE_PREFIX_PATH=" + prefix);
-  INFO(configure.output);
-  REQUIRE(configure.exit_code == 0);
-  const auto compiled = run_command("cmake --build " + build);
-  INFO(compiled.output);
-  REQUIRE(compiled.exit_code == 0);
+  const std::string build = build_example("embed_policy", prefix, "embed_build");
 
   const auto played = run_command(build + "/embed_policy " + policy + " --episodes 20");
   INFO(played.output);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/e2e/installed_troupe.hpp"
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
 #include "tests/envs/python/host_processes.hpp"
@@ -17,12 +18,7 @@ using namespace troupe::tests;
 TEST_SUITE("e2e") {
 TEST_CASE("plugins: built against an installed Troupe, trained by the installed troupe") {
   const std::string source = TROUPE_SOURCE_DIR;
-  const std::string prefix = fresh_dir("install_prefix");
-  const std::string plugin_build = fresh_dir("plugin_build");
-  const auto install = run_command("cmake --install " + std::string(TROUPE_BUILD_DIR) +
-                                   " --prefix " + prefix);
-  INFO(install.output);
-  REQUIRE(install.exit_code == 0);
+  const std::string prefix = install_troupe("install_prefix");
   for (const char* file : {"bin/troupe", "include/troupe/env_plugin.h",
                            "share/troupe/python/troupe_env_host.py", "share/troupe/scripts/plot.py",
                            "lib/cmake/Troupe/TroupeConfig.cmake",
@@ -32,13 +28,7 @@ TEST_CASE("plugins: built against an installed Troupe, trained by the installed 
     CHECK(fs::exists(fs::path(prefix) / file));
   }
 
-  const auto configure = run_command("cmake -S " + source + "/examples/plugin_env -B " +
-                                     plugin_build + " -DCMAKE_PREFIX_PATH=" + prefix);
-  INFO(configure.output);
-  REQUIRE(configure.exit_code == 0);
-  const auto build = run_command("cmake --build " + plugin_build);
-  INFO(build.output);
-  REQUIRE(build.exit_code == 0);
+  const std::string plugin_build = build_example("plugin_env", prefix, "plugin_build");
   const std::string plugin = plugin_build + "/libsignal_env.so";
   REQUIRE(fs::exists(plugin));
 
