@@ -32,6 +32,21 @@ PUBLISHED = {
 }
 GAMES = ["asterix", "breakout", "freeway", "seaquest", "space_invaders"]
 
+# Published PPO on MinAtar, the numbers issue #31 set its bars by:
+# gymnax-blines' PPO after 10M frames (printed as numbers) and pgx's MinAtar
+# PPO example after 20M frames (read off its learning-curve plots, so about
+# +-2). None where that source shows no number for the game.
+PUBLISHED_PPO = {
+    "asterix": {"gymnax 10M": None, "pgx 20M": "22-25"},
+    "breakout": {"gymnax 10M": 28, "pgx 20M": 50},
+    "freeway": {"gymnax 10M": None, "pgx 20M": 63},
+    "seaquest": {"gymnax 10M": None, "pgx 20M": 54},
+    "space_invaders": {"gymnax 10M": 131, "pgx 20M": 145},
+}
+# Issue #31's bars for PPO at 10M frames (eval over 100 episodes, median of
+# seeds 1-3).
+PPO_BARS = {"asterix": 30, "breakout": 40, "freeway": 62, "seaquest": 60, "space_invaders": 150}
+
 
 def load(run_dir):
     with open(os.path.join(run_dir, "summary.json")) as f:
@@ -39,11 +54,15 @@ def load(run_dir):
     with open(os.path.join(run_dir, "eval.json")) as f:
         evaluation = json.load(f)
     best = summary["final_mean_return"]  # a short run may end before its first metrics row
+    at_5m = None  # the training mean of the last row at or before 5M env steps
     with open(os.path.join(run_dir, "metrics.csv")) as f:
         for row in csv.DictReader(f):
             value = float(row["mean_return"])
             best = max(best, value)
+            if int(row["env_steps"]) <= 5_000_000:
+                at_5m = value
     return {"seed": None, "solved": summary["solved"], "seconds_to_target": summary["seconds_to_target"],
+            "env_steps_to_target": summary["env_steps_to_target"], "training_mean_return_at_5m": at_5m,
             "wall_seconds": summary["wall_seconds"], "env_steps": summary["env_steps"],
             "env_steps_per_s": summary["fps"], "eval_return_mean": evaluation["return_mean"],
             "eval_return_std": evaluation["return_std"], "best_training_mean_return": best,
@@ -57,6 +76,13 @@ def spread(values):
     mean = statistics.fmean(values)
     std = statistics.pstdev(values) if len(values) > 1 else 0.0
     return mean, std
+
+
+def min_median_max(values, pattern="%.1f"):
+    if not values:
+        return "-"
+    values = sorted(values)
+    return " / ".join(pattern % v for v in (values[0], statistics.median(values), values[-1]))
 
 
 def fmt(pair, digits=1):
@@ -85,7 +111,7 @@ def main():
         return 2
 
     lines = []
-    minatar = [g for g in GAMES if any(k.startswith(g + "-") for k in groups)]
+    minatar = [g for g in GAMES if "%s-ff" % g in groups or "%s-lstm" % g in groups]
     if minatar:
         # The eval columns score the final checkpoint; the training columns are
         # the mean of the run's last run.stop.window episodes, the measure of
@@ -105,6 +131,54 @@ def main():
             lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 game, cells[0], cells[1], " / ".join(training), " / ".join(times),
                 p["DQN"], p["AC(0.8)"], p["AC(0)"]))
+        lines.append("")
+    ppo_games = [g for g in GAMES if "%s-ppo" % g in groups]
+    if ppo_games:
+        # PPO at 10M frames against issue #31's bars and the published PPO.
+        lines += ["| game | Troupe PPO, eval at 10M (min / median / max) | seeds |"
+                  " training at 5M / at the end (mean over seeds) | wall time per run (s) |"
+                  " bar | gymnax PPO 10M | pgx PPO 20M |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for game in ppo_games:
+            runs = groups["%s-ppo" % game]
+            at_5m = [r["training_mean_return_at_5m"] for r in runs if r["training_mean_return_at_5m"] is not None]
+            p = PUBLISHED_PPO[game]
+            lines.append("| %s | %s | %s | %s / %s | %s | %s | %s | %s |" % (
+                game, min_median_max([r["eval_return_mean"] for r in runs]),
+                ", ".join(str(r["seed"]) for r in runs),
+                "%.1f" % statistics.fmean(at_5m) if at_5m else "-",
+                "%.1f" % statistics.fmean([r["final_training_mean_return"] for r in runs]),
+                ", ".join("%.0f" % r["wall_seconds"] for r in runs), PPO_BARS[game],
+                "-" if p["gymnax 10M"] is None else p["gymnax 10M"], p["pgx 20M"]))
+        lines.append("")
+    long_runs = [(k, t) for k, t in (("breakout-a3c_20m", "A3C (configs/minatar_breakout.yaml)"),
+                                     ("breakout-ppo_20m", "PPO (configs/minatar_breakout_ppo.yaml)"))
+                 if k in groups]
+    if long_runs:
+        lines += ["| Breakout, 20M frames, seed 1 | training at 5M | training at the end | eval |"
+                  " wall time (s) |", "| --- | --- | --- | --- | --- |"]
+        for key, title in long_runs:
+            r = groups[key][0]
+            lines.append("| %s | %s | %.1f | %.1f | %.0f |" % (
+                title, "-" if r["training_mean_return_at_5m"] is None else "%.1f" % r["training_mean_return_at_5m"],
+                r["final_training_mean_return"], r["eval_return_mean"], r["wall_seconds"]))
+        lines.append("")
+    ppo_tasks = [(k, t) for k, t in (("cartpole-ppo", "CartPole-v1, configs/cartpole_ppo.yaml"),
+                                     ("cartpole_pomdp-lstm_ppo",
+                                      "CartPole-v1 seeing [x, θ], configs/cartpole_pomdp_lstm_ppo.yaml"))
+                 if k in groups]
+    if ppo_tasks:
+        lines += ["| PPO task | solved (confirmed 475) | env steps to target (min / median / max) |"
+                  " seconds to target (min / median / max) | eval return |",
+                  "| --- | --- | --- | --- | --- |"]
+        for key, title in ppo_tasks:
+            runs = groups[key]
+            solved = [r for r in runs if r["solved"]]
+            lines.append("| %s | %d of %d | %s | %s | %s |" % (
+                title, len(solved), len(runs),
+                min_median_max([r["env_steps_to_target"] for r in solved], "%d"),
+                min_median_max([r["seconds_to_target"] for r in solved], "%.2f"),
+                fmt(spread([r["eval_return_mean"] for r in runs]))))
         lines.append("")
     classic = [("cartpole", "CartPole-v1", 475), ("acrobot", "Acrobot-v1", -100),
                ("pendulum", "Pendulum-v1", -300), ("cartpole_pomdp-lstm", "CartPole-v1 seeing [x, θ], LSTM", 475),
@@ -128,17 +202,25 @@ def main():
     with open(os.path.join(top, "results.md"), "w") as f:
         f.write("\n".join(lines))
     with open(os.path.join(top, "results.json"), "w") as f:
-        json.dump({"groups": groups, "published": PUBLISHED}, f, indent=2)
+        json.dump({"groups": groups, "published": PUBLISHED, "published_ppo": PUBLISHED_PPO,
+                   "ppo_bars": PPO_BARS}, f, indent=2)
     plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
     figures = [(g, "MinAtar/%s-v1" % g) for g in minatar]
     if any(k.startswith("cartpole_pomdp-") for k in groups):
         figures.append(("cartpole_pomdp", "CartPole-v1 seeing [x, θ]"))
-    for name, title in figures:
+    figures = [(name, r"(ff|lstm)", "curves_%s.png" % name, "%s: feed-forward and LSTM, seeds as a band" % title)
+               for name, title in figures]
+    figures += [(g, r"ppo", "curves_%s_ppo.png" % g, "MinAtar/%s-v1: PPO, seeds as a band" % g) for g in ppo_games]
+    if long_runs:
+        kinds = " and ".join(title.split(" ")[0] for _, title in long_runs)
+        figures.append(("breakout", r"(a3c|ppo)_20m", "curves_breakout_20m.png",
+                        "MinAtar/breakout-v1, 20M frames: %s, seed 1" % kinds))
+    for name, variants, image, title in figures:
         dirs = [os.path.join(runs_dir, n) for n in sorted(os.listdir(runs_dir))
-                if re.fullmatch(r"%s-(ff|lstm)-s\d+" % name, n)]
-        subprocess.run([sys.executable, plot, *dirs, "--out", os.path.join(top, "curves_%s.png" % name),
-                        "--title", "%s: feed-forward and LSTM, seeds as a band" % title],
-                       check=False)
+                if re.fullmatch(r"%s-%s-s\d+" % (name, variants), n)]
+        if dirs:
+            subprocess.run([sys.executable, plot, *dirs, "--out", os.path.join(top, image), "--title", title],
+                           check=False)
     print("\n".join(lines))
     return 0
 

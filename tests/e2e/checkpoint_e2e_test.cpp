@@ -49,8 +49,14 @@ TEST_CASE("SIGKILL at 20 random moments: the newest checkpoint loads and resume 
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       REQUIRE(has_checkpoint(dir));
       // A random moment after the first checkpoint: mid-write is likely too.
+      // Within half a second, so before the run would have solved (about
+      // 400k env steps, 1 s here): configs/cartpole.yaml has no entropy
+      // bonus, and trained on past its target A3C can fall onto one action
+      // for good (one of 20 rounds killed 1.5 s in left a checkpoint scoring
+      // 10, from which a resume ran its 3M steps at 9). That is the run's
+      // learning, not the checkpoint this test is about.
       std::this_thread::sleep_for(
-          std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 1500)(rng)));
+          std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 500)(rng)));
       p.signal(SIGKILL);
       REQUIRE(p.wait_exit() == 128 + SIGKILL);
     }
