@@ -18,8 +18,8 @@
 #   pomdp     configs/cartpole_pomdp_lstm.yaml (CartPole seeing [x, theta]) with the
 #             LSTM, and the same with a feed-forward policy for comparison
 #   classic   configs/cartpole.yaml, acrobot.yaml, pendulum.yaml
-#   ppo       PPO: configs/minatar_<game>_ppo.yaml, 10M frames each (15 runs,
-#             about 2.5 hours on 2 cores), configs/cartpole_ppo.yaml and
+#   ppo       PPO: configs/minatar_<game>_ppo.yaml, 10M frames each (15 runs
+#             of 10-17 minutes on 2 cores: 3-4 hours), configs/cartpole_ppo.yaml and
 #             configs/cartpole_pomdp_lstm_ppo.yaml
 #   long      Breakout to 20M frames, A3C (configs/minatar_breakout.yaml) and
 #             PPO (configs/minatar_breakout_ppo.yaml), seed 1 only: what the
@@ -28,7 +28,8 @@
 # Runs already finished in DIR (a summary.json and an eval.json) are kept, so
 # an interrupted suite picks up where it stopped. At the end it calls
 # scripts/results_table.py DIR, which writes DIR/results.json, DIR/results.md
-# and the figures DIR/curves_<game>.png.
+# and the figures DIR/curves_<game>.png (A3C), DIR/curves_<game>_ppo.png and
+# DIR/curves_breakout_20m.png.
 set -euo pipefail
 source_dir="$(cd "$(dirname "$0")/.." && pwd)"
 troupe="$source_dir/build/troupe"
