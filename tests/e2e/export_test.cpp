@@ -17,9 +17,8 @@ using namespace troupe::tests;
 
 TEST_SUITE("e2e") {
 TEST_CASE("export: a solved CartPole policy, run by the embed example against an installed Troupe, scores >= 475") {
-  const std::string source = TROUPE_SOURCE_DIR;
   const std::string run_dir = fresh_dir("export_run");
-  const auto train = run_troupe("train " + source + "/configs/cartpole.yaml --run-dir " + run_dir +
+  const auto train = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml --run-dir " + run_dir +
                                 " --set log.progress=false");
   INFO(train.output);
   REQUIRE(train.exit_code == 0);

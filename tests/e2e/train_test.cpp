@@ -21,6 +21,14 @@ namespace {
 
 const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
+// `troupe train ARGS --run-dir DIR`, which must exit 0; its summary.json.
+nlohmann::json train_and_summarise(const std::string& args, const std::string& dir) {
+  const auto r = run_troupe("train " + args + " --run-dir " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  return read_json(dir + "/summary.json");
+}
+
 }  // namespace
 
 TEST_SUITE("e2e") {
@@ -57,12 +65,10 @@ TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.ya
   // Bounded: a run that has not solved within 120 s fails the test.
   // No progress row before the solve (log.progress_seconds 600): the row
   // written at the stop is the only one.
-  const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml --run-dir " +
-                            dir + " --set run.stop.wall_seconds=120 --set log.progress=false" +
-                            " --set log.progress_seconds=600");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
+  const auto s = train_and_summarise(std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml" +
+                                         " --set run.stop.wall_seconds=120 --set log.progress=false" +
+                                         " --set log.progress_seconds=600",
+                                     dir);
   CHECK(s["solved"] == true);
   CHECK(s["confirmations"].get<int>() >= 1);
   CHECK(s["confirmed_return"].get<double>() >= 475.0);
