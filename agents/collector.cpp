@@ -30,8 +30,7 @@ collector::collector(envs::env_vector& environments, const collector_config& con
   lengths_.assign(size_t(k_), 0);
   episodes_.assign(size_t(k_), 0);
   if (config_.n_steps > 0) {
-    current_.observations.resize(size_t(config_.n_steps + 1) * k_ * obs_size_);
-    start_rollout();
+    start_rollout();  // sizes the rollout's observation rows
   } else {
     own_observations_.resize(size_t(k_) * obs_size_);
   }
