@@ -14,6 +14,7 @@
 
 #include "envs/env_error.hpp"
 #include "envs/env_id.hpp"
+#include "envs/mujoco/tasks.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
 
@@ -359,6 +360,48 @@ YAML::Node yaml_of(const nlohmann::json& j) {
   return YAML::Node(YAML::NodeType::Null);
 }
 
+// env.mujoco: names to scalars or lists of scalars, kept as the config
+// wrote them; load_parsed checks them against the task's arguments.
+field mujoco_settings(const std::string& key, std::map<std::string, envs::mujoco_setting>& target,
+                      const std::string& help) {
+  return {key, "mapping", "the task's keyword arguments (troupe envs --describe TASK)", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            target.clear();
+            if (n.IsNull()) return;
+            if (!n.IsMap()) fail(where, key, "expected a mapping of names to values, got " + scalar_text(n));
+            for (const auto& item : n) {
+              if (!item.first.IsScalar()) fail(where, key, "expected plain names as keys");
+              envs::mujoco_setting s;
+              const YAML::Node& value = item.second;
+              if (value.IsScalar()) {
+                s.scalars.push_back(value.Scalar());
+              } else if (value.IsSequence()) {
+                s.list = true;
+                for (const auto& v : value) {
+                  if (!v.IsScalar()) fail(where, key + "." + item.first.Scalar(), "expected a list of scalars");
+                  s.scalars.push_back(v.Scalar());
+                }
+              } else {
+                fail(where, key + "." + item.first.Scalar(), "expected a scalar or a list, got " + scalar_text(value));
+              }
+              target[item.first.Scalar()] = s;
+            }
+          },
+          [&target] {
+            YAML::Node out(YAML::NodeType::Map);
+            for (const auto& [name, s] : target) {
+              if (!s.list) {
+                out[name] = s.scalars.empty() ? std::string() : s.scalars.front();
+                continue;
+              }
+              YAML::Node list(YAML::NodeType::Sequence);
+              for (const auto& v : s.scalars) list.push_back(v);
+              out[name] = list;
+            }
+            return out;
+          }};
+}
+
 // A mapping kept as JSON object text (env.kwargs).
 field json_mapping(const std::string& key, std::string& target, const std::string& help) {
   return {key, "mapping", "any mapping of names to values", help,
@@ -399,6 +442,7 @@ std::vector<field> fields_of(run_config& c) {
       number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),
       boolean("env.minatar.full_action_set", c.env.minatar.full_action_set, "MinAtar: all six actions instead of the game's minimal set"),
       boolean("env.minatar.difficulty_ramping", c.env.minatar.difficulty_ramping, "MinAtar: games speed up as they go on"),
+      mujoco_settings("env.mujoco", c.env.mujoco, "MuJoCo tasks (HalfCheetah-v4, ...): Gymnasium v4's keyword arguments by name, e.g. env.mujoco.ctrl_cost_weight: 0.2 or env.mujoco.healthy_z_range: [0.7, .inf]; each task takes its own, with v4's defaults (troupe envs --describe TASK lists them)"),
       boolean("env.normalize.observation", c.normalize.observation, "normalise observations by their running mean and variance (kept with the parameters, updated from the samples trained on, saved in checkpoints; eval, play, the viewer and workers use them) and clip them to +-env.normalize.clip_observation; not with several devices"),
       boolean("env.normalize.reward", c.normalize.reward, "for learning, divide rewards by the running standard deviation of the discounted return (algo.gamma) and clip them to +-env.normalize.clip_reward; the metrics keep the true returns"),
       number("env.normalize.clip_observation", c.normalize.clip_observation, 0, inf, true, "normalised observations are clipped to +-this"),
@@ -648,6 +692,20 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
 }
 
+// env.mujoco against the MuJoCo task's own arguments, each blamed where it
+// was written. Other environments ignore env.mujoco, as they do env.minatar.
+static void check_mujoco(const run_config& config, const YAML::Node& root, const origin& from) {
+  const envs::mujoco::task_info* task = envs::mujoco::find_task(config.env.id);
+  if (!task) return;
+  for (const auto& [name, setting] : config.env.mujoco) {
+    const std::string why = envs::mujoco::setting_problem(task->id, task->kwargs, name, setting);
+    if (why.empty()) continue;
+    const std::string key = "env.mujoco." + name;
+    const YAML::Node node = root["env"]["mujoco"][name];
+    fail(from.at(key, node), key, why);
+  }
+}
+
 // Reads and validates a parsed config; `path` names it in error messages.
 static run_config load_parsed(YAML::Node root, const std::string& path,
                                       const std::vector<std::string>& overrides);
@@ -676,6 +734,7 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
   if (const std::string problem = config.cluster.tls.problem(); !problem.empty())
     throw config_error(path + ": cluster.tls " + problem);
   check_algo(config, path, seen);
+  check_mujoco(config, root, from);
   return config;
 }
 

@@ -71,11 +71,25 @@ nlohmann::ordered_json bench_bridge(const envs::env_config& config, const bench_
 
 nlohmann::ordered_json bench_one(const envs::env_config& config, const bench_envs_options& opts) {
   const bench::env_bench_result r = bench::bench_env(config, opts.steps, opts.repeats);
-  std::printf("%-28s %12.1f %14.0f\n", r.id.c_str(), r.ns_per_step, 1e9 / r.ns_per_step);
-  return {{"env", r.id},
-          {"ns_per_step", r.ns_per_step},
-          {"steps", r.steps},
-          {"repeat_ns_per_step", r.repeat_ns}};
+  std::printf("%-28s %12.1f %14.0f", r.id.c_str(), r.ns_per_step, 1e9 / r.ns_per_step);
+  nlohmann::ordered_json row = {{"env", r.id},
+                                {"ns_per_step", r.ns_per_step},
+                                {"steps", r.steps},
+                                {"repeat_ns_per_step", r.repeat_ns}};
+  if (r.physics_ns_per_step > 0) {
+    // Each repeat's task beside its own physics: the ratio of one run.
+    std::vector<double> overhead;
+    for (size_t i = 0; i < r.repeat_ns.size(); ++i)
+      overhead.push_back(100.0 * (r.repeat_ns[i] / r.repeat_physics_ns[i] - 1.0));
+    const double median_overhead = bench::median(overhead);
+    std::printf("   physics alone %.1f ns/step: the task adds %.1f %%", r.physics_ns_per_step, median_overhead);
+    row["physics_ns_per_step"] = r.physics_ns_per_step;
+    row["repeat_physics_ns_per_step"] = r.repeat_physics_ns;
+    row["overhead_percent"] = median_overhead;
+    row["repeat_overhead_percent"] = overhead;
+  }
+  std::printf("\n");
+  return row;
 }
 
 void bench_envs(const bench_envs_options& opts) {

@@ -8,6 +8,7 @@
 #include "actors/config_loader.hpp"
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"
+#include "envs/mujoco/tasks.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::app {
@@ -38,6 +39,10 @@ void add_envs_command(CLI::App& cli, int& exit_code) {
       const auto env = make_command_env(actors::load_env_options(opts->describe, opts->overrides));
       print_spec(env->spec());
       std::cout << "  renders " << (envs::drawable(*env) ? "yes" : "no") << "\n";
+      if (const auto* task = envs::mujoco::find_task(opts->describe)) {
+        std::cout << "keyword arguments (Gymnasium v4's, with its defaults)"
+                  << (task->kwargs.empty() ? ": none\n" : ":\n") << envs::mujoco::describe(task->kwargs);
+      }
     } else {
       if (!opts->overrides.empty()) throw config_error("envs: --set needs --describe ENV_ID");
       for (const auto& entry : envs::registered_envs()) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,22 @@ struct minatar_options {
   bool difficulty_ramping = true;
 };
 
+// One env.mujoco value as the config wrote it: a scalar, or a list of
+// scalars (a range). The MuJoCo task it is for reads and checks it
+// (envs/mujoco/task_options.hpp).
+struct mujoco_setting {
+  std::vector<std::string> scalars;
+  bool list = false;
+};
+
 // The `env` section of a run config.
 struct env_config {
   // A registered id, python:MODULE:CALLABLE, gymnasium:ENV_ID or plugin:PATH.so.
   std::string id = "CartPole-v1";
   int envs_per_agent = 8;
   minatar_options minatar;
+  // MuJoCo tasks: Gymnasium v4's keyword arguments by name (env.mujoco.NAME).
+  std::map<std::string, mujoco_setting> mujoco;
   // Keep only these elements of a Box observation (flat indices); empty: all.
   std::vector<int> observe;
   // Python and plugin environments (envs/python/, envs/plugin/):

@@ -9,6 +9,7 @@
 #include "envs/examples/memory_cue.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
+#include "envs/mujoco/tasks.hpp"
 #include "envs/mountain_car_continuous.hpp"
 #include "envs/observed_vector.hpp"
 #include "envs/pendulum.hpp"
@@ -32,8 +33,8 @@ registry_entry minatar_entry(minatar_env::game which) {
 }
 }  // namespace
 
-std::vector<registry_entry>& table() {
-  static std::vector<registry_entry> table = {
+std::vector<registry_entry> builtin_envs() {
+  std::vector<registry_entry> table = {
       entry<cartpole>("CartPole-v1"),
       minatar_entry(minatar_env::game::asterix),
       minatar_entry(minatar_env::game::breakout),
@@ -47,6 +48,12 @@ std::vector<registry_entry>& table() {
       entry<examples::corridor>("Example/Corridor-v0"),
       entry<examples::memory_cue>("Example/MemoryCue-v0"),
   };
+  for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
+  return table;
+}
+
+std::vector<registry_entry>& table() {
+  static std::vector<registry_entry> table = builtin_envs();
   return table;
 }
 

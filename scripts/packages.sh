@@ -5,6 +5,7 @@ troupe_packages=(
   libcaf-dev libtorch-dev libyaml-cpp-dev doctest-dev libsdl2-dev
   nlohmann-json3-dev libcli11-dev libpng-dev
   libssl-dev                    # SHA-256 of checkpoints (and CAF's TLS module)
+  libmujoco-dev                 # the MuJoCo tasks (envs/mujoco/)
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
   python3 python3-matplotlib    # scripts/plot.py
   python3-numpy                 # Python environments: their host process (envs/python/)

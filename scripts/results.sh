@@ -3,7 +3,7 @@
 # for seeds 1-3, scores each final checkpoint with `troupe eval --episodes
 # 100`, and writes the table and one learning-curve figure per game.
 #
-#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic|ppo|long]...
+#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic|ppo|long|mujoco]...
 #                      [--games "asterix breakout freeway seaquest space_invaders"]
 #                      [--set KEY=VALUE]... [--troupe PATH/TO/troupe]
 #
@@ -24,12 +24,15 @@
 #   long      Breakout to 20M frames, A3C (configs/minatar_breakout.yaml) and
 #             PPO (configs/minatar_breakout_ppo.yaml), seed 1 only: what the
 #             budget buys each (about 30 minutes)
+#   mujoco    PPO on HalfCheetah-v4 and Hopper-v4 (configs/mujoco_<task>.yaml),
+#             1M env steps each, the final checkpoint scored over 10 episodes
+#             (6 runs of a few minutes)
 #
 # Runs already finished in DIR (a summary.json and an eval.json) are kept, so
 # an interrupted suite picks up where it stopped. At the end it calls
 # scripts/results_table.py DIR, which writes DIR/results.json, DIR/results.md
-# and the figures DIR/curves_<game>.png (A3C), DIR/curves_<game>_ppo.png and
-# DIR/curves_breakout_20m.png.
+# and the figures DIR/curves_<game>.png (A3C), DIR/curves_<game>_ppo.png,
+# DIR/curves_breakout_20m.png and DIR/curves_mujoco_<task>.png.
 set -euo pipefail
 source_dir="$(cd "$(dirname "$0")/.." && pwd)"
 troupe="$source_dir/build/troupe"
@@ -49,8 +52,8 @@ while (($#)); do
     --games) games="$2"; shift 2 ;;
     --only)
       case "$2" in
-        classic|pomdp|minatar|ppo|long) only+=("$2") ;;
-        *) echo "results: --only '$2': expected classic, pomdp, minatar, ppo or long" >&2; exit 2 ;;
+        classic|pomdp|minatar|ppo|long|mujoco) only+=("$2") ;;
+        *) echo "results: --only '$2': expected classic, pomdp, minatar, ppo, long or mujoco" >&2; exit 2 ;;
       esac
       shift 2 ;;
     --set) sets+=(--set "$2"); shift 2 ;;
@@ -60,11 +63,13 @@ while (($#)); do
   esac
 done
 [ -x "$troupe" ] || { echo "results: no troupe binary at $troupe (scripts/setup.sh builds it)" >&2; exit 2; }
-((${#only[@]})) || only=(classic pomdp minatar ppo long)
+((${#only[@]})) || only=(classic pomdp minatar ppo long mujoco)
 wants() { local s; for s in "${only[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 mkdir -p "$out/runs"
 
-# run NAME CONFIG [--set ...]: one training run and its evaluation.
+# run NAME CONFIG [--set ...]: one training run and its evaluation (over
+# $eval_episodes episodes).
+eval_episodes=100
 run() {
   local name="$1" config="$2"
   shift 2
@@ -77,7 +82,7 @@ run() {
   echo "results: $name ($(date +%H:%M:%S))"
   "$troupe" train "$config" --run-dir "$dir" --set log.progress_seconds=5 "$@" "${sets[@]}" >"$dir.log" 2>&1 ||
     { echo "results: $name failed (see $dir.log)" >&2; return 1; }
-  "$troupe" eval "$dir" --episodes 100 --json "$dir/eval.json" >>"$dir.log" 2>&1
+  "$troupe" eval "$dir" --episodes "$eval_episodes" --json "$dir/eval.json" >>"$dir.log" 2>&1
 }
 
 if wants classic; then
@@ -126,5 +131,16 @@ if wants long; then
   # anneals its learning rate over the 20M here.
   run "breakout-a3c_20m-s1" "$source_dir/configs/minatar_breakout.yaml" --set run.stop.env_steps=20000000
   run "breakout-ppo_20m-s1" "$source_dir/configs/minatar_breakout_ppo.yaml" --set run.stop.env_steps=20000000
+fi
+if wants mujoco; then
+  # The MuJoCo tasks' protocol: 1M env steps, the final checkpoint scored
+  # over 10 episodes, as CleanRL's published numbers are.
+  eval_episodes=10
+  for task in halfcheetah hopper; do
+    for seed in $seeds; do
+      run "mujoco_$task-ppo-s$seed" "$source_dir/configs/mujoco_$task.yaml" --set run.seed="$seed"
+    done
+  done
+  eval_episodes=100
 fi
 python3 "$source_dir/scripts/results_table.py" "$out"

@@ -5,8 +5,8 @@
 
 Reads DIR/runs/<name>-s<seed>/{summary.json,eval.json,metrics.csv}, groups the
 seeds of each name, and writes DIR/results.json (every number), DIR/results.md
-(the tables) and DIR/curves_<game>.png and DIR/curves_cartpole_pomdp.png
-(scripts/plot.py: feed-forward and LSTM, the seeds as a band). Exit status 2
+(the tables) and DIR/curves_*.png (scripts/plot.py: the seeds of a setting
+as a band). Exit status 2
 when DIR holds no runs.
 """
 
@@ -43,6 +43,18 @@ PUBLISHED_PPO = {
     "seaquest": {"gymnax 10M": None, "pgx 20M": 54},
     "space_invaders": {"gymnax 10M": 131, "pgx 20M": 145},
 }
+# Published PPO on Gymnasium's MuJoCo v4 tasks, the anchors of issue #32:
+# CleanRL's ppo_continuous_action after 1M env steps (mean ± std over its 3
+# seeds, as its documentation prints them) and Sample Factory's APPO after
+# 10M. None where that source gives no number.
+PUBLISHED_MUJOCO = {
+    "halfcheetah": {"CleanRL PPO 1M": "1442.6 ± 46.0", "Sample Factory APPO 10M": "6262.6"},
+    "hopper": {"CleanRL PPO 1M": "2382.9 ± 271.7", "Sample Factory APPO 10M": "2793.4"},
+    "walker2d": {"CleanRL PPO 1M": "2288.0 ± 571.8", "Sample Factory APPO 10M": None},
+    "ant": {"CleanRL PPO 1M": None, "Sample Factory APPO 10M": None},
+}
+MUJOCO_TASKS = ["halfcheetah", "hopper", "walker2d", "ant"]
+
 # Issue #31's bars for PPO at 10M frames (eval over 100 episodes, median of
 # seeds 1-3).
 PPO_BARS = {"asterix": 30, "breakout": 40, "freeway": 62, "seaquest": 60, "space_invaders": 150}
@@ -83,6 +95,16 @@ def min_median_max(values, pattern="%.1f"):
         return "-"
     values = sorted(values)
     return " / ".join(pattern % v for v in (values[0], statistics.median(values), values[-1]))
+
+
+def header(*cells):
+    """A markdown table's first two lines."""
+    return ["| " + " | ".join(cells) + " |", "|" + " --- |" * len(cells)]
+
+
+def per_run(runs, key, pattern="%.0f"):
+    """One value of each run (seed), comma-separated."""
+    return ", ".join(pattern % r[key] for r in runs)
 
 
 def fmt(pair, digits=1):
@@ -135,21 +157,36 @@ def main():
     ppo_games = [g for g in GAMES if "%s-ppo" % g in groups]
     if ppo_games:
         # PPO at 10M frames against issue #31's bars and the published PPO.
-        lines += ["| game | Troupe PPO, eval at 10M (min / median / max) | seeds |"
-                  " training at 5M / at the end (mean over seeds) | wall time per run (s) |"
-                  " bar | gymnax PPO 10M | pgx PPO 20M |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        lines += header("game", "Troupe PPO, eval at 10M (min / median / max)", "seeds",
+                        "training at 5M / at the end (mean over seeds)", "wall time per run (s)", "bar",
+                        "gymnax PPO 10M", "pgx PPO 20M")
         for game in ppo_games:
             runs = groups["%s-ppo" % game]
             at_5m = [r["training_mean_return_at_5m"] for r in runs if r["training_mean_return_at_5m"] is not None]
             p = PUBLISHED_PPO[game]
             lines.append("| %s | %s | %s | %s / %s | %s | %s | %s | %s |" % (
                 game, min_median_max([r["eval_return_mean"] for r in runs]),
-                ", ".join(str(r["seed"]) for r in runs),
+                per_run(runs, "seed", "%d"),
                 "%.1f" % statistics.fmean(at_5m) if at_5m else "-",
                 "%.1f" % statistics.fmean([r["final_training_mean_return"] for r in runs]),
-                ", ".join("%.0f" % r["wall_seconds"] for r in runs), PPO_BARS[game],
+                per_run(runs, "wall_seconds"), PPO_BARS[game],
                 "-" if p["gymnax 10M"] is None else p["gymnax 10M"], p["pgx 20M"]))
+        lines.append("")
+    mujoco = [t for t in MUJOCO_TASKS if "mujoco_%s-ppo" % t in groups]
+    if mujoco:
+        # PPO on the MuJoCo tasks at 1M env steps against issue #32's anchors.
+        lines += header("task", "Troupe PPO, eval at 1M (10 episodes; min / median / max)", "seeds",
+                        "training at the end (mean over seeds)", "wall time per run (s)", "env steps/s",
+                        "CleanRL PPO 1M", "Sample Factory APPO 10M")
+        for task in mujoco:
+            runs = groups["mujoco_%s-ppo" % task]
+            p = PUBLISHED_MUJOCO[task]
+            lines.append("| %s | %s | %s | %.1f | %s | %s | %s | %s |" % (
+                task, min_median_max([r["eval_return_mean"] for r in runs]),
+                per_run(runs, "seed", "%d"),
+                statistics.fmean([r["final_training_mean_return"] for r in runs]),
+                per_run(runs, "wall_seconds"), per_run(runs, "env_steps_per_s"),
+                p["CleanRL PPO 1M"] or "-", p["Sample Factory APPO 10M"] or "-"))
         lines.append("")
     long_runs = [(k, t) for k, t in (("breakout-a3c_20m", "A3C (configs/minatar_breakout.yaml)"),
                                      ("breakout-ppo_20m", "PPO (configs/minatar_breakout_ppo.yaml)"))
@@ -203,7 +240,7 @@ def main():
         f.write("\n".join(lines))
     with open(os.path.join(top, "results.json"), "w") as f:
         json.dump({"groups": groups, "published": PUBLISHED, "published_ppo": PUBLISHED_PPO,
-                   "ppo_bars": PPO_BARS}, f, indent=2)
+                   "ppo_bars": PPO_BARS, "published_mujoco": PUBLISHED_MUJOCO}, f, indent=2)
     plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
     figures = [(g, "MinAtar/%s-v1" % g) for g in minatar]
     if any(k.startswith("cartpole_pomdp-") for k in groups):
@@ -211,6 +248,7 @@ def main():
     figures = [(name, r"(ff|lstm)", "curves_%s.png" % name, "%s: feed-forward and LSTM, seeds as a band" % title)
                for name, title in figures]
     figures += [(g, r"ppo", "curves_%s_ppo.png" % g, "MinAtar/%s-v1: PPO, seeds as a band" % g) for g in ppo_games]
+    figures += [("mujoco_" + t, r"ppo", "curves_mujoco_%s.png" % t, "%s: PPO, seeds as a band" % t) for t in mujoco]
     if long_runs:
         kinds = " and ".join(title.split(" ")[0] for _, title in long_runs)
         figures.append(("breakout", r"(a3c|ppo)_20m", "curves_breakout_20m.png",

@@ -43,10 +43,18 @@ if [ "$kind" = thread ]; then
   caf="$PWD/$dir/caf"
   if [ ! -f "$caf/install/lib/libcaf_core.so" ]; then
     mkdir -p "$caf/apt/lists/partial"
-    # Debian's source package, through apt with a list of its own (the
-    # machine's sources are left as they are).
-    echo "deb-src http://deb.debian.org/debian bookworm main" > "$caf/apt/sources.list"
-    apt_options=(-o "Dir::Etc::sourcelist=$caf/apt/sources.list" -o "Dir::Etc::sourceparts=-"
+    # Debian's source package, through apt with lists of its own: the
+    # machine's configured sources, as deb-src (its own lists are left as
+    # they are).
+    mkdir -p "$caf/apt/sources.list.d"
+    : > "$caf/apt/sources.list"
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [ -f "$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >> "$caf/apt/sources.list"
+    done
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" > "$caf/apt/sources.list.d/$(basename "$f")"
+    done
+    apt_options=(-o "Dir::Etc::sourcelist=$caf/apt/sources.list" -o "Dir::Etc::sourceparts=$caf/apt/sources.list.d"
                  -o "Dir::State::lists=$caf/apt/lists")
     apt-get "${apt_options[@]}" update -qq
     # Only the upstream tarball is needed (apt-get fails when the Debian

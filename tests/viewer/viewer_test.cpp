@@ -347,6 +347,25 @@ TEST_CASE("troupe view shows MinAtar Breakout headless in its channel colours") 
   CHECK(count_of(counts, {255, 120, 40}) == cell);       // the ball
 }
 
+TEST_CASE("troupe view shows a MuJoCo task headless, in its model's colours, and records it") {
+  const fs::path dir = empty_dir("mujoco");
+  const std::string png = (dir / "cheetah.png").string();
+  const auto r = view_headless("HalfCheetah-v4 --policy random --frames 20 --fps 0 --screenshot " + png +
+                               " --record " + (dir / "frames").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const rgb_frame shot = read_png(png);
+  CHECK(shot.width == 640 + troupe::viewer::panel_layout::width);
+  CHECK(shot.height >= 360);
+  const auto counts = colour_counts(shot);
+  // half_cheetah.xml's colours: rgba 0.8 0.6 0.4 for the torso and thighs,
+  // 0.9 0.6 0.6 for the shins and feet.
+  CHECK(count_of(counts, {204, 153, 102}) > 500);
+  CHECK(count_of(counts, {230, 153, 153}) > 200);
+  CHECK(read_png((dir / "frames" / "frame_000019.png").string()).width == shot.width);
+  CHECK_FALSE(fs::exists(dir / "frames" / "frame_000020.png"));
+}
+
 TEST_CASE("troupe view --record writes every frame shown as a PNG") {
   const fs::path dir = empty_dir("record");
   const auto r = view_headless("MountainCar-v0 --policy noop --frames 5 --fps 0 --record " +
