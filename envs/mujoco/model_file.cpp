@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <vector>
 
+#include "envs/data_file.hpp"
 #include "envs/env_error.hpp"
 #include "envs/mujoco/task_model.hpp"
 
@@ -13,22 +13,13 @@ namespace troupe::envs::mujoco {
 namespace fs = std::filesystem;
 
 std::string model_path(const std::string& file, const std::string& config_key) {
-  std::error_code ec;
   if (file.find('/') != std::string::npos) {
+    std::error_code ec;
     if (fs::is_regular_file(file, ec)) return file;
     throw env_key_error(config_key, "the MuJoCo model " + file + " is not a file");
   }
-  std::vector<fs::path> candidates;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share" / "troupe" / "mujoco" / file);
-#ifdef TROUPE_SOURCE_DIR
-  candidates.push_back(fs::path(TROUPE_SOURCE_DIR) / "envs" / "mujoco" / "models" / file);
-#endif
-  for (const auto& c : candidates)
-    if (fs::is_regular_file(c, ec)) return c.string();
-  std::string looked;
-  for (const auto& c : candidates) looked += (looked.empty() ? "" : ", ") + c.string();
-  throw env_key_error(config_key, "the MuJoCo model " + file + " is missing (looked in " + looked + ")");
+  return data_file(fs::path("mujoco") / file, fs::path("envs") / "mujoco" / "models" / file, config_key,
+                   "the MuJoCo model " + file);
 }
 
 std::shared_ptr<const mjModel> load_model(const std::string& path, const std::string& config_key) {

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "envs/data_file.hpp"
 #include "envs/env_error.hpp"
 
 extern char** environ;
@@ -52,20 +53,8 @@ std::string host_interpreter(const std::string& configured) {
 }
 
 std::string host_script() {
-  const fs::path relative = fs::path("share") / "troupe" / "python" / "troupe_env_host.py";
-  std::vector<fs::path> candidates;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(exe.parent_path().parent_path() / relative);
-#ifdef TROUPE_SOURCE_DIR
-  candidates.push_back(fs::path(TROUPE_SOURCE_DIR) / "envs" / "python" / "troupe_env_host.py");
-#endif
-  for (const auto& c : candidates)
-    if (fs::is_regular_file(c, ec)) return c.string();
-  std::string looked;
-  for (const auto& c : candidates) looked += (looked.empty() ? "" : ", ") + c.string();
-  throw env_key_error("env.id", "the Python environment host troupe_env_host.py is missing (looked in " +
-                  looked + ")");
+  return data_file(fs::path("python") / "troupe_env_host.py", fs::path("envs") / "python" / "troupe_env_host.py",
+                   "env.id", "the Python environment host troupe_env_host.py");
 }
 
 }  // namespace troupe::envs::python
