@@ -25,6 +25,7 @@ import csv
 import math
 import os
 import sys
+import textwrap
 
 
 def _import_matplotlib():
@@ -198,10 +199,13 @@ def group_label(group, differing=()):
         seeds = sorted(r.setting("run.seed") for r in group)
         label = "%s (%s): %d seeds (%s), mean to the shortest run's end, min-max band" % (
             first.setting("run.name"), first.setting("env.id"), len(group), ", ".join(seeds))
-    shown = [k for k in differing if k not in ("run.name", "env.id")]
+    # An A3C run's resolved config holds algo.ppo.* defaults it never reads.
+    is_ppo = first.setting("algo.kind", "a3c") == "ppo"
+    shown = [k for k in differing if k not in ("run.name", "env.id")
+             and (is_ppo or not k.startswith("algo.ppo."))]
     if shown and first.config is not None:
         label += "; " + ", ".join("%s %s" % (k, first.setting(k, "-")) for k in shown)
-    return label
+    return "\n".join(textwrap.wrap(label, 150))
 
 
 def valid_xy(run, x_name, y_name):
@@ -311,7 +315,8 @@ def plot(runs, out, title):
     columns = 1 if max(len(l) for l in labels) > 60 else min(3, len(labels))
     fig.legend(handles, labels, loc="lower center", ncol=columns, frameon=False, fontsize=9)
     fig.suptitle(title or ", ".join(sorted({g[0].setting("env.id", g[0].name) for g in groups})))
-    rows = math.ceil(len(labels) / columns)
+    rows = (sum(l.count("\n") + 1 for l in labels) if columns == 1
+            else math.ceil(len(labels) / columns))
     fig.tight_layout(rect=(0, 0.035 * rows, 1, 1))
     out_dir = os.path.dirname(os.path.abspath(out))
     os.makedirs(out_dir, exist_ok=True)
