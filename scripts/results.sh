@@ -24,9 +24,9 @@
 #   long      Breakout to 20M frames, A3C (configs/minatar_breakout.yaml) and
 #             PPO (configs/minatar_breakout_ppo.yaml), seed 1 only: what the
 #             budget buys each (about 30 minutes)
-#   mujoco    PPO on HalfCheetah-v4, Hopper-v4 and Walker2d-v4
+#   mujoco    PPO on HalfCheetah-v4, Hopper-v4, Walker2d-v4 and Ant-v4
 #             (configs/mujoco_<task>.yaml), 1M env steps each, the final
-#             checkpoint scored over 10 episodes (9 runs of a few minutes)
+#             checkpoint scored over 10 episodes (12 runs of a few minutes)
 #
 # Runs already finished in DIR (a summary.json and an eval.json) are kept, so
 # an interrupted suite picks up where it stopped. At the end it calls
@@ -135,7 +135,7 @@ if wants mujoco; then
   # The MuJoCo tasks' protocol: 1M env steps, the final checkpoint scored
   # over 10 episodes, as CleanRL's published numbers are.
   eval_episodes=10
-  for task in halfcheetah hopper walker2d; do
+  for task in halfcheetah hopper walker2d ant; do
     for seed in $seeds; do
       run "mujoco_$task-ppo-s$seed" "$source_dir/configs/mujoco_$task.yaml" --set run.seed="$seed"
     done
