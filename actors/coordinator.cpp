@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <iostream>
 #include <stdexcept>
 
 #include "actors/agent_supervisor.hpp"
@@ -27,6 +29,8 @@ learner_final sum_of(const std::vector<learner_final>& all) {
   for (const auto& f : all) {
     total.samples_trained += f.samples_trained;
     total.samples_dropped += f.samples_dropped;
+    total.samples_stale += f.samples_stale;
+    total.acks_held += f.acks_held;
     total.updates += f.updates;
     total.updates_skipped += f.updates_skipped;
     total.updates_refused += f.updates_refused;
@@ -124,6 +128,21 @@ bool checkpoint(running& r) {
   return written;
 }
 
+// What best.pt holds now, if the run keeps one (an evaluation that ends
+// after this replaces it whole, never in part).
+void read_best(running& r) {
+  if (r.request.run_dir.empty()) return;
+  const std::string path = run_directory{r.request.run_dir}.checkpoints().best();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;
+  try {
+    r.outcome.best = model::read_checkpoint_meta(path);
+    r.outcome.best_checkpoint = path;
+  } catch (const model::checkpoint_error& e) {
+    std::cerr << "troupe: warning: " << e.what() << std::endl;
+  }
+}
+
 // Waits for the first stop condition, checkpointing on the way. The
 // metrics actor's conditions (a solve, the step budget) and the agents'
 // failures arrive as messages; the wall-clock ones are read between them,
@@ -199,6 +218,7 @@ void shut_down(running& r, agent_supervisor& agents) {
         .receive([&](const door_counts& d) { outcome.cluster_door = d; },
                  [&](caf::error& err) { throw_on(err, "the cluster port's door did not close"); });
   run.exit_all(r.sys);
+  read_best(r);
 }
 
 }  // namespace

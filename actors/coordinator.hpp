@@ -29,6 +29,10 @@ struct run_outcome {
   std::int64_t samples_dropped = 0;  // agents' and learner's
   std::int64_t parameter_bytes = 0;
   std::string last_checkpoint;  // the newest written (empty: none in this segment)
+  // checkpoints/best.pt, as it is at the end (empty: the run kept none) and
+  // its metadata (its score in evaluated_return).
+  std::string best_checkpoint;
+  model::checkpoint_meta best;
   // Why a checkpoint could not be written (a full disk, say); the run then
   // stops with stop_reason::checkpoint_failed. Empty: none failed.
   std::string checkpoint_failure;

@@ -1,30 +1,53 @@
 #pragma once
 // The evaluator: plays whole episodes with the current parameters, on its
-// own thread, while updates wait. A mean return over the last episodes of
-// training mixes many older parameter versions (an episode of CartPole spans
-// hundreds of updates); the evaluator says what the policy scores now, so a
-// run stops as solved only when its final policy is.
+// own thread. A mean return over the last episodes of training mixes many
+// older parameter versions (an episode of CartPole spans hundreds of
+// updates); the evaluator says what the policy scores now, so a run stops as
+// solved only when its final policy is, and keeps the best policy it has
+// seen (RUN/checkpoints/best.pt).
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "actors/messages.hpp"
 #include "envs/env_config.hpp"
+#include "model/checkpoint.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::actors {
 
-// (evaluate_atom, episodes, seed): sampled actions, as in training. A mean
-// return of at least `target` passes, and freezes the parameters for good:
-// the run is over, and its final checkpoint holds what passed. With several
-// replicas, `model` is replica 0's (the one checkpoints save) and a pass
-// freezes `other_replicas` too.
+// (evaluate_atom, episodes, seed, meta): the confirmation of a target,
+// while updates wait. Sampled actions, as in training. A mean return of at
+// least `target` passes, and freezes the parameters for good: the run is
+// over, and its final checkpoint holds what passed. With several replicas,
+// `model` is replica 0's (the one checkpoints save) and a pass freezes
+// `other_replicas` too.
+//
+// (best_atom, episodes, seed, meta): the same episodes played by a copy of
+// the parameters taken at once, while training goes on.
+//
+// Either way, parameters that score at least as well as the best so far
+// (in this run, resumes included) are written to `best_path` with `meta`
+// (its counters; the version and the score are filled in), atomically like
+// every checkpoint, and the report says so. An empty `best_path` keeps none.
 using evaluator_actor = caf::typed_actor<
-    caf::replies_to<evaluate_atom, std::int32_t, std::uint64_t>::with<evaluation_report>>;
+    caf::replies_to<evaluate_atom, std::int32_t, std::uint64_t, model::checkpoint_meta>::with<
+        evaluation_report>,
+    caf::replies_to<best_atom, std::int32_t, std::uint64_t, model::checkpoint_meta>::with<
+        evaluation_report>>;
+
+struct evaluator_config {
+  envs::env_config env;
+  double target = 0;      // run.stop.mean_return
+  std::string best_path;  // RUN/checkpoints/best.pt, or "" for none
+  std::uint64_t segment = 0;  // best.pt's, as every checkpoint of this segment
+  std::string config_yaml;
+};
 
 evaluator_actor spawn_evaluator(
     caf::actor_system& sys, std::shared_ptr<model::shared_model> model,
-    const envs::env_config& env, double target,
+    const evaluator_config& config,
     std::vector<std::shared_ptr<model::shared_model>> other_replicas = {});
 
 }  // namespace troupe::actors

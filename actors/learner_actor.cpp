@@ -1,11 +1,15 @@
 #include "actors/learner_actor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <iostream>
+#include <optional>
+#include <unordered_map>
 
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
+#include "algo/collection_budget.hpp"
 #include "model/staleness_bound.hpp"
 
 namespace troupe::actors {
@@ -13,27 +17,46 @@ namespace troupe::actors {
 namespace {
 
 // A rollout that has arrived and waits for its batch to fill, or for the
-// staleness bound to let this replica's next update through.
+// staleness bound to let this replica's next update through. Its ticket
+// names its acknowledgement in the collection budget.
 struct waiting_rollout {
   algo::rollout rollout;
-  caf::typed_response_promise<train_ack> promise;
+  std::uint64_t ticket = 0;
 };
+
+// An acknowledgement owed to an agent: ready, or not yet (its rollout waits).
+struct owed_ack {
+  caf::typed_response_promise<train_ack> promise;
+  train_ack ack;
+};
+
+// How often held acknowledgements are looked at again while nothing arrives
+// (an agent that went silent stops counting as collecting).
+constexpr auto budget_tick = std::chrono::milliseconds(50);
 
 struct learner_state {
   std::shared_ptr<algo::trainer> trainer;
   metrics_actor metrics;
   learner_final totals;
   replica_setup replica;
+  rollout_admission admission;
   std::vector<replica_link> peers;  // in replica order; empty: a lone replica
   model::staleness_bound bound{0, 1};
   std::deque<waiting_rollout> waiting;  // in arrival order
   int batch_rollouts = 1;               // the trainer's batch
   std::vector<caf::typed_response_promise<learner_final>> drains;
   std::vector<float> delta;  // this replica's last update, for the peers
+  std::optional<algo::collection_budget> budget;
+  std::unordered_map<std::uint64_t, owed_ack> owed;  // by ticket
+  std::uint64_t next_ticket = 0;
+  bool tick_pending = false;
   static inline const char* name = "learner";
 };
 
-using learner_pointer = learner_actor::stateful_pointer<learner_state>;
+// Its own timer (held acknowledgements are due a look) is no part of its
+// public protocol.
+using learner_impl = learner_actor::extend<caf::reacts_to<caf::tick_atom>>;
+using learner_pointer = learner_impl::stateful_pointer<learner_state>;
 
 void resume(learner_pointer self);
 
@@ -61,19 +84,71 @@ void share_update(learner_pointer self, std::uint64_t sequence) {
   }
 }
 
+// Sends the acknowledgements the collection budget lets go.
+void deliver(learner_pointer self, const std::vector<std::uint64_t>& tickets) {
+  auto& st = self->state;
+  for (std::uint64_t t : tickets) {
+    auto it = st.owed.find(t);
+    if (it == st.owed.end()) continue;
+    it->second.promise.deliver(it->second.ack);
+    st.owed.erase(it);
+  }
+  if (st.budget && st.budget->holding() && !st.tick_pending) {
+    st.tick_pending = true;
+    self->delayed_send(self, budget_tick, caf::tick_atom_v);
+  }
+}
+
+// A rollout has been trained or dropped: its acknowledgement goes when the
+// budget lets it (at once without one).
+void acknowledge(learner_pointer self, std::uint32_t agent, std::uint64_t ticket, train_ack ack) {
+  auto& st = self->state;
+  st.owed[ticket].ack = ack;
+  if (!st.budget) return deliver(self, {ticket});
+  deliver(self, st.budget->on_ready(agent, ticket, std::chrono::steady_clock::now()));
+}
+
+// Rollouts whose oldest step is more than algo.max_policy_lag versions
+// behind the parameters now are dropped before they train (their agents
+// are told, and go on).
+void drop_stale(learner_pointer self) {
+  auto& st = self->state;
+  const std::uint64_t bound = st.admission.max_policy_lag;
+  if (bound == 0 || st.waiting.empty()) return;
+  const std::uint64_t now = st.trainer->version();
+  for (auto w = st.waiting.begin(); w != st.waiting.end();) {
+    const auto& versions = w->rollout.behaviour_version;
+    const std::uint64_t oldest =
+        versions.empty() ? now : *std::min_element(versions.begin(), versions.end());
+    if (now <= oldest || now - oldest <= bound) {
+      ++w;
+      continue;
+    }
+    st.totals.samples_dropped += w->rollout.samples();
+    st.totals.samples_stale += w->rollout.samples();
+    const auto agent = w->rollout.agent_id;
+    const auto ack = train_ack{w->rollout.sequence, false};
+    const auto ticket = w->ticket;
+    w = st.waiting.erase(w);
+    acknowledge(self, agent, ticket, ack);
+  }
+}
+
 // Trains the oldest full batch of waiting rollouts and answers each of them.
 void train_batch(learner_pointer self) {
   auto& st = self->state;
   std::vector<algo::rollout> batch;
-  std::vector<caf::typed_response_promise<train_ack>> promises;
+  std::vector<std::uint64_t> tickets;
+  std::vector<std::uint32_t> agents;
   std::vector<std::uint64_t> sequences;
   std::int64_t samples = 0;
   for (int i = 0; i < st.batch_rollouts; ++i) {
     waiting_rollout& w = st.waiting.front();
     samples += w.rollout.samples();
     sequences.push_back(w.rollout.sequence);
+    agents.push_back(w.rollout.agent_id);
+    tickets.push_back(w.ticket);
     batch.push_back(std::move(w.rollout));
-    promises.push_back(std::move(w.promise));
     st.waiting.pop_front();
   }
   const bool sharing = !st.peers.empty();
@@ -97,7 +172,7 @@ void train_batch(learner_pointer self) {
       result = st.trainer->train(std::move(batch), sharing ? &st.delta : nullptr);
       trained = true;
     } catch (const std::exception& e) {
-      std::cerr << "learner: dropped a batch of " << promises.size() << " rollouts: " << e.what() << "\n";
+      std::cerr << "learner: dropped a batch of " << tickets.size() << " rollouts: " << e.what() << "\n";
     }
   }
   if (trained) {
@@ -122,8 +197,8 @@ void train_batch(learner_pointer self) {
     st.totals.samples_dropped += samples;
   }
   if (trained && st.metrics) self->send(st.metrics, result);
-  for (size_t i = 0; i < promises.size(); ++i)
-    promises[i].deliver(train_ack{sequences[i], trained && result.applied});
+  for (size_t i = 0; i < tickets.size(); ++i)
+    acknowledge(self, agents[i], tickets[i], train_ack{sequences[i], trained && result.applied});
 }
 
 // Trains every full batch the bound now allows. Drain requests are answered
@@ -132,14 +207,21 @@ void train_batch(learner_pointer self) {
 // are then dropped and counted, like an agent's unfinished rollout.
 void resume(learner_pointer self) {
   auto& st = self->state;
-  while (st.waiting.size() >= size_t(st.batch_rollouts) && st.bound.may_apply()) train_batch(self);
+  drop_stale(self);
+  while (st.waiting.size() >= size_t(st.batch_rollouts) && st.bound.may_apply()) {
+    train_batch(self);
+    drop_stale(self);
+  }
   if (st.drains.empty() || st.waiting.size() >= size_t(st.batch_rollouts) || !st.bound.all_acked())
     return;
   for (auto& w : st.waiting) {
     st.totals.samples_dropped += w.rollout.samples();
-    w.promise.deliver(train_ack{w.rollout.sequence, false});
+    acknowledge(self, w.rollout.agent_id, w.ticket, train_ack{w.rollout.sequence, false});
   }
   st.waiting.clear();
+  // The agents have stopped: nothing is held back any more.
+  if (st.budget) deliver(self, st.budget->release_all());
+  if (st.budget) st.totals.acks_held = st.budget->tickets_held_total();
   for (auto& d : st.drains) d.deliver(st.totals);
   st.drains.clear();
 }
@@ -160,12 +242,18 @@ bool from_a_peer(learner_pointer self) {
   return false;
 }
 
-learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
-                                     metrics_actor metrics, replica_setup replica) {
-  self->state.trainer = std::move(trainer);
-  self->state.batch_rollouts = std::max(1, self->state.trainer->batch_rollouts());
-  self->state.metrics = std::move(metrics);
-  self->state.replica = std::move(replica);
+learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
+                                    metrics_actor metrics, replica_setup replica,
+                                    rollout_admission admission) {
+  auto& st = self->state;
+  st.trainer = std::move(trainer);
+  st.batch_rollouts = std::max(1, st.trainer->batch_rollouts());
+  st.metrics = std::move(metrics);
+  st.replica = std::move(replica);
+  st.admission = admission;
+  if (admission.max_in_flight > 0)
+    st.budget.emplace(algo::collection_budget::settings{admission.max_in_flight,
+                                                        admission.per_agent_in_flight});
   return {
       [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
@@ -178,9 +266,17 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
           return train_ack{r.sequence, false};
         }
         auto promise = self->make_response_promise<train_ack>();
-        st.waiting.push_back({std::move(r), promise});
+        const std::uint64_t ticket = st.next_ticket++;
+        st.owed[ticket].promise = promise;
+        if (st.budget) deliver(self, st.budget->on_arrival(r.agent_id, std::chrono::steady_clock::now()));
+        st.waiting.push_back({std::move(r), ticket});
         resume(self);
         return promise;
+      },
+      [=](caf::tick_atom) {
+        auto& st = self->state;
+        st.tick_pending = false;
+        if (st.budget) deliver(self, st.budget->on_tick(std::chrono::steady_clock::now()));
       },
       [=](const replica_update& u) -> caf::result<std::uint64_t> {
         auto& st = self->state;
@@ -242,8 +338,10 @@ learner_actor::behavior_type learner(learner_pointer self, std::shared_ptr<algo:
 }  // namespace
 
 learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> trainer,
-                            metrics_actor metrics, const replica_setup& replica) {
-  return sys.spawn<caf::detached>(learner, std::move(trainer), std::move(metrics), replica);
+                            metrics_actor metrics, const replica_setup& replica,
+                            const rollout_admission& admission) {
+  return caf::actor_cast<learner_actor>(sys.spawn<caf::detached>(
+      learner, std::move(trainer), std::move(metrics), replica, admission));
 }
 
 void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners) {

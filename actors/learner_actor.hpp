@@ -58,10 +58,23 @@ struct replica_setup {
   std::shared_ptr<model::replica_clock> clock;
 };
 
+// What bounds the policy lag of the rollouts this learner trains, whatever
+// the number of agents (algo/collection_budget.hpp says how). The defaults:
+// no bound.
+struct rollout_admission {
+  int max_in_flight = 0;        // algo.rollout_budget (0: any number)
+  int per_agent_in_flight = 2;  // algo.max_rollouts_in_flight
+  // algo.max_policy_lag: a rollout whose oldest step is more versions than
+  // this behind the parameters when its turn comes is dropped, not trained
+  // (counted in samples_dropped and samples_stale). 0: never.
+  std::uint64_t max_policy_lag = 0;
+};
+
 // Spawned detached. `metrics` may be an invalid handle (no reports). The
 // caller restores a checkpoint into `learner` before spawning, if resuming.
 learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> learner,
-                            metrics_actor metrics, const replica_setup& replica = {});
+                            metrics_actor metrics, const replica_setup& replica = {},
+                            const rollout_admission& admission = {});
 
 // Tells each learner who its peers are (all of `learners`, in replica order).
 void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners);

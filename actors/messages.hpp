@@ -170,7 +170,9 @@ struct agent_final {
 
 struct learner_final {
   std::int64_t samples_trained = 0;
-  std::int64_t samples_dropped = 0;  // rollouts rejected as malformed
+  std::int64_t samples_dropped = 0;  // rollouts rejected as malformed, stale, or left untrained
+  std::int64_t samples_stale = 0;    // of those: older than algo.max_policy_lag
+  std::int64_t acks_held = 0;        // acknowledgements held back by the collection budget
   std::int64_t updates = 0;
   std::int64_t updates_skipped = 0;  // non-finite loss or gradient
   std::int64_t updates_refused = 0;  // batches refused: a confirmed solve froze the parameters
@@ -204,6 +206,7 @@ struct metrics_totals {
   std::int32_t confirmations = 0;
   double confirmed_return = 0.0;
   std::uint64_t confirmed_version = 0;
+  std::int32_t best_evaluations = 0;  // checkpoint.best: evaluations run (confirmations aside)
   std::vector<node_stats> nodes;  // the learner's node first
   std::int64_t foreign_refused = 0;  // messages from outside this process, refused
 };
@@ -218,6 +221,7 @@ struct evaluation_report {
   std::int32_t episodes = 0;
   double return_mean = 0.0;
   bool passed = false;  // reached the target; the parameters are frozen
+  bool best = false;    // scored at least as well as any before: now the run's best.pt
 };
 
 // One frame of an agent's environment, rendered because a viewer asked for
@@ -295,7 +299,7 @@ typename Inspector::result_type inspect(Inspector& f, agent_final& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, learner_final& x) {
   return f(caf::meta::type_name("learner_final"), x.samples_trained, x.samples_dropped,
-           x.updates, x.updates_skipped, x.updates_refused, x.batches, x.train_seconds, x.version,
+           x.samples_stale, x.acks_held, x.updates, x.updates_skipped, x.updates_refused, x.batches, x.train_seconds, x.version,
            x.peer_updates, x.max_replica_lag, x.foreign_refused, x.foreign_replica_updates);
 }
 template <class Inspector>
@@ -303,7 +307,8 @@ typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
   return f(caf::meta::type_name("metrics_totals"), x.env_steps, x.episodes,
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
            x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag, x.confirmations,
-           x.confirmed_return, x.confirmed_version, x.nodes, x.foreign_refused);
+           x.confirmed_return, x.confirmed_version, x.best_evaluations, x.nodes,
+           x.foreign_refused);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
@@ -311,7 +316,8 @@ typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, evaluation_report& x) {
-  return f(caf::meta::type_name("evaluation_report"), x.version, x.episodes, x.return_mean, x.passed);
+  return f(caf::meta::type_name("evaluation_report"), x.version, x.episodes, x.return_mean,
+           x.passed, x.best);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, env_frame& x) {
@@ -355,7 +361,8 @@ namespace troupe::model {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, checkpoint_meta& x) {
   return f(caf::meta::type_name("checkpoint_meta"), x.version, x.env_steps, x.episodes,
-           x.updates, x.samples_trained, x.wall_seconds, x.segment, x.config_yaml);
+           x.updates, x.samples_trained, x.wall_seconds, x.segment, x.config_yaml,
+           x.evaluated_episodes, x.evaluated_return);
 }
 }  // namespace troupe::model
 
@@ -397,6 +404,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::door_counts))
   CAF_ADD_ATOM(troupe, troupe::actors, lane_atom, "lane")
   CAF_ADD_ATOM(troupe, troupe::actors, act_atom, "act")
+  CAF_ADD_ATOM(troupe, troupe::actors, best_atom, "best")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

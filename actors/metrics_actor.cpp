@@ -43,8 +43,12 @@ struct metrics_state {
   run_metrics metrics;
   std::ofstream csv;
   bool stop_sent = false;
-  bool confirming = false;              // an evaluation is under way
+  bool evaluating = false;              // a confirmation or a best evaluation is under way
   std::int64_t next_confirm_at = 0;     // episodes: a failed confirmation waits for a new window
+  std::int64_t next_best_at = 0;        // episodes: a best evaluation waits for a new window
+  std::int64_t evaluations = 0;         // of both kinds, for their seeds
+  double evaluation_seconds = 0;        // this segment's, of both kinds
+  std::optional<double> best_return;    // the best evaluation of this segment
   metrics_totals totals;
   std::map<std::string, node_tally> nodes;
   // At the previous tick, for rates.
@@ -108,19 +112,76 @@ void mark_solved(metrics_pointer self) {
   request_stop(self, stop_reason::solved);
 }
 
+double segment_seconds(const metrics_config& c) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+}
+
+// The counters a checkpoint written now (best.pt) carries.
+model::checkpoint_meta counters_now(const metrics_state& st) {
+  model::checkpoint_meta meta;
+  meta.env_steps = st.metrics.env_steps();
+  meta.episodes = st.metrics.episodes();
+  meta.updates = st.metrics.updates();
+  meta.samples_trained = st.metrics.samples_trained();
+  meta.wall_seconds = run_seconds(st.config);
+  return meta;
+}
+
+// An evaluation begins: the next seed, and its time counted.
+std::uint64_t begin_evaluation(metrics_state& st) {
+  st.evaluating = true;
+  return st.config.confirm_seed + std::uint64_t(st.evaluations++);
+}
+
+void end_evaluation(metrics_pointer self, double started, const evaluation_report& r) {
+  auto& st = self->state;
+  st.evaluating = false;
+  st.evaluation_seconds += segment_seconds(st.config) - started;
+  if (!r.best) return;
+  const bool better = !st.best_return || r.return_mean > *st.best_return;
+  st.best_return = r.return_mean;
+  if (better && st.config.log.progress)
+    std::cout << "best: version " << r.version << " scored " << r.return_mean << " over "
+              << r.episodes << " fresh episodes (checkpoints/best.pt)" << std::endl;
+}
+
+// Now and then, within checkpoint.best.time_share of the time: fresh
+// episodes of the parameters as they are now, kept as best.pt if they
+// score at least as well as every evaluation before.
+void check_best(metrics_pointer self) {
+  auto& st = self->state;
+  const best_config& best = st.config.best;
+  if (best.episodes <= 0 || !st.config.evaluator || st.evaluating || st.stop_sent ||
+      !st.metrics.window_full() || st.metrics.episodes() < st.next_best_at)
+    return;
+  const double started = segment_seconds(st.config);
+  if (st.evaluation_seconds > best.time_share * started) return;
+  const std::uint64_t seed = begin_evaluation(st);
+  ++st.totals.best_evaluations;
+  self->request(st.config.evaluator, confirmation_timeout, best_atom_v, std::int32_t(best.episodes),
+                seed, counters_now(st))
+      .then(
+          [=](const evaluation_report& r) {
+            self->state.next_best_at = self->state.metrics.episodes() + self->state.config.stop.window;
+            end_evaluation(self, started, r);
+          },
+          [=](caf::error&) { self->state.evaluating = false; });  // the run is ending
+}
+
 // The window's mean reached the target: asks the evaluator whether the
 // current parameters score it too.
 void confirm(metrics_pointer self) {
   auto& st = self->state;
-  st.confirming = true;
   const std::int32_t episodes = st.config.stop.confirm_episodes;
-  const std::uint64_t seed = st.config.confirm_seed + std::uint64_t(st.totals.confirmations);
+  const std::uint64_t seed = begin_evaluation(st);
+  const double started = segment_seconds(st.config);
   ++st.totals.confirmations;
-  self->request(st.config.evaluator, confirmation_timeout, evaluate_atom_v, episodes, seed)
+  self->request(st.config.evaluator, confirmation_timeout, evaluate_atom_v, episodes, seed,
+                counters_now(st))
       .then(
           [=](const evaluation_report& r) {
             auto& st = self->state;
-            st.confirming = false;
+            end_evaluation(self, started, r);
             st.totals.confirmed_return = r.return_mean;
             st.totals.confirmed_version = r.version;
             const bool passed = r.passed;
@@ -134,14 +195,14 @@ void confirm(metrics_pointer self) {
               st.next_confirm_at = st.metrics.episodes() + st.config.stop.window;
           },
           [=](caf::error&) {  // stopped meanwhile: the run is ending anyway
-            self->state.confirming = false;
+            self->state.evaluating = false;
           });
 }
 
 void check_stop(metrics_pointer self) {
   auto& st = self->state;
   const auto& stop = st.config.stop;
-  if (!st.totals.solved && !st.confirming && st.metrics.window_full() &&
+  if (!st.totals.solved && !st.evaluating && st.metrics.window_full() &&
       st.metrics.episodes() >= st.next_confirm_at &&
       st.metrics.mean_return() >= stop.mean_return) {
     if (stop.confirm_episodes > 0 && st.config.evaluator)
@@ -261,6 +322,7 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         st.metrics.add_env_steps(report.env_steps);
         for (float r : report.returns) st.metrics.add_episode(r);
         check_stop(self);
+        check_best(self);
       },
       [=](const algo::train_result& result) {
         if (from_this_process(self)) self->state.metrics.add_update(result);

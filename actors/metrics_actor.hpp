@@ -28,9 +28,11 @@ struct metrics_config {
   std::string csv_path;  // empty: no CSV; appended to when it exists
   std::chrono::steady_clock::time_point start;
   model::checkpoint_meta resumed;  // counters and time of earlier segments
-  // With stop.confirm_episodes > 0: plays the confirmation episodes.
+  // Plays the confirmation episodes (stop.confirm_episodes > 0) and the
+  // best policy's (best.episodes > 0); invalid: neither.
   evaluator_actor evaluator;
-  std::uint64_t confirm_seed = 1;
+  std::uint64_t confirm_seed = 1;  // of the first evaluation; each next one adds 1
+  best_config best;  // checkpoint.best
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

@@ -107,19 +107,26 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
                       request.run_dir.empty() ? std::string()
                                               : run_directory{request.run_dir}.metrics_file(),
                       start, run.resumed};
-  if (config.run.stop.confirm_episodes > 0) {
+  const bool keeps_best = config.checkpoint.best.episodes > 0 && !request.run_dir.empty();
+  if (config.run.stop.confirm_episodes > 0 || keeps_best) {
     // Replica 0's parameters are judged (and saved by checkpoints).
-    run.evaluator = spawn_evaluator(sys, run.models[0], config.env, config.run.stop.mean_return,
-                                    {run.models.begin() + 1, run.models.end()});
+    evaluator_config ecfg{config.env, config.run.stop.mean_return, "", run.segment,
+                          request.config_yaml};
+    if (keeps_best) ecfg.best_path = run_directory{request.run_dir}.checkpoints().best();
+    run.evaluator = spawn_evaluator(sys, run.models[0], ecfg, {run.models.begin() + 1, run.models.end()});
     mcfg.evaluator = run.evaluator;
     mcfg.confirm_seed = run.streams.confirmation();
   }
+  mcfg.best = config.checkpoint.best;
   run.metrics = spawn_metrics(sys, mcfg, run.owners[0], std::move(coordinator));
   auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
   for (size_t d = 0; d < replicas; ++d)
     run.learners.push_back(spawn_learner(
         sys, run.trainers[d], run.metrics,
-        replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock}));
+        replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock},
+        rollout_admission{algo::rollout_budget(config.algo),
+                          config.algo.max_rollouts_in_flight,
+                          std::uint64_t(algo::max_policy_lag(config.algo))}));
   if (replicas > 1) introduce_replicas(sys, run.learners);
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;

@@ -62,7 +62,7 @@ struct run_parts {
   std::vector<std::shared_ptr<predict_lane>> lanes;  // owner d's, for this node's agents (null: batching.lane false)
   std::vector<learner_actor> learners;
   metrics_actor metrics;
-  evaluator_actor evaluator;       // only with run.stop.confirm_episodes > 0
+  evaluator_actor evaluator;       // with run.stop.confirm_episodes > 0 or a best.pt to keep
   cluster_gateway_actor gateway;   // only when serving workers
   caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)
 

@@ -59,9 +59,19 @@ struct replicas_config {
   int max_lag = 4;
 };
 
+// The run's best policy, RUN/checkpoints/best.pt: fresh episodes of the
+// current parameters are played now and then (at most time_share of the
+// run's time), and parameters that score at least as well as every
+// evaluation before are kept. A target's confirmation counts as one.
+struct best_config {
+  int episodes = 100;        // per evaluation; 0: no best.pt
+  double time_share = 0.05;  // of the wall time, at most, spent on these evaluations
+};
+
 struct checkpoint_config {
   double every_seconds = 30.0;  // 0: only at the end of the run
   int keep = 3;                 // the newest checkpoints kept on disk
+  best_config best;
 };
 
 struct log_config {

@@ -8,10 +8,18 @@
 
 namespace troupe::actors {
 
-trained_model load_trained_model(const std::string& target) {
+trained_model load_trained_model(const std::string& target, which_checkpoint which) {
   trained_model out;
   out.checkpoint = target;
-  if (std::filesystem::is_directory(target)) {
+  const bool directory = std::filesystem::is_directory(target);
+  if (which == which_checkpoint::best) {
+    if (!directory)
+      throw config_error(target + ": --best takes a run directory (its checkpoints/best.pt), not a file");
+    out.checkpoint = run_directory{target}.checkpoints().best();
+    if (!std::filesystem::exists(out.checkpoint))
+      throw config_error(target + ": no best policy (" + out.checkpoint +
+                         "): the run kept none yet (checkpoint.best.episodes)");
+  } else if (directory) {
     out.checkpoint = run_directory{target}.checkpoints().newest();
     if (out.checkpoint.empty())
       throw config_error(target + ": no checkpoint in " + target + "/checkpoints");

@@ -1,6 +1,6 @@
 #pragma once
-// A trained policy from a run directory (its newest checkpoint) or a
-// checkpoint file, with the config it was trained with: what `troupe eval`
+// A trained policy from a run directory (its newest checkpoint, or its best
+// one) or a checkpoint file, with the config it was trained with: what `troupe eval`
 // scores and `troupe play` shows.
 #include <memory>
 #include <string>
@@ -18,7 +18,13 @@ struct trained_model {
   std::shared_ptr<model::shared_model> model;
 };
 
-// Throws config_error saying what is missing or damaged.
-trained_model load_trained_model(const std::string& run_dir_or_checkpoint);
+// Which checkpoint of a run directory.
+enum class which_checkpoint { newest, best };
+
+// A run directory's newest checkpoint, or its best.pt (`best`), or the
+// checkpoint file named. Throws config_error saying what is missing or
+// damaged.
+trained_model load_trained_model(const std::string& run_dir_or_checkpoint,
+                                 which_checkpoint which = which_checkpoint::newest);
 
 }  // namespace troupe::actors

@@ -2,6 +2,7 @@
 // The learning algorithm's hyperparameters: the `algo` section of a run
 // config. Defaults here; actors/config_loader.cpp reads, checks and documents
 // every key.
+#include <algorithm>
 #include <cstdint>
 
 namespace troupe::algo {
@@ -47,6 +48,10 @@ struct algo_config {
   double rmsprop_alpha = 0.99;
   double optimizer_eps = 1e-5;
   int max_rollouts_in_flight = 2;  // per agent: rollouts sent but not yet trained
+  // The policy lag's bound, whatever the number of agents (algo/collection_budget.hpp);
+  // 0: automatic, see below.
+  int rollout_budget = 0;          // rollouts collected or waiting to train at once, per learner
+  int max_policy_lag = 0;          // versions: older rollouts are dropped, not trained
   correction_kind correction = correction_kind::none;
   double vtrace_rho_bar = 1.0;
   double vtrace_c_bar = 1.0;
@@ -54,5 +59,27 @@ struct algo_config {
   double gae_lambda = 1.0;    // < 1: generalised advantage estimation (1: n-step returns)
   ppo_config ppo;
 };
+
+// Updates one batch makes: A3C 1, PPO one per minibatch of every epoch.
+inline int updates_per_batch(const algo_config& a) {
+  return a.kind == algo_kind::ppo ? a.ppo.epochs * a.ppo.minibatches : 1;
+}
+
+// algo.rollout_budget, 0 resolved: two batches' rollouts, and at least 4,
+// so that one batch fills while the one before trains, as two agents of
+// two rollouts in flight each do (what the configs were tuned with).
+// Measured on CartPole A3C with 8 and 32 agents (docs/algorithms.md): 2, 4
+// and 8 all solve; 4 was the fastest, at a lag near 3 as with 2 agents.
+inline int rollout_budget(const algo_config& a) {
+  return a.rollout_budget > 0 ? a.rollout_budget : std::max(4, 2 * a.batch_rollouts);
+}
+
+// algo.max_policy_lag, 0 resolved: eight batches' updates. A safety net:
+// within the budget above the lag stays near 3 batches' worth; what
+// exceeds this comes of a start with many agents at once (the learner
+// cannot hold back agents it has not heard from yet), or a stall.
+inline int max_policy_lag(const algo_config& a) {
+  return a.max_policy_lag > 0 ? a.max_policy_lag : 8 * updates_per_batch(a);
+}
 
 }  // namespace troupe::algo

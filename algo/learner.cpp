@@ -177,6 +177,8 @@ std::optional<std::uint64_t> learner::apply_peer_update(const std::vector<float>
   return model::apply_delta(*core_->model, delta);
 }
 
+std::uint64_t learner::version() { return model::current_version(*core_->model); }
+
 std::uint64_t learner::save_checkpoint(const std::string& path, const model::checkpoint_meta& meta) {
   return model::save_checkpoint(path, *core_->model, core_->optimizer.get(), meta);
 }

@@ -43,6 +43,7 @@ class learner final : public trainer {
   // One rollout as a batch of its own.
   train_result train_one(const rollout& r) { return train(std::vector<rollout>{r}); }
   std::optional<std::uint64_t> apply_peer_update(const std::vector<float>& delta) override;
+  std::uint64_t version() override;
 
   // The model and this learner's optimiser state (see model/checkpoint.hpp).
   std::uint64_t save_checkpoint(const std::string& path,

@@ -61,6 +61,9 @@ class trainer {
   // are frozen and the update was refused.
   virtual std::optional<std::uint64_t> apply_peer_update(const std::vector<float>& delta) = 0;
 
+  // The parameter version now (what a rollout's lag is measured against).
+  virtual std::uint64_t version() = 0;
+
   // The parameters and optimiser state (see model/checkpoint.hpp).
   virtual std::uint64_t save_checkpoint(const std::string& path,
                                         const model::checkpoint_meta& meta) = 0;

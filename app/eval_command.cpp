@@ -1,4 +1,4 @@
-// troupe eval RUN_DIR|CHECKPOINT --episodes N [--greedy] [--seed S] [--json FILE]
+// troupe eval RUN_DIR|CHECKPOINT [--best] --episodes N [--greedy] [--seed S] [--json FILE]
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -20,12 +20,14 @@ struct eval_options {
   std::string target, json_path;
   int episodes = 100;
   bool greedy = false;
+  bool best = false;  // checkpoints/best.pt, not the newest
   std::uint64_t seed = 12345;
 };
 
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
-  const actors::trained_model trained = actors::load_trained_model(opts.target);
+  const actors::trained_model trained = actors::load_trained_model(
+      opts.target, opts.best ? actors::which_checkpoint::best : actors::which_checkpoint::newest);
   const std::string& path = trained.checkpoint;
   const model::checkpoint_meta& meta = trained.meta;
   const actors::run_config& config = trained.config;
@@ -51,6 +53,7 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
   auto opts = std::make_shared<eval_options>();
   auto* cmd = cli.add_subcommand("eval", "evaluate a trained policy from a run or checkpoint");
   cmd->add_option("target", opts->target, "run directory or checkpoint file")->required();
+  cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
   cmd->add_option("--episodes", opts->episodes, "episodes to play")->check(CLI::Range(1, 10000000));
   cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
   cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");

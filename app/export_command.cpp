@@ -1,4 +1,4 @@
-// troupe export RUN_DIR|CHECKPOINT --out FILE [--format torchscript]
+// troupe export RUN_DIR|CHECKPOINT [--best] --out FILE [--format torchscript]
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -18,11 +18,13 @@ namespace {
 struct export_options {
   std::string target, out;
   std::string format = "torchscript";
+  bool best = false;  // checkpoints/best.pt, not the newest
 };
 
 void export_policy(const export_options& opts) {
   model::set_compute_threads(1);
-  const actors::trained_model trained = actors::load_trained_model(opts.target);
+  const actors::trained_model trained = actors::load_trained_model(
+      opts.target, opts.best ? actors::which_checkpoint::best : actors::which_checkpoint::newest);
   const actors::run_config& config = trained.config;
   // The environment as it is, before env.observe: the module takes its raw
   // observations and selects inside.
@@ -59,6 +61,7 @@ void add_export_command(CLI::App& cli, int& exit_code) {
       "export", "write a trained policy as a TorchScript module that PyTorch and LibTorch load without Troupe");
   cmd->add_option("target", opts->target, "run directory (its newest checkpoint) or checkpoint file")
       ->required();
+  cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
   cmd->add_option("--out", opts->out, "the file to write")->required();
   cmd->add_option("--format", opts->format, "the format: torchscript")
       ->check(CLI::IsMember({"torchscript"}));

@@ -1,4 +1,4 @@
-// troupe play RUN_DIR|CHECKPOINT [--episodes N] [--greedy] [--seed S]: watch a
+// troupe play RUN_DIR|CHECKPOINT [--best] [--episodes N] [--greedy] [--seed S]: watch a
 // trained policy play in a live window, its action probabilities (or a
 // Gaussian's means and the actions taken) beside the environment.
 #include <iostream>
@@ -25,6 +25,7 @@ struct play_options {
   std::string target;
   long episodes = 0;  // 0: until quit
   bool greedy = false;
+  bool best = false;  // checkpoints/best.pt, not the newest
   std::uint64_t seed = 12345;  // eval's default: the same episodes
   double fps = 30.0;
   window_flags window;
@@ -75,7 +76,8 @@ void play(const play_options& opts) {
   if (opts.episodes < 0 || opts.fps < 0)
     throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
-  const actors::trained_model trained = actors::load_trained_model(opts.target);
+  const actors::trained_model trained = actors::load_trained_model(
+      opts.target, opts.best ? actors::which_checkpoint::best : actors::which_checkpoint::newest);
   const auto env = envs::make_env(trained.config.env);
   std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
             << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id
@@ -97,6 +99,7 @@ void add_play_command(CLI::App& cli, int& exit_code) {
   auto* cmd = cli.add_subcommand("play", "watch a trained policy play in a live window");
   cmd->add_option("target", opts->target, "run directory (its newest checkpoint) or checkpoint file")
       ->required();
+  cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
   cmd->add_option("--episodes", opts->episodes, "stop after N episodes (0: until quit)");
   cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
   cmd->add_option("--seed", opts->seed,

@@ -36,6 +36,16 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   // parameters, and what the last one scored (null when none ran).
   j["confirmations"] = t.confirmations;
   j["confirmed_return"] = t.confirmations ? nlohmann::json(t.confirmed_return) : nlohmann::json();
+  // checkpoint.best: the best policy kept (null: none), and the evaluations
+  // played for it.
+  j["best_evaluations"] = t.best_evaluations;
+  j["best"] = o.best_checkpoint.empty()
+                  ? nlohmann::json()
+                  : nlohmann::json{{"checkpoint", o.best_checkpoint},
+                                   {"return_mean", o.best.evaluated_return},
+                                   {"evaluated_episodes", o.best.evaluated_episodes},
+                                   {"version", o.best.version},
+                                   {"env_steps", o.best.env_steps}};
   j["confirmed_version"] = t.confirmations ? nlohmann::json(t.confirmed_version) : nlohmann::json();
   // This segment's steps over this segment's time (a resumed run's env_steps
   // include earlier segments).
@@ -76,7 +86,9 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["learner"] = {{"batches", o.learner.batches},
                   {"busy_seconds", busy},
                   {"busy_share", o.wall_seconds > 0 ? busy / o.wall_seconds : 0.0},
-                  {"samples_per_busy_second", busy > 0 ? o.learner.samples_trained / busy : 0.0}};
+                  {"samples_per_busy_second", busy > 0 ? o.learner.samples_trained / busy : 0.0},
+                  {"samples_stale", o.learner.samples_stale},
+                  {"acks_held", o.learner.acks_held}};
   if (!o.last_failure.empty()) j["last_agent_failure"] = o.last_failure;
   // One parameter replica per device: each one's final version (equal when
   // every update reached every replica), its own updates, the other

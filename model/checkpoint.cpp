@@ -18,11 +18,14 @@ namespace {
 using nlohmann::json;
 
 json meta_to_json(const checkpoint_meta& m) {
-  return {{"version", m.version},         {"env_steps", m.env_steps},
-          {"episodes", m.episodes},       {"updates", m.updates},
-          {"samples_trained", m.samples_trained},
-          {"wall_seconds", m.wall_seconds}, {"segment", m.segment},
-          {"config_yaml", m.config_yaml}};
+  json j = {{"version", m.version},         {"env_steps", m.env_steps},
+            {"episodes", m.episodes},       {"updates", m.updates},
+            {"samples_trained", m.samples_trained},
+            {"wall_seconds", m.wall_seconds}, {"segment", m.segment},
+            {"config_yaml", m.config_yaml}};
+  if (m.evaluated_episodes > 0)
+    j["evaluated"] = {{"episodes", m.evaluated_episodes}, {"return_mean", m.evaluated_return}};
+  return j;
 }
 
 checkpoint_meta meta_from_json(const json& j) {
@@ -35,6 +38,10 @@ checkpoint_meta meta_from_json(const json& j) {
   m.wall_seconds = j.at("wall_seconds").get<double>();
   m.segment = j.at("segment").get<std::uint64_t>();
   m.config_yaml = j.at("config_yaml").get<std::string>();
+  if (j.contains("evaluated")) {  // only a best.pt has it
+    m.evaluated_episodes = j.at("evaluated").at("episodes").get<std::int32_t>();
+    m.evaluated_return = j.at("evaluated").at("return_mean").get<double>();
+  }
   return m;
 }
 

@@ -33,6 +33,11 @@ struct checkpoint_meta {
   // so a resumed run draws fresh, reproducible numbers.
   std::uint64_t segment = 0;
   std::string config_yaml;         // the resolved config the run trains with
+  // What fresh episodes of exactly these parameters scored (the mean return
+  // of `evaluated_episodes` of them): a run's best.pt carries it. 0
+  // episodes: never evaluated.
+  std::int32_t evaluated_episodes = 0;
+  double evaluated_return = 0;
 };
 
 // Saves inside the parameters' critical section, so parameters, optimiser

@@ -20,6 +20,9 @@ class checkpoint_store {
   std::vector<std::string> all() const;
   // The newest complete checkpoint, or "" when there is none.
   std::string newest() const;
+  // The run's best policy (actors/evaluator.hpp): best.pt, beside the
+  // others but never one of them (neither pruned nor resumed from).
+  std::string best() const { return dir_ + "/best.pt"; }
 
  private:
   std::string dir_;

@@ -42,6 +42,8 @@ void copy_tensors(const shared_model& from, shared_model& to) {
   const auto source_buffers = from.net->buffers();
   auto target_buffers = to.net->buffers();
   for (size_t i = 0; i < source_buffers.size(); ++i) target_buffers[i].copy_(source_buffers[i]);
+  to.obs_moments = from.obs_moments;  // what a checkpoint of the copy saves
+  to.return_moments = from.return_moments;
   to.version = from.version;
 }
 

@@ -17,15 +17,23 @@ namespace {
 
 struct script {
   std::atomic<int> calls{0};
+  std::atomic<int> best_calls{0};
+  std::atomic<std::int64_t> best_env_steps{-1};  // the counters the last best request carried
 };
 
-// Fails its first verdict, passes every later one.
+// Fails its first verdict, passes every later one; a best evaluation
+// scores 1, 2, 3, ... and is kept each time.
 evaluator_actor::behavior_type scripted_evaluator(evaluator_actor::pointer, script* s) {
   return {
-      [=](evaluate_atom, std::int32_t episodes, std::uint64_t) {
+      [=](evaluate_atom, std::int32_t episodes, std::uint64_t, const model::checkpoint_meta&) {
         const int call = ++s->calls;
         return evaluation_report{std::uint64_t(call), episodes, call == 1 ? 10.0 : 300.0,
-                                 call > 1};
+                                 call > 1, false};
+      },
+      [=](best_atom, std::int32_t episodes, std::uint64_t, const model::checkpoint_meta& meta) {
+        const int call = ++s->best_calls;
+        s->best_env_steps = meta.env_steps;
+        return evaluation_report{std::uint64_t(call), episodes, double(call), false, true};
       },
   };
 }
@@ -36,6 +44,17 @@ episode_report episodes_of(float ret, int count) {
   r.returns.assign(count, ret);
   r.lengths.assign(count, 10);
   return r;
+}
+
+// A metrics actor's config that prints nothing and writes no row of its own.
+metrics_config quiet_metrics(double target, int window) {
+  metrics_config mc;
+  mc.stop.mean_return = target;
+  mc.stop.window = window;
+  mc.log.progress = false;
+  mc.log.progress_seconds = 3600;
+  mc.start = std::chrono::steady_clock::now();
+  return mc;
 }
 
 metrics_totals totals_of(caf::scoped_actor& self, const metrics_actor& m) {
@@ -54,13 +73,9 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
   caf::actor_system sys{cfg};
   caf::scoped_actor self{sys};
   script s;
-  metrics_config mc;
-  mc.stop.mean_return = 100;
-  mc.stop.window = 4;
+  metrics_config mc = quiet_metrics(100, 4);
   mc.stop.confirm_episodes = 7;
-  mc.log.progress = false;
-  mc.log.progress_seconds = 3600;
-  mc.start = std::chrono::steady_clock::now();
+  mc.best.episodes = 0;  // no best evaluations: this test counts verdicts
   mc.evaluator = sys.spawn(scripted_evaluator, &s);
   auto metrics = spawn_metrics(sys, mc, model_owner_actor{}, caf::actor_cast<run_control>(self));
 
@@ -85,6 +100,69 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
   CHECK(t.confirmations == 2);
   CHECK(t.confirmed_return == 300.0);
   CHECK(t.confirmed_version == 2);
+  self->send_exit(metrics, caf::exit_reason::user_shutdown);
+  self->send_exit(mc.evaluator, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("best evaluations: one per new window of episodes, with the counters of the moment") {
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  caf::scoped_actor self{sys};
+  script s;
+  metrics_config mc = quiet_metrics(1e9, 4);  // the target is never reached: no confirmation
+  mc.stop.confirm_episodes = 7;
+  mc.best.episodes = 9;
+  mc.best.time_share = 1.0;
+  mc.evaluator = sys.spawn(scripted_evaluator, &s);
+  auto metrics = spawn_metrics(sys, mc, model_owner_actor{}, caf::actor_cast<run_control>(self));
+  self->send(metrics, episodes_of(50, 3));  // the window is not full yet
+  CHECK(totals_of(self, metrics).best_evaluations == 0);
+  self->send(metrics, episodes_of(50, 1));  // full: the first best evaluation
+  while (s.best_calls < 1) std::this_thread::yield();
+  CHECK(s.best_env_steps == 40);  // the counters at the moment it was asked
+  self->send(metrics, episodes_of(50, 3));  // not a new window yet
+  CHECK(totals_of(self, metrics).best_evaluations == 1);
+  self->send(metrics, episodes_of(50, 1));  // a new window: the second
+  while (s.best_calls < 2) std::this_thread::yield();
+  CHECK(totals_of(self, metrics).best_evaluations == 2);
+  CHECK(s.calls == 0);  // the target was never reached
+  self->send_exit(metrics, caf::exit_reason::user_shutdown);
+  self->send_exit(mc.evaluator, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("best evaluations stay within their share of the time") {
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  caf::scoped_actor self{sys};
+  script s;
+  metrics_config mc = quiet_metrics(1e9, 1);
+  mc.best.episodes = 5;
+  mc.best.time_share = 0.01;  // 1 % of the time
+  // Each best evaluation takes 20 ms.
+  mc.evaluator = sys.spawn([&s](evaluator_actor::pointer) -> evaluator_actor::behavior_type {
+    return {
+        [](evaluate_atom, std::int32_t, std::uint64_t, const model::checkpoint_meta&) {
+          return evaluation_report{};
+        },
+        [&s](best_atom, std::int32_t episodes, std::uint64_t, const model::checkpoint_meta&) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          ++s.best_calls;
+          return evaluation_report{1, episodes, 1.0, false, true};
+        },
+    };
+  });
+  auto metrics = spawn_metrics(sys, mc, model_owner_actor{}, caf::actor_cast<run_control>(self));
+  // An episode every millisecond for 0.5 s: at 1 %, 5 ms of evaluations
+  // are allowed, so once the first (20 ms) has run none may start until
+  // 2 s have passed.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (std::chrono::steady_clock::now() < until) {
+    self->send(metrics, episodes_of(1, 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(totals_of(self, metrics).best_evaluations == 1);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
   self->send_exit(mc.evaluator, caf::exit_reason::user_shutdown);
 }

@@ -56,6 +56,8 @@ class known_gradient_trainer final : public algo::trainer {
     return model::apply_delta(*model_, delta);
   }
 
+  std::uint64_t version() override { return model::current_version(*model_); }
+
   std::uint64_t save_checkpoint(const std::string&, const model::checkpoint_meta&) override {
     return 0;
   }

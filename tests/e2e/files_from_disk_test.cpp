@@ -31,15 +31,6 @@ void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-std::vector<std::string> checkpoints_in(const std::string& run_dir) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(run_dir + "/checkpoints", ec))
-    if (e.path().extension() == ".pt") found.push_back(e.path().string());
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
 // A small tmpfs mounted for the test's lifetime (the tests run as root in
 // CI). Mounting is the point of the test: if it is not permitted, the test
 // fails saying so rather than pass without a full disk.

@@ -5,6 +5,7 @@
 
 #include <ftw.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <regex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +52,18 @@ inline std::string wait_for_log(const std::string& path, const std::regex& patte
         return true;
       },
       seconds);
+  return found;
+}
+
+// A run directory's checkpoints (RUN/checkpoints/ckpt-*.pt), oldest first;
+// its best.pt is not one of them.
+inline std::vector<std::string> checkpoints_in(const std::string& run_dir) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(run_dir + "/checkpoints", ec))
+    if (e.path().filename().string().rfind("ckpt-", 0) == 0 && e.path().extension() == ".pt")
+      found.push_back(e.path().string());
+  std::sort(found.begin(), found.end());
   return found;
 }
 

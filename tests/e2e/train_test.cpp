@@ -122,6 +122,85 @@ TEST_CASE("a run stopped by its step limit still trains or drops every sample") 
   }
 }
 
+TEST_CASE("trained past its target, a run keeps its best policy: best.pt, named in summary.json, for eval, play and export --best") {
+  const std::string dir = fresh_dir("e2e_best");
+  // No reachable target; 1M env steps (some 3 s): the best evaluations run
+  // within their 5 % of the time.
+  const auto r = run_troupe("train " + config + " --run-dir " + dir +
+                            " --set run.stop.mean_return=100000 --set run.stop.env_steps=1000000" +
+                            " --set log.progress_seconds=600");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  REQUIRE(s["best"].is_object());
+  CHECK(s["best"]["checkpoint"] == dir + "/checkpoints/best.pt");
+  CHECK(s["best"]["evaluated_episodes"] == 100);
+  CHECK(s["best_evaluations"].get<int>() >= 1);
+  // A best printed is better than every one before it, and the last one
+  // printed is what best.pt holds.
+  std::istringstream lines(r.output);
+  double last = -1e300;
+  int printed = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find(" scored ");
+    if (line.rfind("best: version ", 0) != 0 || at == std::string::npos) continue;
+    const double score = std::stod(line.substr(at + 8));
+    CHECK(score > last);
+    last = score;
+    ++printed;
+  }
+  REQUIRE(printed >= 1);
+  CHECK(s["best"]["return_mean"].get<double>() == doctest::Approx(last).epsilon(1e-4));
+  // It is not one of the checkpoints a resume starts from, nor pruned.
+  CHECK(std::filesystem::exists(dir + "/checkpoints/best.pt"));
+  // eval --best loads it: the version summary.json names.
+  const auto eval = run_troupe("eval " + dir + " --best --episodes 10 --json " + dir + "/best_eval.json");
+  INFO(eval.output);
+  REQUIRE(eval.exit_code == 0);
+  const auto e = read_json(dir + "/best_eval.json");
+  CHECK(e["checkpoint"] == dir + "/checkpoints/best.pt");
+  CHECK(e["version"] == s["best"]["version"]);
+  // export --best writes the policy; play --best refuses a bad target with exit 2.
+  const auto exported = run_troupe("export " + dir + " --best --out " + dir + "/best_policy.pt");
+  INFO(exported.output);
+  CHECK(exported.exit_code == 0);
+  CHECK(std::filesystem::file_size(dir + "/best_policy.pt") > 0);
+  const auto not_a_run = run_troupe("eval " + dir + "/checkpoints/best.pt --best");
+  CHECK(not_a_run.exit_code == 2);
+  CHECK(not_a_run.output.find("--best takes a run directory") != std::string::npos);
+  const auto play_file = run_troupe("play " + dir + "/checkpoints/best.pt --best --episodes 1");
+  CHECK(play_file.exit_code == 2);
+}
+
+TEST_CASE("a run that keeps no best policy says so to eval --best") {
+  const std::string dir = fresh_dir("e2e_no_best");
+  const auto s = train_and_summarise(config + " --set checkpoint.best.episodes=0" +
+                                         " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000" +
+                                         " --set log.progress=false",
+                                     dir);
+  CHECK(s["best"].is_null());
+  CHECK(s["best_evaluations"] == 0);
+  const auto eval = run_troupe("eval " + dir + " --best");
+  CHECK(eval.exit_code == 2);
+  CHECK(eval.output.find("no best policy") != std::string::npos);
+}
+
+TEST_CASE("32 agents: the rollout budget keeps the policy lag near two agents', and CartPole solves") {
+  const std::string dir = fresh_dir("e2e_many_agents");
+  const auto s = train_and_summarise(config + " --set agents.count=32 --set log.progress=false" +
+                                         " --set run.stop.wall_seconds=120",
+                                     dir);
+  CHECK(s["solved"] == true);
+  // 32 agents of 2 rollouts in flight each would lag by ~60 updates; the
+  // budget (4 in flight) keeps it near 3, and no trained sample is older
+  // than the bound (8).
+  CHECK(s["mean_policy_lag"].get<double>() < 5.0);
+  CHECK(s["max_policy_lag"].get<long>() <= 8);
+  CHECK(s["learner"]["acks_held"].get<long>() > 0);
+  CHECK(s["samples_collected"].get<long>() ==
+        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+}
+
 TEST_CASE("a bad config exits with code 2 and names the key") {
   const auto r = run_troupe("train " + config + " --set algo.gamma=7");
   CHECK(r.exit_code == 2);

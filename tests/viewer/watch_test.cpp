@@ -121,6 +121,7 @@ TEST_CASE("Ctrl-C stops a run being watched gracefully, window and all") {
   child_process trainer({TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
                          "--set", "run.stop.mean_return=100000", "--set",
                          "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0", "--set",
+                         "algo.lr_schedule=constant", "--set",
                          "run.stop.wall_seconds=60", "--set", "log.progress=false", "--view",
                          "--screenshot", png},
                         log);
@@ -213,6 +214,7 @@ TEST_CASE("view --connect watches a run that publishes its frames; viewers come 
   child_process trainer({TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
                          "--set", "run.stop.mean_return=100000", "--set",
                          "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0", "--set",
+                         "algo.lr_schedule=constant", "--set",
                          "run.stop.wall_seconds=60", "--set", "log.progress=false",
                          "--view-port", "0"},
                         log);
@@ -268,6 +270,7 @@ TEST_CASE("view --connect watches a cluster run: the frames come from a worker's
                          "view-test", "--run-dir", (dir / "run").string(), "--set",
                          "agents.count=0", "--set", "run.stop.mean_return=100000", "--set",
                          "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0", "--set",
+                         "algo.lr_schedule=constant", "--set",
                          "run.stop.wall_seconds=60", "--set", "log.progress=false",
                          "--view-port", "0"},
                         learner_log);
