@@ -1,0 +1,90 @@
+// The evaluator's best policy: what it writes to best.pt, and when, with a
+// real model, environments and file.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "actors/evaluator.hpp"
+#include "model/checkpoint.hpp"
+
+using namespace troupe;
+using namespace troupe::actors;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+evaluation_report ask(caf::scoped_actor& self, const evaluator_actor& e, std::uint64_t seed,
+                      std::int64_t env_steps) {
+  model::checkpoint_meta meta;
+  meta.env_steps = env_steps;
+  evaluation_report report;
+  self->request(e, std::chrono::seconds(60), best_atom_v, std::int32_t(4), seed, meta)
+      .receive([&](const evaluation_report& r) { report = r; },
+               [&](caf::error& err) { FAIL("no report: " << caf::to_string(err)); });
+  return report;
+}
+
+}  // namespace
+
+TEST_SUITE("actors") {
+TEST_CASE("best.pt: kept when an evaluation scores at least the best so far, never replaced by a worse one, "
+          "and a resumed run starts from the score on disk") {
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  caf::scoped_actor self{sys};
+  const fs::path dir = fs::temp_directory_path() / "troupe_evaluator_best";
+  fs::remove_all(dir);
+  const std::string best = (dir / "checkpoints" / "best.pt").string();
+  auto model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
+  envs::env_config env;
+  env.id = "CartPole-v1";
+  evaluator_config ec{env, 500.0, best, 7, "run: {name: x}\n"};
+
+  // A fresh run: the first evaluation is the best so far.
+  auto e = spawn_evaluator(sys, model, ec);
+  const evaluation_report first = ask(self, e, 1, 1000);
+  REQUIRE(first.best);
+  REQUIRE(fs::exists(best));
+  model::checkpoint_meta on_disk = model::read_checkpoint_meta(best);
+  CHECK(on_disk.evaluated_episodes == 4);
+  CHECK(on_disk.evaluated_return == doctest::Approx(first.return_mean));
+  CHECK(on_disk.env_steps == 1000);
+  CHECK(on_disk.segment == 7);
+  CHECK(on_disk.config_yaml == ec.config_yaml);
+  CHECK(on_disk.version == first.version);
+  // The same parameters again, other episodes: kept only if not worse.
+  for (std::uint64_t seed = 2; seed < 8; ++seed) {
+    const double before = model::read_checkpoint_meta(best).evaluated_return;
+    const evaluation_report r = ask(self, e, seed, 1000 + std::int64_t(seed));
+    const model::checkpoint_meta now = model::read_checkpoint_meta(best);
+    CHECK(r.best == (r.return_mean >= before));
+    CHECK(now.evaluated_return == doctest::Approx(std::max(before, r.return_mean)));
+    if (!r.best) CHECK(now.env_steps != 1000 + std::int64_t(seed));
+  }
+  self->send_exit(e, caf::exit_reason::user_shutdown);
+
+  // A resumed run whose best.pt scored more than anything these parameters
+  // can (500 is CartPole's most): nothing replaces it.
+  {
+    model::checkpoint_meta high;
+    high.evaluated_episodes = 100;
+    high.evaluated_return = 1e9;
+    high.env_steps = 42;
+    model::save_checkpoint(best, *model, nullptr, high);
+  }
+  auto resumed = spawn_evaluator(sys, model, ec);
+  for (std::uint64_t seed = 10; seed < 13; ++seed) CHECK_FALSE(ask(self, resumed, seed, 5000).best);
+  CHECK(model::read_checkpoint_meta(best).env_steps == 42);
+  self->send_exit(resumed, caf::exit_reason::user_shutdown);
+
+  // No best path: nothing is written, nothing is claimed.
+  fs::remove_all(dir);
+  auto none = spawn_evaluator(sys, model, evaluator_config{env, 500.0, "", 0, ""});
+  CHECK_FALSE(ask(self, none, 1, 1).best);
+  CHECK_FALSE(fs::exists(best));
+  self->send_exit(none, caf::exit_reason::user_shutdown);
+  fs::remove_all(dir);
+}
+}
