@@ -466,7 +466,7 @@ std::vector<field> fields_of(run_config& c) {
       integer("algo.max_rollouts_in_flight", c.algo.max_rollouts_in_flight, 1, 1024, "per agent: rollouts sent but not yet trained before the agent pauses; bounds the policy lag"),
       integer("algo.rollout_budget", c.algo.rollout_budget, 0, 1 << 20, "rollouts in flight at once (being collected, or waiting to train), all agents of a learner together, local and cluster workers': agents beyond it wait their turn, so the policy lag does not grow with agents.count (0: 2 x algo.batch_rollouts, at least 4)"),
       integer("algo.max_policy_lag", c.algo.max_policy_lag, 0, 1 << 30, "a rollout whose oldest step is more than this many parameter versions behind when its turn to train comes is dropped (counted in samples_dropped and summary.json's learner.samples_stale; 0: 8 batches' updates, i.e. 8 for a3c, 8 x algo.ppo.epochs x algo.ppo.minibatches for ppo)"),
-      choice("algo.correction", c.algo.correction, {{"none", algo::correction_kind::none}, {"vtrace", algo::correction_kind::vtrace}}, "off-policy correction for the policy lag"),
+      choice("algo.correction", c.algo.correction, {{"none", algo::correction_kind::none}, {"vtrace", algo::correction_kind::vtrace}}, "off-policy correction for the policy lag (default: vtrace for a3c, unless algo.gae_lambda < 1 asks for GAE)"),
       number("algo.vtrace.rho_bar", c.algo.vtrace_rho_bar, 0, inf, true, "V-trace: clip of the importance weight of each TD error"),
       number("algo.vtrace.c_bar", c.algo.vtrace_c_bar, 0, inf, true, "V-trace: clip of the trace coefficients"),
       number("algo.gae_lambda", c.algo.gae_lambda, 0, 1, false, "generalised advantage estimation's lambda (1: plain n-step returns; ignored with vtrace)"),
@@ -678,6 +678,11 @@ static void check_algo(run_config& config, const std::string& path, const std::s
   };
   const bool ppo = a.kind == algo::algo_kind::ppo;
   if (ppo && !seen.count("algo.optimizer")) a.optimizer = algo::optimizer_kind::adam;
+  // A3C trains at a policy lag of a few versions at least (agents act while
+  // their rollouts wait): V-trace by default (docs/algorithms.md has the
+  // measurements), unless the config asks for GAE, which V-trace replaces.
+  if (!ppo && !seen.count("algo.correction") && a.gae_lambda >= 1.0)
+    a.correction = algo::correction_kind::vtrace;
   if (a.lr_schedule == algo::lr_schedule_kind::linear && config.run.stop.env_steps == 0)
     fail("algo.lr_schedule", "linear anneals the learning rate over run.stop.env_steps, which is 0 (no limit): set it");
   if (ppo && a.correction != algo::correction_kind::none)

@@ -52,7 +52,7 @@ struct algo_config {
   // 0: automatic, see below.
   int rollout_budget = 0;          // rollouts collected or waiting to train at once, per learner
   int max_policy_lag = 0;          // versions: older rollouts are dropped, not trained
-  correction_kind correction = correction_kind::none;
+  correction_kind correction = correction_kind::none;  // A3C's default is vtrace (the config loader)
   double vtrace_rho_bar = 1.0;
   double vtrace_c_bar = 1.0;
   double reward_scale = 1.0;  // rewards are multiplied by this for learning only
