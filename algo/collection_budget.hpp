@@ -46,7 +46,9 @@ class collection_budget {
   struct settings {
     int max_in_flight = 0;           // rollouts collected or waiting to train; 0: no limit
     int per_agent_in_flight = 2;     // algo.max_rollouts_in_flight
-    clock::duration idle_after = std::chrono::seconds(2);  // at least; see idle()
+    // Silent this long at least (see idle()), an agent stops counting: a
+    // killed worker holds the others back no longer than this.
+    clock::duration idle_after = std::chrono::milliseconds(500);
   };
 
   explicit collection_budget(settings s);

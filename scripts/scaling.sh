@@ -11,7 +11,8 @@
 #   cluster   the same two configs served (troupe serve, no local agents) to
 #             2 workers x 4 agents (one SIGKILLed 4 s in) and 4 workers x 4
 #             agents (troupe join), over loopback, seeds 1-5; then 10 tries
-#             of A3C with 2 x 4 (one killed) for the tally
+#             of A3C with 2 x 4, one killed 4 s in, and 10 with it killed
+#             1.5 s in (before the run solves), for the tally
 #   breakout  configs/minatar_breakout.yaml (A3C) and _ppo.yaml at 5M frames
 #             with agents.count 1, 2, 4, 8, 16, 32, seeds 1-3 (36 runs: A3C
 #             about 2-3 minutes a run on 2 cores, PPO about 7)
@@ -74,7 +75,7 @@ serve() {
   shift 5
   local dir="$out/runs/$name"
   if [ -f "$dir/summary.json" ]; then echo "scaling: $name done already"; return; fi
-  rm -rf "$dir"
+  rm -rf "$dir" "$dir.killed"
   echo "scaling: $name"
   local token
   token="$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -94,7 +95,7 @@ serve() {
     pids+=($!)
   done
   if [ "$kill_after" != 0 ]; then
-    ( sleep "$kill_after"; kill -KILL "${pids[0]}" 2>/dev/null && echo "killed worker-1 at ${kill_after}s" >> "$dir.log" ) &
+    ( sleep "$kill_after"; kill -KILL "${pids[0]}" 2>/dev/null && echo "killed worker-1 at ${kill_after}s" > "$dir.killed" ) &
   fi
   wait $learner || echo "scaling: $name exited with $? (see $dir.log)"
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
@@ -121,6 +122,8 @@ if wants cluster; then
   done
   for t in 1 2 3 4 5 6 7 8 9 10; do
     serve "cluster-try-$t" "$a3c" 2 4 4 --set run.seed="$((100 + t))"
+    # The same with the kill 1.5 s in, while the run is still learning.
+    serve "cluster-try-early-$t" "$a3c" 2 4 1.5 --set run.seed="$((100 + t))"
   done
 fi
 if wants breakout; then

@@ -102,9 +102,13 @@ def past_rows(runs):
     return sorted(rows, key=lambda r: r["seed"])
 
 
-def cluster_tries(runs):
-    tries = [s for name, s in runs.items() if re.fullmatch(r"cluster-try-\d+", name)]
-    return {"tries": len(tries), "solved": sum(1 for s in tries if s.get("solved")),
+def cluster_tries(runs, out, pattern):
+    """Tries of one kind: how many solved, and in how many a worker was
+    killed while the run went on (scaling.sh logs each kill)."""
+    names = [name for name in runs if re.fullmatch(pattern, name)]
+    tries = [runs[name] for name in names]
+    killed = sum(1 for name in names if (out / "runs" / (name + ".killed")).exists())
+    return {"tries": len(tries), "solved": sum(1 for s in tries if s.get("solved")), "killed": killed,
             "seconds": spread([s["seconds_to_target"] for s in tries if s.get("solved")], 2)}
 
 
@@ -122,7 +126,9 @@ def main():
     out = Path(sys.argv[1])
     runs = load(out / "runs")
     result = {"cartpole": cartpole_rows(runs), "breakout": breakout_rows(runs),
-              "past": past_rows(runs), "cluster_tries": cluster_tries(runs)}
+              "past": past_rows(runs),
+              "cluster_tries": cluster_tries(runs, out, r"cluster-try-\d+"),
+              "cluster_tries_early": cluster_tries(runs, out, r"cluster-try-early-\d+")}
     md = []
     if result["cartpole"]:
         md += ["### CartPole-v1 (configs/cartpole.yaml, cartpole_ppo.yaml): to a confirmed 475", "",
@@ -142,10 +148,12 @@ def main():
                                       ("final training mean", "final_mean_return"),
                                       ("best.pt's own evaluation", "best_evaluated"),
                                       ("troupe eval --best (100 episodes)", "eval_best")]), ""]
-    c = result["cluster_tries"]
-    if c["tries"]:
-        md += [f"Cluster tries (2 workers x 4 agents, one SIGKILLed 4 s in): solved {c['solved']} of "
-               f"{c['tries']}, seconds to target {c['seconds']} (min / median / max).", ""]
+    for key, when in (("cluster_tries", "4 s"), ("cluster_tries_early", "1.5 s")):
+        c = result[key]
+        if c["tries"]:
+            md += [f"Cluster tries, A3C (2 workers x 4 agents, one SIGKILLed {when} in): solved {c['solved']} "
+                   f"of {c['tries']} (the worker was still running when killed in {c['killed']} of them), "
+                   f"seconds to target {c['seconds']} (min / median / max).", ""]
     (out / "scaling.md").write_text("\n".join(md))
     (out / "scaling.json").write_text(json.dumps(result, indent=2))
     print("\n".join(md))
