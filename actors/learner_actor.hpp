@@ -4,9 +4,14 @@
 // A3C's default is 1), trains each full batch (one update for A3C, an
 // update per minibatch for PPO) and reports what it did to the metrics
 // actor. A rollout is acknowledged once its batch has been trained: an agent
-// with max_rollouts_in_flight unacknowledged rollouts waits, which bounds
-// the policy lag. When the run drains, a batch that cannot fill any more is
-// dropped and counted, like an agent's unfinished rollout.
+// with max_rollouts_in_flight unacknowledged rollouts waits. Two bounds keep
+// the policy lag from growing with the number of agents (rollout_admission
+// below): acknowledgements are held back while the rollouts in flight, all
+// agents together, are at the budget (algo/collection_budget.hpp), and a
+// rollout too old when its turn comes is dropped and counted instead of
+// trained. When the run drains, a batch that cannot fill any more is
+// dropped and counted, like an agent's unfinished rollout, and every held
+// acknowledgement goes.
 //
 // With several devices there is one learner per parameter replica (each
 // beside its device's model-owner). A learner sends every batch of its own

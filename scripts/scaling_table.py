@@ -34,13 +34,15 @@ def load(runs):
     return found
 
 
-def cartpole_rows(runs):
+def cartpole_rows(runs, out):
     """One row per (algorithm, agents or workers), over its seeds."""
-    groups = {}
+    groups, killed = {}, {}
     for name, s in runs.items():
         m = re.fullmatch(r"cartpole-(a3c|ppo)-(a\d+|w\dx\d)-s(\d+)", name)
         if m:
             groups.setdefault((m.group(1), m.group(2)), []).append(s)
+            if (out / "runs" / (name + ".killed")).exists():
+                killed[(m.group(1), m.group(2))] = killed.get((m.group(1), m.group(2)), 0) + 1
 
     def order(key):
         kind, who = key
@@ -54,7 +56,9 @@ def cartpole_rows(runs):
         rows.append({
             "algorithm": kind,
             "agents": (who[1:] + " (one machine)") if who[0] == "a" else
-                      f"{who[1]} workers x {who[3]} (loopback{', one killed at 4 s' if who == 'w2x4' else ''})",
+                      f"{who[1]} workers x {who[3]} (loopback" +
+                      (f"; one SIGKILLed 4 s in if still running: in {killed.get(key, 0)} of {len(ss)}"
+                       if who == "w2x4" else "") + ")",
             "solved": f"{len(solved)} of {len(ss)}",
             "env_steps_k": spread([s["env_steps_to_target"] / 1000 for s in solved], 0),
             "seconds": spread([s["seconds_to_target"] for s in solved], 2),
@@ -125,7 +129,7 @@ def main():
         sys.exit(__doc__)
     out = Path(sys.argv[1])
     runs = load(out / "runs")
-    result = {"cartpole": cartpole_rows(runs), "breakout": breakout_rows(runs),
+    result = {"cartpole": cartpole_rows(runs, out), "breakout": breakout_rows(runs),
               "past": past_rows(runs),
               "cluster_tries": cluster_tries(runs, out, r"cluster-try-\d+"),
               "cluster_tries_early": cluster_tries(runs, out, r"cluster-try-early-\d+")}
