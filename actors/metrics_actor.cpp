@@ -158,13 +158,10 @@ void check_best(metrics_pointer self) {
   if (st.evaluation_seconds > best.time_share * started) return;
   const std::uint64_t seed = begin_evaluation(st);
   ++st.totals.best_evaluations;
+  st.next_best_at = st.metrics.episodes() + st.config.stop.window;
   self->request(st.config.evaluator, confirmation_timeout, best_atom_v, std::int32_t(best.episodes),
                 seed, counters_now(st))
-      .then(
-          [=](const evaluation_report& r) {
-            self->state.next_best_at = self->state.metrics.episodes() + self->state.config.stop.window;
-            end_evaluation(self, started, r);
-          },
+      .then([=](const evaluation_report& r) { end_evaluation(self, started, r); },
           [=](caf::error&) { self->state.evaluating = false; });  // the run is ending
 }
 

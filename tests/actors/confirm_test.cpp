@@ -119,13 +119,20 @@ TEST_CASE("best evaluations: one per new window of episodes, with the counters o
   self->send(metrics, episodes_of(50, 3));  // the window is not full yet
   CHECK(totals_of(self, metrics).best_evaluations == 0);
   self->send(metrics, episodes_of(50, 1));  // full: the first best evaluation
+  CHECK(totals_of(self, metrics).best_evaluations == 1);
   while (s.best_calls < 1) std::this_thread::yield();
   CHECK(s.best_env_steps == 40);  // the counters at the moment it was asked
-  self->send(metrics, episodes_of(50, 3));  // not a new window yet
-  CHECK(totals_of(self, metrics).best_evaluations == 1);
-  self->send(metrics, episodes_of(50, 1));  // a new window: the second
+  // Episodes one at a time: the second comes once a new window (4 more
+  // episodes) has ended since the first was asked, not before.
+  int sent = 4;
+  while (totals_of(self, metrics).best_evaluations < 2 && sent < 40) {
+    self->send(metrics, episodes_of(50, 1));
+    ++sent;
+  }
+  REQUIRE(totals_of(self, metrics).best_evaluations == 2);
+  CHECK(sent >= 8);
   while (s.best_calls < 2) std::this_thread::yield();
-  CHECK(totals_of(self, metrics).best_evaluations == 2);
+  CHECK(s.best_env_steps == 10 * sent);
   CHECK(s.calls == 0);  // the target was never reached
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
   self->send_exit(mc.evaluator, caf::exit_reason::user_shutdown);
