@@ -36,7 +36,11 @@ $with_viewer && shift
 
 install_missing "${troupe_packages[@]}"
 # -O1 with line tables only (-g1): reports name files and lines, and the
-# build takes half the time of -O2 -g.
+# build takes half the time of -O2 -g. A unity build (16 files a
+# translation unit) parses LibTorch's and CAF's headers and instantiates
+# their templates once a batch rather than once a file: about a third of the
+# time of building the files one by one. Each file still compiles on its
+# own in the Release build (scripts/setup.sh).
 flags="-O1 -g1"
 prefix=()
 if [ "$kind" = thread ]; then
@@ -78,6 +82,7 @@ if [ "$kind" = thread ]; then
 fi
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" \
+  -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
   -DTROUPE_SANITIZE="$kind" -U 'CAF_*' "${prefix[@]}" >/dev/null
 cmake --build "$dir" -j "$(nproc)" --target troupe_tests
 if [ "$kind" = address ]; then

@@ -1,5 +1,6 @@
 #pragma once
 // Reads the golden data recorded from the reference implementations.
+#include <cstddef>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,15 @@ inline nlohmann::json load_reference(const std::string& relative_path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("reference data missing: " + path);
   return nlohmann::json::parse(in);
+}
+
+// A recorded state, a JSON array of numbers, as an environment's state (a
+// std::array of doubles).
+template <class State>
+State state_from_json(const nlohmann::json& j) {
+  State out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = j.at(i).get<double>();
+  return out;
 }
 
 }  // namespace troupe::tests

@@ -14,7 +14,8 @@ namespace troupe::envs::mujoco {
 
 namespace {
 
-const forward_shape shape{"Ant-v4", 5, 2, false, true, true, false, projection{true, true, 80, 0}};
+const forward_shape ant_shape{"Ant-v4", 5, 2, false, true, true, false,
+    projection{true, true, 80, 0}};
 
 // v4 observes cfrc_ext of every body, the world's included.
 int contact_values(const task_options& o, const mjModel& m) { return o.flag("use_contact_forces") ? 6 * m.nbody : 0; }
@@ -25,7 +26,7 @@ class ant final : public forward_task {
 
  private:
   ant(const task_options& o, std::shared_ptr<const mjModel> model)
-      : forward_task(shape, o, model, contact_values(o, *model)),
+      : forward_task(ant_shape, o, model, contact_values(o, *model)),
         use_contact_forces_(o.flag("use_contact_forces")),
         contact_weight_(o.number("contact_cost_weight")),
         z_range_(o.range("healthy_z_range")),
@@ -67,7 +68,7 @@ class ant final : public forward_task {
   int torso_;
 };
 
-std::vector<kwarg> kwargs() {
+std::vector<kwarg> ant_kwargs() {
   return {model_file("ant.xml"),
           number("ctrl_cost_weight", 0.5, "weight of the sum of squared actions subtracted from the reward"),
           flag("use_contact_forces", false, "observe the clipped external contact forces of every body and subtract their cost"),
@@ -83,8 +84,9 @@ std::vector<kwarg> kwargs() {
 }  // namespace
 
 task_info ant_task() {
-  return {shape.id, kwargs(), [](const env_config& c) {
-            return std::unique_ptr<env>(new ant(task_options(shape.id, kwargs(), c.mujoco)));
+  return {ant_shape.id, ant_kwargs(), [](const env_config& c) {
+            return std::unique_ptr<env>(
+                new ant(task_options(ant_shape.id, ant_kwargs(), c.mujoco)));
           }};
 }
 

@@ -12,12 +12,13 @@ namespace troupe::envs::mujoco {
 
 namespace {
 
-const forward_shape shape{"Hopper-v4", 4, 1, true, false, true, true, projection{false, true, 120, 0.9}};
+const forward_shape hopper_shape{"Hopper-v4", 4, 1, true, false, true, true,
+    projection{false, true, 120, 0.9}};
 
 class hopper final : public forward_task {
  public:
   explicit hopper(const task_options& o)
-      : forward_task(shape, o, fixed_model("hopper.xml")),
+      : forward_task(hopper_shape, o, fixed_model("hopper.xml")),
         state_range_(o.range("healthy_state_range")),
         z_range_(o.range("healthy_z_range")),
         angle_range_(o.range("healthy_angle_range")) {}
@@ -36,7 +37,7 @@ class hopper final : public forward_task {
   std::pair<double, double> state_range_, z_range_, angle_range_;
 };
 
-std::vector<kwarg> kwargs() {
+std::vector<kwarg> hopper_kwargs() {
   const double inf = std::numeric_limits<double>::infinity();
   return {number("forward_reward_weight", 1.0, "weight of the forward speed (x velocity) in the reward"),
           number("ctrl_cost_weight", 1e-3, "weight of the sum of squared actions subtracted from the reward"),
@@ -52,8 +53,9 @@ std::vector<kwarg> kwargs() {
 }  // namespace
 
 task_info hopper_task() {
-  return {shape.id, kwargs(), [](const env_config& c) {
-            return std::unique_ptr<env>(new hopper(task_options(shape.id, kwargs(), c.mujoco)));
+  return {hopper_shape.id, hopper_kwargs(), [](const env_config& c) {
+            return std::unique_ptr<env>(
+                new hopper(task_options(hopper_shape.id, hopper_kwargs(), c.mujoco)));
           }};
 }
 

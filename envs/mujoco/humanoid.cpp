@@ -12,7 +12,8 @@ namespace troupe::envs::mujoco {
 
 namespace {
 
-const forward_shape shape{"Humanoid-v4", 5, 2, false, false, true, true, projection{false, true, 120, 0.9}};
+const forward_shape humanoid_shape{"Humanoid-v4", 5, 2, false, false, true, true,
+    projection{false, true, 120, 0.9}};
 
 // cinert, cvel, qfrc_actuator and cfrc_ext.
 int body_values(const mjModel& m) { return 10 * m.nbody + 6 * m.nbody + m.nv + 6 * m.nbody; }
@@ -23,7 +24,7 @@ class humanoid final : public forward_task {
 
  private:
   humanoid(const task_options& o, std::shared_ptr<const mjModel> model)
-      : forward_task(shape, o, model, body_values(*model)), z_range_(o.range("healthy_z_range")) {
+      : forward_task(humanoid_shape, o, model, body_values(*model)), z_range_(o.range("healthy_z_range")) {
     reads_constraint_forces_ = true;
   }
 
@@ -50,7 +51,7 @@ class humanoid final : public forward_task {
   std::pair<double, double> z_range_;
 };
 
-std::vector<kwarg> kwargs() {
+std::vector<kwarg> humanoid_kwargs() {
   return {number("forward_reward_weight", 1.25, "weight of the centre of mass's forward speed in the reward"),
           number("ctrl_cost_weight", 0.1, "weight of the sum of squared controls subtracted from the reward"),
           number("healthy_reward", 5.0, "reward of every step the humanoid is healthy (of every step while terminate_when_unhealthy)"),
@@ -63,8 +64,9 @@ std::vector<kwarg> kwargs() {
 }  // namespace
 
 task_info humanoid_task() {
-  return {shape.id, kwargs(), [](const env_config& c) {
-            return std::unique_ptr<env>(new humanoid(task_options(shape.id, kwargs(), c.mujoco)));
+  return {humanoid_shape.id, humanoid_kwargs(), [](const env_config& c) {
+            return std::unique_ptr<env>(
+                new humanoid(task_options(humanoid_shape.id, humanoid_kwargs(), c.mujoco)));
           }};
 }
 

@@ -9,14 +9,15 @@ namespace troupe::envs::mujoco {
 
 namespace {
 
-const forward_shape shape{"Swimmer-v4", 4, 2, false, false, false, true, projection{true, true, 150, 0}};
+const forward_shape swimmer_shape{"Swimmer-v4", 4, 2, false, false, false, true,
+    projection{true, true, 150, 0}};
 
 class swimmer final : public forward_task {
  public:
-  explicit swimmer(const task_options& o) : forward_task(shape, o, fixed_model("swimmer.xml")) {}
+  explicit swimmer(const task_options& o) : forward_task(swimmer_shape, o, fixed_model("swimmer.xml")) {}
 };
 
-std::vector<kwarg> kwargs() {
+std::vector<kwarg> swimmer_kwargs() {
   return {number("forward_reward_weight", 1.0, "weight of the forward speed (x velocity) in the reward"),
           number("ctrl_cost_weight", 1e-4, "weight of the sum of squared actions subtracted from the reward"),
           number("reset_noise_scale", 0.1, "positions and velocities start uniform in +-this around the model's"),
@@ -26,8 +27,9 @@ std::vector<kwarg> kwargs() {
 }  // namespace
 
 task_info swimmer_task() {
-  return {shape.id, kwargs(), [](const env_config& c) {
-            return std::unique_ptr<env>(new swimmer(task_options(shape.id, kwargs(), c.mujoco)));
+  return {swimmer_shape.id, swimmer_kwargs(), [](const env_config& c) {
+            return std::unique_ptr<env>(
+                new swimmer(task_options(swimmer_shape.id, swimmer_kwargs(), c.mujoco)));
           }};
 }
 

@@ -9,12 +9,13 @@ namespace troupe::envs::mujoco {
 
 namespace {
 
-const forward_shape shape{"Walker2d-v4", 4, 1, true, false, true, true, projection{false, true, 120, 0.9}};
+const forward_shape walker2d_shape{"Walker2d-v4", 4, 1, true, false, true, true,
+    projection{false, true, 120, 0.9}};
 
 class walker2d final : public forward_task {
  public:
   explicit walker2d(const task_options& o)
-      : forward_task(shape, o, fixed_model("walker2d.xml")),
+      : forward_task(walker2d_shape, o, fixed_model("walker2d.xml")),
         z_range_(o.range("healthy_z_range")),
         angle_range_(o.range("healthy_angle_range")) {}
 
@@ -27,7 +28,7 @@ class walker2d final : public forward_task {
   std::pair<double, double> z_range_, angle_range_;
 };
 
-std::vector<kwarg> kwargs() {
+std::vector<kwarg> walker2d_kwargs() {
   return {number("forward_reward_weight", 1.0, "weight of the forward speed (x velocity) in the reward"),
           number("ctrl_cost_weight", 1e-3, "weight of the sum of squared actions subtracted from the reward"),
           number("healthy_reward", 1.0, "reward of every step the walker is healthy (of every step while terminate_when_unhealthy)"),
@@ -41,8 +42,9 @@ std::vector<kwarg> kwargs() {
 }  // namespace
 
 task_info walker2d_task() {
-  return {shape.id, kwargs(), [](const env_config& c) {
-            return std::unique_ptr<env>(new walker2d(task_options(shape.id, kwargs(), c.mujoco)));
+  return {walker2d_shape.id, walker2d_kwargs(), [](const env_config& c) {
+            return std::unique_ptr<env>(
+                new walker2d(task_options(walker2d_shape.id, walker2d_kwargs(), c.mujoco)));
           }};
 }
 

@@ -44,7 +44,7 @@ algo::rollout acted_rollout(model::shared_model& m, int n, int k, std::uint32_t 
   return r;
 }
 
-algo::algo_config ppo_config(int epochs, int minibatches) {
+algo::algo_config ppo_algo_config(int epochs, int minibatches) {
   algo::algo_config c;
   c.kind = algo::algo_kind::ppo;
   c.optimizer = algo::optimizer_kind::adam;
@@ -75,7 +75,7 @@ bool close_parameters(model::shared_model& a, model::shared_model& b, double tol
 TEST_SUITE("algo") {
 TEST_CASE("PPO: every minibatch is one update, and a batch's samples count once however many epochs train them") {
   auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
-  algo::learner learner(m, ppo_config(3, 4));
+  algo::learner learner(m, ppo_algo_config(3, 4));
   const auto result = learner.train({acted_rollout(*m, 4, 3, 7, 0, 1), acted_rollout(*m, 4, 3, 9, 5, 2)});
   CHECK(result.applied);
   CHECK(result.epochs == 3);
@@ -101,14 +101,14 @@ TEST_CASE("PPO at ratio 1 with one epoch and one minibatch updates the parameter
   auto a3c_model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 11);
   auto ppo_model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 11);
   auto normalising_model = model::make_shared_model(model::mlp_spec(4, 2, {16}), 11);
-  algo::algo_config a3c = ppo_config(1, 1);
+  algo::algo_config a3c = ppo_algo_config(1, 1);
   a3c.kind = algo::algo_kind::a3c;
-  algo::algo_config ppo = ppo_config(1, 1);
+  algo::algo_config ppo = ppo_algo_config(1, 1);
   ppo.ppo.normalize_advantages = false;
   const algo::rollout batch = acted_rollout(*a3c_model, 5, 4, 0, 0, 17);
   algo::learner(a3c_model, a3c).train_one(batch);
   algo::learner(ppo_model, ppo).train_one(batch);
-  algo::learner(normalising_model, ppo_config(1, 1)).train_one(batch);
+  algo::learner(normalising_model, ppo_algo_config(1, 1)).train_one(batch);
   CHECK(close_parameters(*a3c_model, *ppo_model, 1e-6));
   // The comparison can fail: normalised advantages make another update.
   CHECK_FALSE(close_parameters(*a3c_model, *normalising_model, 1e-6));
@@ -116,7 +116,7 @@ TEST_CASE("PPO at ratio 1 with one epoch and one minibatch updates the parameter
 
 TEST_CASE("PPO: target_kl ends a batch's epochs once the policy has moved that far") {
   auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 5);
-  auto c = ppo_config(10, 4);
+  auto c = ppo_algo_config(10, 4);
   c.lr = 0.05;
   c.ppo.target_kl = 1e-6;
   const auto stopped = algo::learner(m, c).train_one(acted_rollout(*m, 8, 4, 0, 0, 3));
@@ -137,7 +137,7 @@ TEST_CASE("PPO with an LSTM or a GRU: minibatches of whole environment sequences
     algo::rollout r = acted_rollout(*m, 6, 4, 0, 0, 9);
     // States the rollout began with, not zeros: the unroll starts there.
     for (size_t i = 0; i < r.initial_states.size(); ++i) r.initial_states[i] = 0.01f * float(i % 7);
-    const auto result = algo::learner(m, ppo_config(2, 4)).train_one(r);
+    const auto result = algo::learner(m, ppo_algo_config(2, 4)).train_one(r);
     CHECK(result.applied);
     CHECK(result.updates == 2 * 4);
     CHECK(result.sample_passes == 2 * 24);
@@ -181,7 +181,7 @@ TEST_CASE("recurrent PPO: the unroll from a rollout's initial states gives the a
         if (ends) std::fill_n(states.begin() + size_t(e) * s, s, 0.f);
       }
     }
-    const auto result = algo::learner(m, ppo_config(1, 1)).train_one(r);
+    const auto result = algo::learner(m, ppo_algo_config(1, 1)).train_one(r);
     CHECK(result.approx_kl < 1e-10);
     CHECK(result.clip_fraction == 0.0f);
   }
@@ -201,7 +201,7 @@ TEST_CASE("A3C with several rollouts to a batch: one update of all of them") {
 
 TEST_CASE("algo.lr_schedule linear anneals the learning rate to 0 over the env-step budget") {
   auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
-  algo::learner_config c{ppo_config(1, 1), {}, 4 * 12, 1};
+  algo::learner_config c{ppo_algo_config(1, 1), {}, 4 * 12, 1};
   c.algo.lr_schedule = algo::lr_schedule_kind::linear;
   algo::learner learner(m, c);
   // Batches of 12 samples: before each, 0, 12, 24, 36 of the 48 were trained.
@@ -215,7 +215,7 @@ TEST_CASE("normalisation: a batch's observations join the statistics after its u
   spec.normalize.observation = true;
   spec.normalize.reward = true;
   auto m = model::make_shared_model(spec, 3);
-  algo::learner_config c{ppo_config(2, 2), spec.normalize, 0, 1};
+  algo::learner_config c{ppo_algo_config(2, 2), spec.normalize, 0, 1};
   algo::learner learner(m, c);
   const algo::rollout r = acted_rollout(*m, 5, 2, 0, 0, 4);
   learner.train_one(r);

@@ -9,12 +9,6 @@
 
 using troupe::envs::acrobot;
 
-namespace {
-acrobot::state_type to_state(const nlohmann::json& j) {
-  return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>(), j[3].get<double>()};
-}
-}  // namespace
-
 TEST_SUITE("envs") {
 TEST_CASE("Acrobot-v1 matches every reference transition") {
   const auto ref = troupe::tests::load_reference("classic_control/Acrobot-v1.json");
@@ -23,11 +17,11 @@ TEST_CASE("Acrobot-v1 matches every reference transition") {
   for (const auto& rec : ref["transitions"]) {
     CAPTURE(rec["category"].get<std::string>());
     acrobot env;
-    env.set_state(to_state(rec["state"]));
+    env.set_state(troupe::tests::state_from_json<acrobot::state_type>(rec["state"]));
     const float action = rec["action"].get<int>();
     float obs[6];
     const auto result = env.step(&action, obs);
-    const auto expected = to_state(rec["next_state"]);
+    const auto expected = troupe::tests::state_from_json<acrobot::state_type>(rec["next_state"]);
     for (int i = 0; i < 4; ++i) CHECK(std::abs(env.state()[i] - expected[i]) <= 1e-9);
     for (int i = 0; i < 6; ++i)
       CHECK(obs[i] == doctest::Approx(rec["observation"][i].get<float>()).epsilon(1e-6));
@@ -44,14 +38,14 @@ TEST_CASE("Acrobot-v1 follows the reference trajectories step by step") {
   REQUIRE(ref["trajectories"].size() == 3);
   for (const auto& traj : ref["trajectories"]) {
     acrobot env;
-    env.set_state(to_state(traj["initial_state"]));
+    env.set_state(troupe::tests::state_from_json<acrobot::state_type>(traj["initial_state"]));
     REQUIRE(traj["actions"].size() == 100);
     for (size_t t = 0; t < traj["actions"].size(); ++t) {
       CAPTURE(t);
       const float action = traj["actions"][t].get<int>();
       float obs[6];
       const auto result = env.step(&action, obs);
-      const auto expected = to_state(traj["states"][t]);
+      const auto expected = troupe::tests::state_from_json<acrobot::state_type>(traj["states"][t]);
       for (int i = 0; i < 4; ++i) REQUIRE(std::abs(env.state()[i] - expected[i]) <= 1e-9);
       for (int i = 0; i < 6; ++i)
         REQUIRE(obs[i] ==

@@ -9,23 +9,17 @@
 
 using troupe::envs::cartpole;
 
-namespace {
-cartpole::state_type to_state(const nlohmann::json& j) {
-  return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>(), j[3].get<double>()};
-}
-}  // namespace
-
 TEST_SUITE("envs") {
 TEST_CASE("CartPole-v1 matches every reference transition") {
   const auto ref = troupe::tests::load_reference("classic_control/CartPole-v1.json");
   REQUIRE(ref["transitions"].size() == 200);
   for (const auto& rec : ref["transitions"]) {
     cartpole env;
-    env.set_state(to_state(rec["state"]));
+    env.set_state(troupe::tests::state_from_json<cartpole::state_type>(rec["state"]));
     const float action = rec["action"].get<int>();
     float obs[4];
     const auto result = env.step(&action, obs);
-    const auto expected = to_state(rec["next_state"]);
+    const auto expected = troupe::tests::state_from_json<cartpole::state_type>(rec["next_state"]);
     for (int i = 0; i < 4; ++i) {
       CHECK(std::abs(env.state()[i] - expected[i]) <= 1e-9);
       CHECK(obs[i] == doctest::Approx(rec["observation"][i].get<float>()).epsilon(1e-6));
@@ -40,12 +34,12 @@ TEST_CASE("CartPole-v1 follows the reference trajectories step by step") {
   const auto ref = troupe::tests::load_reference("classic_control/CartPole-v1.json");
   for (const auto& traj : ref["trajectories"]) {
     cartpole env;
-    env.set_state(to_state(traj["initial_state"]));
+    env.set_state(troupe::tests::state_from_json<cartpole::state_type>(traj["initial_state"]));
     for (size_t t = 0; t < traj["actions"].size(); ++t) {
       const float action = traj["actions"][t].get<int>();
       float obs[4];
       const auto result = env.step(&action, obs);
-      const auto expected = to_state(traj["states"][t]);
+      const auto expected = troupe::tests::state_from_json<cartpole::state_type>(traj["states"][t]);
       for (int i = 0; i < 4; ++i) REQUIRE(std::abs(env.state()[i] - expected[i]) <= 1e-9);
       REQUIRE(result.terminated == traj["terminated"][t].get<bool>());
       REQUIRE(result.reward == traj["rewards"][t].get<double>());

@@ -8,12 +8,9 @@
 #include "tests/reference_data.hpp"
 
 using troupe::envs::mountain_car_continuous;
+using troupe::tests::state_from_json;
 
 namespace {
-mountain_car_continuous::state_type to_state(const nlohmann::json& j) {
-  return {j[0].get<double>(), j[1].get<double>()};
-}
-
 bool is_float32(double v) { return static_cast<double>(static_cast<float>(v)) == v; }
 }  // namespace
 
@@ -26,13 +23,13 @@ TEST_CASE("MountainCarContinuous-v0 matches every reference transition") {
   for (const auto& rec : ref["transitions"]) {
     CAPTURE(rec["category"].get<std::string>());
     mountain_car_continuous env;
-    env.set_state(to_state(rec["state"]));
+    env.set_state(state_from_json<mountain_car_continuous::state_type>(rec["state"]));
     const double force = rec["action"].get<double>();
     const float action = static_cast<float>(force);
     REQUIRE(static_cast<double>(action) == force);
     float obs[2];
     const auto result = env.step(&action, obs);
-    const auto expected = to_state(rec["next_state"]);
+    const auto expected = state_from_json<mountain_car_continuous::state_type>(rec["next_state"]);
     for (int i = 0; i < 2; ++i) {
       CHECK(std::abs(env.state()[i] - expected[i]) <= 1e-9);
       CHECK(is_float32(env.state()[i]));
@@ -52,7 +49,7 @@ TEST_CASE("MountainCarContinuous-v0 follows the reference trajectories step by s
   REQUIRE(ref["trajectories"].size() == 3);
   for (const auto& traj : ref["trajectories"]) {
     mountain_car_continuous env;
-    env.set_state(to_state(traj["initial_state"]));
+    env.set_state(state_from_json<mountain_car_continuous::state_type>(traj["initial_state"]));
     REQUIRE(traj["actions"].size() == 100);
     for (size_t t = 0; t < traj["actions"].size(); ++t) {
       CAPTURE(t);
@@ -60,7 +57,7 @@ TEST_CASE("MountainCarContinuous-v0 follows the reference trajectories step by s
       REQUIRE(static_cast<double>(action) == traj["actions"][t].get<double>());
       float obs[2];
       const auto result = env.step(&action, obs);
-      const auto expected = to_state(traj["states"][t]);
+      const auto expected = state_from_json<mountain_car_continuous::state_type>(traj["states"][t]);
       for (int i = 0; i < 2; ++i) {
         REQUIRE(std::abs(env.state()[i] - expected[i]) <= 1e-9);
         REQUIRE(obs[i] == doctest::Approx(traj["observations"][t][i].get<float>()).epsilon(1e-6));

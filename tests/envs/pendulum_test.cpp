@@ -9,12 +9,6 @@
 
 using troupe::envs::pendulum;
 
-namespace {
-pendulum::state_type to_state(const nlohmann::json& j) {
-  return {j[0].get<double>(), j[1].get<double>()};
-}
-}  // namespace
-
 TEST_SUITE("envs") {
 TEST_CASE("Pendulum-v1 matches every reference transition") {
   const auto ref = troupe::tests::load_reference("classic_control/Pendulum-v1.json");
@@ -22,14 +16,14 @@ TEST_CASE("Pendulum-v1 matches every reference transition") {
   for (const auto& rec : ref["transitions"]) {
     CAPTURE(rec["category"].get<std::string>());
     pendulum env;
-    env.set_state(to_state(rec["state"]));
+    env.set_state(troupe::tests::state_from_json<pendulum::state_type>(rec["state"]));
     // The recorded torques are float32 values, so the float action is exact.
     const double torque = rec["action"].get<double>();
     const float action = static_cast<float>(torque);
     REQUIRE(static_cast<double>(action) == torque);
     float obs[3];
     const auto result = env.step(&action, obs);
-    const auto expected = to_state(rec["next_state"]);
+    const auto expected = troupe::tests::state_from_json<pendulum::state_type>(rec["next_state"]);
     for (int i = 0; i < 2; ++i) CHECK(std::abs(env.state()[i] - expected[i]) <= 1e-9);
     for (int i = 0; i < 3; ++i)
       CHECK(obs[i] == doctest::Approx(rec["observation"][i].get<float>()).epsilon(1e-6));
@@ -44,7 +38,7 @@ TEST_CASE("Pendulum-v1 follows the reference trajectories step by step") {
   REQUIRE(ref["trajectories"].size() == 3);
   for (const auto& traj : ref["trajectories"]) {
     pendulum env;
-    env.set_state(to_state(traj["initial_state"]));
+    env.set_state(troupe::tests::state_from_json<pendulum::state_type>(traj["initial_state"]));
     REQUIRE(traj["actions"].size() == 100);
     for (size_t t = 0; t < traj["actions"].size(); ++t) {
       CAPTURE(t);
@@ -52,7 +46,7 @@ TEST_CASE("Pendulum-v1 follows the reference trajectories step by step") {
       REQUIRE(static_cast<double>(action) == traj["actions"][t].get<double>());
       float obs[3];
       const auto result = env.step(&action, obs);
-      const auto expected = to_state(traj["states"][t]);
+      const auto expected = troupe::tests::state_from_json<pendulum::state_type>(traj["states"][t]);
       for (int i = 0; i < 2; ++i) REQUIRE(std::abs(env.state()[i] - expected[i]) <= 1e-9);
       for (int i = 0; i < 3; ++i)
         REQUIRE(obs[i] ==

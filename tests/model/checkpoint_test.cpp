@@ -6,6 +6,7 @@
 #include "model/checkpoint.hpp"
 #include "model/checkpoint_file.hpp"
 #include "model/shared_model_impl.hpp"
+#include "tests/temp_files.hpp"
 
 using namespace troupe::model;
 
@@ -15,12 +16,6 @@ std::unique_ptr<torch::optim::Optimizer> rmsprop(const torch::Tensor& parameters
   return std::make_unique<torch::optim::RMSprop>(
       std::vector<torch::Tensor>{parameters}, torch::optim::RMSpropOptions(0.01).alpha(0.99).eps(1e-5));
 }
-std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "troupe_checkpoint_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
 bool same_parameters(shared_model& a, shared_model& b) {
   const auto pa = a.net->parameters(), pb = b.net->parameters();
   if (pa.size() != pb.size()) return false;
@@ -44,7 +39,7 @@ TEST_CASE("a checkpoint restores parameters, optimiser state, version and counte
   meta.wall_seconds = 7.5;
   meta.segment = 2;
   meta.config_yaml = "run:\n  name: x\n";
-  const std::string path = temp_path("roundtrip.pt");
+  const std::string path = troupe::tests::temp_file("troupe_checkpoint_test", "roundtrip.pt");
   CHECK(save_checkpoint(path, *original, rms.get(), meta) == 3);
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
 
@@ -70,12 +65,12 @@ TEST_CASE("a checkpoint restores parameters, optimiser state, version and counte
 
 TEST_CASE("damaged or foreign checkpoints are reported, never a crash") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  const std::string good = temp_path("good.pt");
+  const std::string good = troupe::tests::temp_file("troupe_checkpoint_test", "good.pt");
   save_checkpoint(good, *model, nullptr, {});
   const std::string bytes = read_checkpoint_file(good);
   REQUIRE(bytes.size() > checkpoint_header_bytes);
   auto write = [](const std::string& name, const std::string& content) {
-    const std::string path = temp_path(name);
+    const std::string path = troupe::tests::temp_file("troupe_checkpoint_test", name);
     std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
     return path;
   };
@@ -114,7 +109,7 @@ TEST_CASE("damaged or foreign checkpoints are reported, never a crash") {
                        doctest::Contains("format 1, a LibTorch archive, is no longer read"),
                        checkpoint_error);
 
-  CHECK_THROWS_WITH_AS(read_checkpoint_meta(temp_path("missing.pt")),
+  CHECK_THROWS_WITH_AS(read_checkpoint_meta(troupe::tests::temp_file("troupe_checkpoint_test", "missing.pt")),
                        doctest::Contains("no such checkpoint"), checkpoint_error);
   CHECK_THROWS_WITH_AS(read_checkpoint_meta(std::filesystem::temp_directory_path().string()),
                        doctest::Contains("not a regular file"), checkpoint_error);
@@ -126,7 +121,7 @@ TEST_CASE("damaged or foreign checkpoints are reported, never a crash") {
 
 TEST_CASE("a bit flipped anywhere in a checkpoint is caught") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  const std::string good = temp_path("every_bit.pt");
+  const std::string good = troupe::tests::temp_file("troupe_checkpoint_test", "every_bit.pt");
   save_checkpoint(good, *model, nullptr, {});
   const std::string bytes = read_checkpoint_file(good);
   // Every 97th byte (all of the header, then a stride through the archive).
@@ -141,7 +136,7 @@ TEST_CASE("a bit flipped anywhere in a checkpoint is caught") {
 
 TEST_CASE("a checkpoint that cannot be written leaves the older file and no temporary") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
-  const std::string dir = temp_path("readonly_dir");
+  const std::string dir = troupe::tests::temp_file("troupe_checkpoint_test", "readonly_dir");
   std::filesystem::create_directories(dir);
   const std::string path = dir + "/ckpt.pt";
   save_checkpoint(path, *model, nullptr, {});
@@ -163,7 +158,7 @@ TEST_CASE("Adam's state comes back too") {
                                                    torch::optim::AdamOptions(0.01));
   const torch::Tensor grads = torch::full_like(original->flat, 0.3);
   for (int i = 0; i < 4; ++i) apply_gradients(*original, *adam, grads);
-  const std::string path = temp_path("adam.pt");
+  const std::string path = troupe::tests::temp_file("troupe_checkpoint_test", "adam.pt");
   save_checkpoint(path, *original, adam.get(), {});
   auto restored = make_shared_model(mlp_spec(4, 2, {8}), 5);
   auto adam2 = std::make_unique<torch::optim::Adam>(std::vector<torch::Tensor>{restored->flat},
@@ -183,7 +178,7 @@ TEST_CASE("Adam's state comes back too") {
 TEST_CASE("a checkpoint whose checksum holds but whose content is malformed is refused") {
   auto model = make_shared_model(mlp_spec(4, 2, {8}), 1);
   auto rms = rmsprop(model->flat);
-  const std::string good = temp_path("content.pt");
+  const std::string good = troupe::tests::temp_file("troupe_checkpoint_test", "content.pt");
   save_checkpoint(good, *model, rms.get(), {});
   const std::string content(unseal_checkpoint(read_checkpoint_file(good), good));
   const std::uint64_t length = [&] {
@@ -222,7 +217,7 @@ TEST_CASE("a checkpoint whose checksum holds but whose content is malformed is r
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
-    const std::string path = temp_path(c.name + ".pt");
+    const std::string path = troupe::tests::temp_file("troupe_checkpoint_test", c.name + ".pt");
     write_file_atomically(path, seal_checkpoint(c.content));
     CHECK_THROWS_WITH_AS(load_checkpoint(path, *model, rms.get()), doctest::Contains(c.says.c_str()),
                          checkpoint_error);

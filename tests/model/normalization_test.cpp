@@ -10,6 +10,7 @@
 #include "model/checkpoint.hpp"
 #include "model/shared_model_impl.hpp"
 #include "tests/torch_checks.hpp"
+#include "tests/temp_files.hpp"
 
 using namespace troupe;
 using namespace troupe::model;
@@ -30,12 +31,6 @@ net_spec normalising_spec() {
   spec.normalize.reward = true;
   spec.normalize.clip_observation = 5;
   return spec;
-}
-
-std::string temp_file(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "troupe_normalization_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
 }
 
 }  // namespace
@@ -73,7 +68,7 @@ TEST_CASE("normalisation statistics survive a checkpoint bit for bit, and the lo
   trained->return_moments.update(rewards, 3);
   const std::uint64_t version_before = current_version(*trained);
   CHECK(version_before == 0);  // the statistics are not an update
-  const std::string path = temp_file("normalized.ckpt");
+  const std::string path = troupe::tests::temp_file("troupe_normalization_test", "normalized.ckpt");
   save_checkpoint(path, *trained, nullptr, {});
 
   auto loaded = make_shared_model(normalising_spec(), 99);  // other weights until loaded
@@ -118,12 +113,13 @@ TEST_CASE("normalisation statistics survive a checkpoint bit for bit, and the lo
 
 TEST_CASE("a checkpoint without normalisation statistics does not load into a normalising model, nor the other way") {
   auto plain = make_shared_model(mlp_spec(3, 4, {16}), 1);
-  const std::string plain_path = temp_file("plain.ckpt");
+  const std::string plain_path = troupe::tests::temp_file("troupe_normalization_test", "plain.ckpt");
   save_checkpoint(plain_path, *plain, nullptr, {});
   auto normalising = make_shared_model(normalising_spec(), 1);
   CHECK_THROWS_WITH_AS(load_checkpoint(plain_path, *normalising, nullptr),
                        doctest::Contains("env.normalize.observation"), checkpoint_error);
-  const std::string normalised_path = temp_file("normalised.ckpt");
+  const std::string normalised_path =
+      troupe::tests::temp_file("troupe_normalization_test", "normalised.ckpt");
   save_checkpoint(normalised_path, *normalising, nullptr, {});
   CHECK_THROWS_WITH_AS(load_checkpoint(normalised_path, *plain, nullptr),
                        doctest::Contains("env.normalize.observation"), checkpoint_error);

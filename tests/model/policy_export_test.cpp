@@ -16,6 +16,7 @@
 #include "model/policy_export.hpp"
 #include "model/shared_model_impl.hpp"
 #include "tests/torch_checks.hpp"
+#include "tests/temp_files.hpp"
 
 using namespace troupe;
 using namespace troupe::model;
@@ -55,12 +56,6 @@ std::vector<network_case> cases() {
   gaussian.log_std_init = -0.5;
   out.push_back({"gaussian", gaussian, {3}, {}});
   return out;
-}
-
-std::string temp_file(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "troupe_policy_export_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
 }
 
 // Rows of the environment's raw observations, and what Troupe's network
@@ -104,7 +99,7 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
     if (c.spec.continuous) meta.action_low.assign(c.spec.action_size, -2), meta.action_high.assign(c.spec.action_size, 2);
     meta.parameter_version = 42;
     meta.troupe_version = "test";
-    const std::string path = temp_file("policy.pt");
+    const std::string path = troupe::tests::temp_file("troupe_policy_export_test", "policy.pt");
     export_torchscript(*m, meta, path);
     torch::jit::Module module = torch::jit::load(path);
     CHECK(module.attr("parameter_version").toInt() == 42);
@@ -147,12 +142,13 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
       recorded["log_std"] = std::vector<float>(c.spec.action_size, float(c.spec.log_std_init));
     }
     if (python) {
-      const std::string json_path = temp_file("recorded.json");
+      const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", "recorded.json");
       std::ofstream(json_path) << recorded.dump();
+      const std::string log_path = troupe::tests::temp_file("troupe_policy_export_test", "python.log");
       const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
                                       "/tests/model/check_exported.py " + path + " " + json_path + " > " +
-                                      temp_file("python.log") + " 2>&1").c_str());
-      std::ifstream log(temp_file("python.log"));
+                                      log_path + " 2>&1").c_str());
+      std::ifstream log(log_path);
       const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
       INFO(said);
       CHECK(status == 0);
