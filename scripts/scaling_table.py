@@ -128,6 +128,10 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     out = Path(sys.argv[1])
+    if not (out / "runs").is_dir():
+        print(f"scaling_table: {out / 'runs'} is not a directory (scripts/scaling.sh --out {out} makes it)",
+              file=sys.stderr)
+        sys.exit(2)
     runs = load(out / "runs")
     result = {"cartpole": cartpole_rows(runs, out), "breakout": breakout_rows(runs),
               "past": past_rows(runs),
