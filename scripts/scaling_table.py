@@ -34,6 +34,12 @@ def load(runs):
     return found
 
 
+def killed_mid_run(out, name):
+    """Whether scaling.sh SIGKILLed a worker of run NAME while it still ran
+    (it leaves NAME.killed beside the run then)."""
+    return (out / "runs" / (name + ".killed")).exists()
+
+
 def cartpole_rows(runs, out):
     """One row per (algorithm, agents or workers), over its seeds."""
     groups, killed = {}, {}
@@ -41,7 +47,7 @@ def cartpole_rows(runs, out):
         m = re.fullmatch(r"cartpole-(a3c|ppo)-(a\d+|w\dx\d)-s(\d+)", name)
         if m:
             groups.setdefault((m.group(1), m.group(2)), []).append(s)
-            if (out / "runs" / (name + ".killed")).exists():
+            if killed_mid_run(out, name):
                 killed[(m.group(1), m.group(2))] = killed.get((m.group(1), m.group(2)), 0) + 1
 
     def order(key):
@@ -108,10 +114,10 @@ def past_rows(runs):
 
 def cluster_tries(runs, out, pattern):
     """Tries of one kind: how many solved, and in how many a worker was
-    killed while the run went on (scaling.sh logs each kill)."""
+    killed while the run went on."""
     names = [name for name in runs if re.fullmatch(pattern, name)]
     tries = [runs[name] for name in names]
-    killed = sum(1 for name in names if (out / "runs" / (name + ".killed")).exists())
+    killed = sum(1 for name in names if killed_mid_run(out, name))
     return {"tries": len(tries), "solved": sum(1 for s in tries if s.get("solved")), "killed": killed,
             "seconds": spread([s["seconds_to_target"] for s in tries if s.get("solved")], 2)}
 
