@@ -9,6 +9,7 @@
 
 #include "actors/config_loader.hpp"
 #include "tests/app/bad_configs.hpp"
+#include "tests/temp_files.hpp"
 
 namespace actors = troupe::actors;
 using troupe::actors::config_error;
@@ -28,11 +29,9 @@ algo:
 )";
 
 std::string write_temp(const std::string& content, const std::string& name = "config.yaml") {
-  const auto dir = std::filesystem::temp_directory_path() / "troupe_config_test";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
+  const std::string path = troupe::tests::temp_file("troupe_config_test", name);
   std::ofstream(path, std::ios::binary) << content;
-  return path.string();
+  return path;
 }
 
 // The error message for a config, or "" when it loads.
