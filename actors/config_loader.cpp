@@ -462,7 +462,7 @@ std::vector<field> fields_of(run_config& c) {
       number("algo.value_coef", c.algo.value_coef, 0, inf, false, "weight of the value loss"),
       number("algo.max_grad_norm", c.algo.max_grad_norm, 0, inf, false, "clip the gradient's global norm to this (0: no clipping)"),
       number("algo.rmsprop_alpha", c.algo.rmsprop_alpha, 0, 1, true, "RMSprop smoothing constant"),
-      number("algo.optimizer_eps", c.algo.optimizer_eps, 0, 1, true, "optimiser epsilon"),
+      number("algo.optimizer_eps", c.algo.optimizer_eps, 0, 1, true, "optimiser epsilon: the gradient scale below which RMSprop and Adam do not scale a gradient up (configs/cartpole.yaml says why it uses 0.01)"),
       integer("algo.max_rollouts_in_flight", c.algo.max_rollouts_in_flight, 1, 1024, "per agent: rollouts sent but not yet trained before the agent pauses; bounds the policy lag"),
       integer("algo.rollout_budget", c.algo.rollout_budget, 0, 1 << 20, "rollouts in flight at once (being collected, or waiting to train), all agents of a learner together, local and cluster workers': agents beyond it wait their turn, so the policy lag does not grow with agents.count (0: 2 x algo.batch_rollouts, at least 4)"),
       integer("algo.max_policy_lag", c.algo.max_policy_lag, 0, 1 << 30, "a rollout whose oldest step is more than this many parameter versions behind when its turn to train comes is dropped (counted in samples_dropped and summary.json's learner.samples_stale; 0: 8 batches' updates, i.e. 8 for a3c, 8 x algo.ppo.epochs x algo.ppo.minibatches for ppo)"),

@@ -84,7 +84,7 @@ TEST_CASE("log.plot draws a run's curves; plot.py groups seeds of one config and
   // in which they differ, and by nothing else.
   const std::string labels = plot_labels({first, second, other});
   CHECK(labels.find("algo.lr 0.5") != std::string::npos);
-  CHECK(labels.find("algo.lr 0.002") != std::string::npos);
+  CHECK(labels.find("algo.lr 0.004") != std::string::npos);  // configs/cartpole.yaml's
   CHECK(labels.find("run.seed") == std::string::npos);
 
   const std::string out = fresh_dir("plot_out") + "/curves.png";
