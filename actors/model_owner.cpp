@@ -8,7 +8,7 @@
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
 #include "actors/reply_courier.hpp"
-#include "algo/sampling.hpp"
+#include "algo/act_from_policy.hpp"
 
 namespace troupe::actors {
 
@@ -32,10 +32,8 @@ struct model_owner_state {
   batching_config config;
   std::shared_ptr<predict_lane> lane;  // null: messages only
   std::mt19937_64 rng;
-  int obs_size = 0;
-  int action_size = 0;
+  model::net_spec net;
   int state_size = 0;  // recurrent state floats per row (0: feed-forward)
-  bool continuous = false;
   std::vector<float> batch;   // the queued requests' observations, back to back
   std::vector<float> states;  // and their rows' recurrent states, in the same order
   std::vector<pending_request> pending;
@@ -72,7 +70,7 @@ using model_owner_impl =
 using owner_pointer = model_owner_impl::stateful_pointer<model_owner_state>;
 
 bool well_formed(const model_owner_state& st, const predict_request& req) {
-  return req.rows > 0 && req.observations.size() == size_t(req.rows) * size_t(st.obs_size) &&
+  return req.rows > 0 && req.observations.size() == size_t(req.rows) * size_t(st.net.obs_size) &&
          req.states.size() == size_t(req.rows) * size_t(st.state_size) && req.policy_row >= -1 &&
          req.policy_row < req.rows;
 }
@@ -96,7 +94,7 @@ void flush(model_owner_state& st) {
   for (auto& p : st.pending) {
     predict_reply& reply = p.target.reply();
     reply.version = st.out.version;
-    const int width = st.continuous ? st.action_size : 1;  // floats per action
+    const int width = algo::action_width(st.net);
     reply.actions.resize(size_t(p.rows) * width);
     reply.logp.resize(p.rows);
     reply.values.assign(st.out.values.begin() + row, st.out.values.begin() + row + p.rows);
@@ -106,20 +104,14 @@ void flush(model_owner_state& st) {
     else
       reply.states.clear();
     for (int i = 0; i < p.rows; ++i, ++row) {
-      const float* policy = &st.out.policy[size_t(row) * st.action_size];
-      if (st.continuous) {
-        reply.logp[i] = algo::sample_gaussian(policy, st.out.log_std.data(), st.action_size,
-                                                st.rng, &reply.actions[size_t(i) * width]);
-      } else {
-        const auto a = algo::sample_categorical(policy, st.action_size, st.rng);
-        reply.actions[i] = static_cast<float>(a.action);
-        reply.logp[i] = a.logp;
-      }
+      const float* policy = &st.out.policy[size_t(row) * st.net.action_size];
+      reply.logp[i] = algo::act_from_policy(st.net, policy, st.out.log_std.data(), false, st.rng,
+                                            &reply.actions[size_t(i) * width]);
     }
     reply.row_policy.clear();
     if (p.policy_row >= 0) {
-      const auto first = st.out.policy.begin() + (row - p.rows + p.policy_row) * st.action_size;
-      reply.row_policy.assign(first, first + st.action_size);
+      const auto first = st.out.policy.begin() + (row - p.rows + p.policy_row) * st.net.action_size;
+      reply.row_policy.assign(first, first + st.net.action_size);
       reply.row_policy.insert(reply.row_policy.end(), st.out.log_std.begin(), st.out.log_std.end());
     }
     st.replies.push_back(std::move(p.target));
@@ -185,10 +177,8 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   st.config = config;
   st.lane = std::move(lane);
   st.rng.seed(seed);
-  st.obs_size = model::spec_of(*st.model).obs_size;
-  st.action_size = model::spec_of(*st.model).action_size;
-  st.continuous = model::spec_of(*st.model).continuous;
-  st.state_size = model::spec_of(*st.model).state_size();
+  st.net = model::spec_of(*st.model);
+  st.state_size = st.net.state_size();
   st.staging = model::make_input_staging(*st.model);
   st.courier = std::make_unique<reply_courier>(config.reply_threads_here(), self->address());
   return {

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "agents/collector.hpp"
-#include "algo/sampling.hpp"
+#include "algo/act_from_policy.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::agents {
@@ -25,16 +25,8 @@ std::mt19937_64 episode_rng(std::uint64_t seed, int episode) {
 void choose_action(const model::net_spec& net, const envs::space& action_space,
                    const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
                    float* action) {
-  if (!net.continuous) {
-    action[0] = static_cast<float>(greedy ? algo::greedy_action(policy, net.action_size).action
-                                          : algo::sample_categorical(policy, net.action_size, rng).action);
-    return;
-  }
-  if (greedy)
-    std::copy(policy, policy + net.action_size, action);
-  else
-    algo::sample_gaussian(policy, log_std, net.action_size, rng, action);
-  clip_to_space(action_space, action, 1);
+  algo::act_from_policy(net, policy, log_std, greedy, rng, action);
+  if (net.continuous) clip_to_space(action_space, action, 1);
 }
 
 namespace {

@@ -3,10 +3,11 @@
 #include "algo/a3c_loss.hpp"
 #include "algo/learner_core.hpp"
 #include "algo/targets.hpp"
+#include "algo/update_rules.hpp"
 
 namespace troupe::algo {
 
-train_result a3c_update(learner::core& core, const rollout& r) {
+train_result a3c_update(learner_core& core, const rollout& r) {
   const algo_config& cfg = core.config.algo;
   const std::int64_t samples = r.samples();
   rollout_outputs now = core.run(r);

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "algo/algo_config.hpp"
+#include "algo/learner_config.hpp"
 #include "algo/rollout.hpp"
 #include "algo/trainer.hpp"
 #include "model/checkpoint.hpp"
@@ -19,12 +20,8 @@
 
 namespace troupe::algo {
 
-struct learner_config {
-  algo_config algo;
-  model::normalize_config normalize;    // .reward: rewards are scaled for learning
-  std::int64_t schedule_env_steps = 0;  // algo.lr_schedule linear: the lr is 0 here (run.stop.env_steps)
-  std::uint64_t seed = 1;               // PPO's minibatch shuffles
-};
+// What the A3C and PPO updates share (algo/learner_core.hpp).
+struct learner_core;
 
 class learner final : public trainer {
  public:
@@ -51,10 +48,8 @@ class learner final : public trainer {
   // Also continues the learning-rate schedule from the checkpoint's env steps.
   model::checkpoint_meta restore(const std::string& path);
 
-  struct core;
-
  private:
-  std::unique_ptr<core> core_;
+  std::unique_ptr<learner_core> core_;
 };
 
 }  // namespace troupe::algo

@@ -1,8 +1,10 @@
 #pragma once
 // What the A3C and PPO updates share inside a learner (algo/learner.hpp):
 // the model and optimiser, the network's pass over a rollout, the
-// log-probabilities of the actions taken, and one atomic update. Includes
-// LibTorch: only the learner's own files include it.
+// log-probabilities of the actions taken, and one atomic update. The learner
+// calls an update rule (algo/update_rules.hpp), which calls down into this;
+// nothing here calls back up. Includes LibTorch: only the learner's own
+// files include it.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -10,9 +12,11 @@
 
 #include <torch/torch.h>
 
-#include "algo/learner.hpp"
+#include "algo/learner_config.hpp"
 #include "algo/policy_distribution.hpp"
 #include "algo/reward_normalizer.hpp"
+#include "algo/rollout.hpp"
+#include "algo/trainer.hpp"
 #include "model/shared_model_impl.hpp"
 
 namespace troupe::algo {
@@ -34,7 +38,7 @@ struct step_outcome {
   std::uint64_t version = 0;
 };
 
-struct learner::core {
+struct learner_core {
   std::shared_ptr<model::shared_model> model;
   learner_config config;
   std::unique_ptr<torch::optim::Optimizer> optimizer;
@@ -61,11 +65,6 @@ struct learner::core {
   // applied as one atomic update, or skipped when not finite.
   step_outcome step(const torch::Tensor& loss);
 };
-
-// The update rules, each a batch (merged into one rollout, rewards already
-// normalised) in, what it did out. The learner fills in the batch's ids.
-train_result a3c_update(learner::core& core, const rollout& batch);
-train_result ppo_update(learner::core& core, const rollout& batch);
 
 // Sum over samples of (version - version acted), and its largest term.
 void measure_lag(const rollout& r, std::uint64_t version, train_result& result);

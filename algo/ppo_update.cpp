@@ -11,6 +11,7 @@
 #include "algo/ppo_loss.hpp"
 #include "algo/rollout_batch.hpp"
 #include "algo/targets.hpp"
+#include "algo/update_rules.hpp"
 
 namespace troupe::algo {
 
@@ -25,7 +26,7 @@ struct minibatch_pass {
 };
 
 // Feed-forward: the minibatch's samples, each on its own.
-minibatch_pass forward_samples(learner::core& core, const torch::Tensor& observations,
+minibatch_pass forward_samples(learner_core& core, const torch::Tensor& observations,
                                const std::vector<std::int64_t>& samples) {
   minibatch_pass pass;
   pass.samples = core.on_device(torch::tensor(samples, torch::kInt64));
@@ -37,7 +38,7 @@ minibatch_pass forward_samples(learner::core& core, const torch::Tensor& observa
 
 // Recurrent: whole sequences of the minibatch's environments, each unrolled
 // from the state its rollout began with.
-minibatch_pass forward_sequences(learner::core& core, const rollout& batch,
+minibatch_pass forward_sequences(learner_core& core, const rollout& batch,
                                  const std::vector<std::int64_t>& envs) {
   minibatch_pass pass;
   pass.part = select_envs(batch, std::vector<int>(envs.begin(), envs.end()));
@@ -51,13 +52,13 @@ minibatch_pass forward_sequences(learner::core& core, const rollout& batch,
   return pass;
 }
 
-torch::Tensor tensor_of(learner::core& core, std::vector<float> values) {
+torch::Tensor tensor_of(learner_core& core, std::vector<float> values) {
   return core.on_device(torch::tensor(values, torch::kFloat32));
 }
 
 }  // namespace
 
-train_result ppo_update(learner::core& core, const rollout& batch) {
+train_result ppo_update(learner_core& core, const rollout& batch) {
   const algo_config& cfg = core.config.algo;
   const ppo_config& ppo = cfg.ppo;
   const std::int64_t samples = batch.samples();

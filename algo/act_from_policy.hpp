@@ -1,0 +1,22 @@
+#pragma once
+// From a row of the policy head's output to an action, the one way every
+// part that acts does it: the model-owner for the agents, evaluation, and
+// `troupe play`. Plain C++.
+#include <random>
+
+#include "model/net_spec.hpp"
+
+namespace troupe::algo {
+
+// Floats per action: a Box action's values, or one categorical index.
+inline int action_width(const model::net_spec& net) { return net.continuous ? net.action_size : 1; }
+
+// Writes action_width(net) floats to `action`: drawn from the policy, or its
+// most probable action when `greedy` (a Gaussian's mean). Returns their
+// log-probability (density) under the policy. `policy` holds net.action_size
+// floats (logits, or a Gaussian's means); `log_std` a Gaussian's
+// net.action_size log standard deviations (unused for a categorical).
+float act_from_policy(const model::net_spec& net, const float* policy, const float* log_std,
+                      bool greedy, std::mt19937_64& rng, float* action);
+
+}  // namespace troupe::algo

@@ -1,0 +1,18 @@
+#pragma once
+// What a learner is built with: the algorithm's hyperparameters and what the
+// run adds to them (reward normalisation, the schedule's budget, a seed).
+#include <cstdint>
+
+#include "algo/algo_config.hpp"
+#include "model/net_spec.hpp"
+
+namespace troupe::algo {
+
+struct learner_config {
+  algo_config algo;
+  model::normalize_config normalize;    // .reward: rewards are scaled for learning
+  std::int64_t schedule_env_steps = 0;  // algo.lr_schedule linear: the lr is 0 here (run.stop.env_steps)
+  std::uint64_t seed = 1;               // PPO's minibatch shuffles
+};
+
+}  // namespace troupe::algo
