@@ -34,8 +34,9 @@ struct agent_config {
   std::uint32_t id = 0;
   envs::env_config env;  // which environment, with its options
   int envs = 1;          // how many of it this agent steps
-  int n_steps = 5;
-  int max_rollouts_in_flight = 2;
+  // algo.n_steps and algo.max_rollouts_in_flight; defaults said in algo/algo_config.hpp.
+  int n_steps = algo::algo_config{}.n_steps;
+  int max_rollouts_in_flight = algo::algo_config{}.max_rollouts_in_flight;
   int state_size = 0;    // the policy's recurrent state per environment (0: feed-forward)
   std::uint64_t seed = 1;
   bool batch_scheduling = true;  // agents.batch_scheduling: see actors/agent_thread.hpp

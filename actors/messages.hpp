@@ -1,5 +1,7 @@
 #pragma once
-// Every atom and message struct the actors exchange, in one type-ID block.
+// Every atom and message struct the actors exchange, in one type-ID block
+// (the actor handles that travel inside messages get theirs after their
+// protocols, in actors/handle_types.hpp).
 // Each actor's protocol (which of these it accepts and answers) is the
 // typed-actor alias in its own header.
 #include <algorithm>
@@ -409,6 +411,7 @@ CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {
 // Adds the project's message types and the scheduler settings measured to
-// suit this workload (see shared notes: idle workers otherwise sleep-poll).
+// suit this workload (actors/actor_system_setup.cpp says why: idle workers
+// otherwise sleep-poll).
 void configure_actor_system(caf::actor_system_config& cfg);
 }  // namespace troupe::actors

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "envs/registry.hpp"
+#include "envs/env_error.hpp"
 
 namespace troupe::envs {
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/checkpoint_error.hpp"
 #include "model/shared_model.hpp"
 
 namespace torch::optim {
@@ -15,10 +16,6 @@ class Optimizer;
 }
 
 namespace troupe::model {
-
-struct checkpoint_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // What a run needs to continue besides the tensors.
 struct checkpoint_meta {

@@ -12,7 +12,7 @@
 
 #include <openssl/evp.h>
 
-#include "model/checkpoint.hpp"
+#include "model/checkpoint_error.hpp"
 
 namespace troupe::model {
 

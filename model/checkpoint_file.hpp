@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "model/checkpoint_error.hpp"
+
 namespace troupe::model {
 
 constexpr std::string_view checkpoint_magic = "TROUPECK";

@@ -4,7 +4,7 @@
 #include <limits>
 #include <set>
 
-#include "model/checkpoint.hpp"
+#include "model/checkpoint_error.hpp"
 
 namespace troupe::model {
 
