@@ -319,7 +319,13 @@ TEST_CASE("frames cross the network to a subscriber; bad ones are rejected, not 
   };
   auto subscriber = actors::spawn_frame_subscriber(*viewer.sys, *hub, config);
   for (int i = 0; i < 500 && !enough; ++i) std::this_thread::sleep_for(10ms);
-  caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
+  {
+    // Until the subscriber has ended: its callbacks write into this test's
+    // locals (a frame in flight may still be rejected after the exit is sent).
+    caf::scoped_actor self{*viewer.sys};
+    self->send_exit(subscriber, caf::exit_reason::user_shutdown);
+    self->wait_for(subscriber);
+  }
   std::lock_guard<std::mutex> lock(mutex);
   REQUIRE(shown.size() >= 3);
   CHECK(shown[0].image.pixels == good_frame().image.pixels);
