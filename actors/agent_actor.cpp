@@ -9,7 +9,7 @@
 
 #include "actors/agent_thread.hpp"
 #include "actors/errors.hpp"
-#include "actors/frames/policy_overlay.hpp"
+#include "agents/policy_overlay.hpp"
 #include "agents/collector.hpp"
 #include "envs/registry.hpp"
 
@@ -36,7 +36,6 @@ struct agent_state {
   std::uint64_t rollouts_sent = 0;
   // Watching: env 0 is drawn for a viewer's pending render request.
   bool can_render = false;
-  std::vector<std::string> action_labels;
   bool frame_wanted = false;
   caf::typed_response_promise<env_frame> frame_promise;
   static inline const char* name = "agent";
@@ -101,7 +100,7 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   env_frame frame;
   frame.agent_id = st.config.id;
   c.environments().render(0, frame.image);
-  frame.pixel_art = c.environments().pixel_art();
+  frame.pixel_art = c.spec().pixel_art;
   viewer::overlay_info& info = frame.info;
   info.title = st.config.env.id;
   info.episode = c.episodes_finished(0) + 1;
@@ -112,8 +111,8 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   const int width = action_space.flat_size();
   std::vector<float> applied(reply.actions.begin(), reply.actions.begin() + width);
   agents::clip_to_space(action_space, applied.data(), 1);
-  show_policy(info, reply.row_policy.data(), continuous ? width : action_space.n, continuous,
-              applied.data(), st.action_labels);
+  agents::show_policy(info, reply.row_policy.data(), continuous ? width : action_space.n, continuous,
+              applied.data(), c.spec().action_labels);
   st.frame_wanted = false;
   st.frame_promise.deliver(std::move(frame));
 }
@@ -208,7 +207,6 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
   st.envs = envs::make_env_vector(config.env, config.envs);
   st.collector.emplace(*st.envs, cc, [self](int) { return self->state.seeds(); });
   st.can_render = st.collector->environments().can_render();
-  st.action_labels = st.collector->environments().action_labels();
   st.report.agent_id = config.id;
   return {
       [=](start_atom) {
@@ -247,7 +245,7 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
 
 }  // namespace
 
-agent_config agent_config_for(const run_config& config, std::uint32_t id, std::uint64_t seed) {
+agent_config agent_config_for(const run::run_config& config, std::uint32_t id, std::uint64_t seed) {
   agent_config a;
   a.id = id;
   a.env = config.env;

@@ -15,7 +15,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/predict_client.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "envs/env_config.hpp"
 
 namespace troupe::actors {
@@ -43,7 +43,7 @@ struct agent_config {
 };
 
 // An agent of a run with this config (the learner's own, or a worker's).
-agent_config agent_config_for(const run_config& config, std::uint32_t id, std::uint64_t seed);
+agent_config agent_config_for(const run::run_config& config, std::uint32_t id, std::uint64_t seed);
 
 // Spawned detached. Starts acting on start_atom; on stop_atom it answers with
 // its final counts and quits. It asks for actions through `lane`, the

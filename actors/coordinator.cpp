@@ -9,7 +9,7 @@
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
 #include "algo/learner.hpp"
-#include "actors/run_directory.hpp"
+#include "run/run_directory.hpp"
 
 namespace troupe::actors {
 
@@ -56,7 +56,7 @@ metrics_totals totals_of(caf::scoped_actor& self, const metrics_actor& metrics) 
 // This node's agents: agent i is served by replica i mod the replica count.
 agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& self,
                                   const run_request& request, const run_parts& run) {
-  const run_config& config = request.config;
+  const run::run_config& config = request.config;
   std::vector<agent_config> configs;
   std::vector<agent_supervisor::wiring> wires;
   for (int i = 0; i < config.agents.count; ++i) {
@@ -97,7 +97,7 @@ struct running {
 bool checkpoint(running& r) {
   if (r.request.run_dir.empty()) return true;
   const model::checkpoint_store store =
-      run_directory{r.request.run_dir}.checkpoints(r.request.config.checkpoint.keep);
+      run::run_directory{r.request.run_dir}.checkpoints(r.request.config.checkpoint.keep);
   const metrics_totals totals = totals_of(r.self, r.run.metrics);
   model::checkpoint_meta meta;
   meta.env_steps = totals.env_steps;
@@ -132,7 +132,7 @@ bool checkpoint(running& r) {
 // after this replaces it whole, never in part).
 void read_best(running& r) {
   if (r.request.run_dir.empty()) return;
-  const std::string path = run_directory{r.request.run_dir}.checkpoints().best();
+  const std::string path = run::run_directory{r.request.run_dir}.checkpoints().best();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return;
   try {
@@ -148,24 +148,24 @@ void read_best(running& r) {
 // failures arrive as messages; the wall-clock ones are read between them,
 // and an interrupt too (a signal handler sets a flag: it cannot send a
 // message).
-stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::atomic<bool>& interrupted) {
-  const run_config& config = r.request.config;
+run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::atomic<bool>& interrupted) {
+  const run::run_config& config = r.request.config;
   const double wall_limit = config.run.stop.wall_seconds;
   const double every = config.checkpoint.every_seconds;
   double last_checkpoint = 0;
-  stop_reason reason = stop_reason::none;
-  while (reason == stop_reason::none) {
+  run::stop_reason reason = run::stop_reason::none;
+  while (reason == run::stop_reason::none) {
     r.self->receive([&](stop_request& s) { reason = s.reason; },
                     [&](caf::down_msg& down) {
                       if (agents.on_down(down) && agents.over_budget())
-                        reason = stop_reason::agent_failures;
+                        reason = run::stop_reason::agent_failures;
                     },
                     caf::after(stop_poll) >> [] {});
-    if (reason != stop_reason::none) break;
-    if (interrupted.load()) return stop_reason::interrupted;
-    if (wall_limit > 0 && r.elapsed() >= wall_limit) return stop_reason::wall_seconds;
+    if (reason != run::stop_reason::none) break;
+    if (interrupted.load()) return run::stop_reason::interrupted;
+    if (wall_limit > 0 && r.elapsed() >= wall_limit) return run::stop_reason::wall_seconds;
     if (every > 0 && r.elapsed() - last_checkpoint >= every) {
-      if (!checkpoint(r)) return stop_reason::checkpoint_failed;
+      if (!checkpoint(r)) return run::stop_reason::checkpoint_failed;
       last_checkpoint = r.elapsed();
     }
   }

@@ -11,12 +11,12 @@
 
 #include "actors/messages.hpp"
 #include "actors/run_builder.hpp"
-#include "actors/stop_reason.hpp"
+#include "run/stop_reason.hpp"
 
 namespace troupe::actors {
 
 struct run_outcome {
-  stop_reason stop = stop_reason::none;
+  run::stop_reason stop = run::stop_reason::none;
   double wall_seconds = 0;
   metrics_totals totals;
   batch_stats batching;      // all model-owners together
@@ -34,7 +34,7 @@ struct run_outcome {
   std::string best_checkpoint;
   model::checkpoint_meta best;
   // Why a checkpoint could not be written (a full disk, say); the run then
-  // stops with stop_reason::checkpoint_failed. Empty: none failed.
+  // stops with run::stop_reason::checkpoint_failed. Empty: none failed.
   std::string checkpoint_failure;
   int agent_restarts = 0;
   std::string last_failure;  // why the last agent failed

@@ -12,7 +12,7 @@
 #include <caf/all.hpp>
 
 #include "actors/byte_vector_field.hpp"
-#include "actors/stop_reason.hpp"
+#include "run/stop_reason.hpp"
 #include "algo/trainer.hpp"
 #include "algo/rollout.hpp"
 #include "envs/render.hpp"
@@ -214,7 +214,7 @@ struct metrics_totals {
 };
 
 struct stop_request {
-  stop_reason reason = stop_reason::none;
+  run::stop_reason reason = run::stop_reason::none;
 };
 
 // What one parameter version scored over whole episodes.

@@ -93,7 +93,7 @@ void write_stop_row(metrics_pointer self, const batch_stats& batching) {
 // Its figures are taken now; the owner's batching counters follow (a run
 // that stops before its first progress row has no earlier ones), or, if
 // the coordinator asks for the totals first, the last ones known.
-void request_stop(metrics_pointer self, stop_reason reason) {
+void request_stop(metrics_pointer self, run::stop_reason reason) {
   auto& st = self->state;
   if (st.stop_sent) return;
   st.stop_sent = true;
@@ -109,7 +109,7 @@ void mark_solved(metrics_pointer self) {
   st.totals.solved = true;
   st.totals.seconds_to_target = run_seconds(st.config);
   st.totals.env_steps_to_target = st.metrics.env_steps();
-  request_stop(self, stop_reason::solved);
+  request_stop(self, run::stop_reason::solved);
 }
 
 double segment_seconds(const metrics_config& c) {
@@ -150,7 +150,7 @@ void end_evaluation(metrics_pointer self, double started, const evaluation_repor
 // score at least as well as every evaluation before.
 void check_best(metrics_pointer self) {
   auto& st = self->state;
-  const best_config& best = st.config.best;
+  const run::best_config& best = st.config.best;
   if (best.episodes <= 0 || !st.config.evaluator || st.evaluating || st.stop_sent ||
       !st.metrics.window_full() || st.metrics.episodes() < st.next_best_at)
     return;
@@ -208,7 +208,7 @@ void check_stop(metrics_pointer self) {
       mark_solved(self);
   }
   if (stop.env_steps > 0 && st.metrics.env_steps() >= stop.env_steps)
-    request_stop(self, stop_reason::env_steps);
+    request_stop(self, run::stop_reason::env_steps);
 }
 
 std::vector<node_stats> node_table(const metrics_state& st) {

@@ -8,7 +8,7 @@
 #include "actors/evaluator.hpp"
 #include "actors/messages.hpp"
 #include "actors/model_owner.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "model/checkpoint.hpp"
 
 namespace troupe::actors {
@@ -23,8 +23,8 @@ using metrics_actor =
 using run_control = caf::typed_actor<caf::reacts_to<stop_request>>;
 
 struct metrics_config {
-  stop_config stop;
-  log_config log;
+  run::stop_config stop;
+  run::log_config log;
   std::string csv_path;  // empty: no CSV; appended to when it exists
   std::chrono::steady_clock::time_point start;
   model::checkpoint_meta resumed;  // counters and time of earlier segments
@@ -32,7 +32,7 @@ struct metrics_config {
   // best policy's (best.episodes > 0); invalid: neither.
   evaluator_actor evaluator;
   std::uint64_t confirm_seed = 1;  // of the first evaluation; each next one adds 1
-  best_config best;  // checkpoint.best
+  run::best_config best;  // checkpoint.best
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

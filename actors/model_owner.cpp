@@ -12,12 +12,6 @@
 
 namespace troupe::actors {
 
-int batching_config::reply_threads_here() const {
-  if (reply_threads > 0) return reply_threads;
-  return std::clamp(int(std::thread::hardware_concurrency()) / cores_per_reply_thread, 1,
-                    max_reply_threads);
-}
-
 namespace {
 
 // A request in the batch being collected, and where its answer goes.
@@ -29,7 +23,7 @@ struct pending_request {
 
 struct model_owner_state {
   std::shared_ptr<model::shared_model> model;
-  batching_config config;
+  run::batching_config config;
   std::shared_ptr<predict_lane> lane;  // null: messages only
   std::mt19937_64 rng;
   model::net_spec net;
@@ -170,7 +164,7 @@ void flush_when_idle(owner_pointer self) {
 
 model_owner_impl::behavior_type model_owner(owner_pointer self,
                                             std::shared_ptr<model::shared_model> model,
-                                            batching_config config, std::uint64_t seed,
+                                            run::batching_config config, std::uint64_t seed,
                                             std::shared_ptr<predict_lane> lane) {
   auto& st = self->state;
   st.model = std::move(model);
@@ -225,7 +219,7 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
 
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
-                                    const batching_config& batching, std::uint64_t seed,
+                                    const run::batching_config& batching, std::uint64_t seed,
                                     std::shared_ptr<predict_lane> lane) {
   auto owner = sys.spawn<caf::detached>(model_owner, std::move(model), batching, seed, lane);
   if (lane) lane->serve_by(owner.address());

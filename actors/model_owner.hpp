@@ -6,7 +6,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/predict_lane.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::actors {
@@ -26,7 +26,7 @@ using model_owner_actor =
 // the owner stops, every request waiting in the lane fails.
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
-                                    const batching_config& batching, std::uint64_t seed,
+                                    const run::batching_config& batching, std::uint64_t seed,
                                     std::shared_ptr<predict_lane> lane = nullptr);
 
 }  // namespace troupe::actors

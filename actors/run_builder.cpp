@@ -4,35 +4,21 @@
 #include <stdexcept>
 
 #include "actors/net/front_door.hpp"
-#include "actors/config_loader.hpp"
-#include "actors/run_directory.hpp"
+#include "run/component_configs.hpp"
+#include "run/config_loader.hpp"
+#include "run/run_directory.hpp"
 #include "algo/learner.hpp"
 #include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
 namespace troupe::actors {
 
-model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env) {
-  const bool continuous = env.action.type == envs::space::kind::box;
-  model::net_spec net = model::make_net_spec(config.model, env.observation.shape, continuous,
-                                             continuous ? env.action.flat_size() : env.action.n);
-  net.normalize = config.normalize;
-  if (net.kind == "cnn" && net.obs_shape.size() != 3)
-    throw std::invalid_argument("model.kind: cnn needs image-like (H x W x C) observations, but " +
-                                config.env.id + " has " + env.observation.describe());
-  return net;
-}
-
-algo::learner_config learner_config_for(const run_config& config, std::uint64_t seed) {
-  return {config.algo, config.normalize, config.run.stop.env_steps, seed};
-}
-
 namespace {
 
 // Spawns the gateway and publishes it (over TLS when configured).
 cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
                                     run_parts& run) {
-  const run_config& config = request.config;
+  const run::run_config& config = request.config;
   gateway_config g;
   g.token = request.cluster.token;
   g.config_yaml = request.cluster.worker_config_yaml;
@@ -64,15 +50,15 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
 
 run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
                     std::chrono::steady_clock::time_point start) {
-  const run_config& config = request.config;
+  const run::run_config& config = request.config;
   run_parts run;
   run.env = request.env.id.empty() ? envs::spec_of(config.env) : request.env;
   // One parameter replica per device, all starting from replica 0's
   // parameters (and, resuming, all from the same checkpoint).
-  const model::net_spec spec = net_spec_for(config, run.env);
+  const model::net_spec spec = run::net_spec_for(config, run.env);
   const size_t replicas = config.devices.size();
   const auto bad_checkpoint = [](const model::checkpoint_error& e) {
-    return config_error(e.what());  // bad input: another architecture, say
+    return run::config_error(e.what());  // bad input: another architecture, say
   };
   if (!request.resume_from.empty()) {
     try {
@@ -87,7 +73,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
     if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
     run.trainers.push_back(std::make_shared<algo::learner>(
-        run.models[d], learner_config_for(config, run.streams.learner(d))));
+        run.models[d], run::learner_config_for(config, run.streams.learner(d))));
     if (!request.resume_from.empty()) {
       try {
         run.resumed = run.trainers[d]->restore(request.resume_from);
@@ -105,14 +91,14 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   }
   metrics_config mcfg{config.run.stop, config.log,
                       request.run_dir.empty() ? std::string()
-                                              : run_directory{request.run_dir}.metrics_file(),
+                                              : run::run_directory{request.run_dir}.metrics_file(),
                       start, run.resumed};
   const bool keeps_best = config.checkpoint.best.episodes > 0 && !request.run_dir.empty();
   if (config.run.stop.confirm_episodes > 0 || keeps_best) {
     // Replica 0's parameters are judged (and saved by checkpoints).
     evaluator_config ecfg{config.env, config.run.stop.mean_return, "", run.segment,
                           request.config_yaml};
-    if (keeps_best) ecfg.best_path = run_directory{request.run_dir}.checkpoints().best();
+    if (keeps_best) ecfg.best_path = run::run_directory{request.run_dir}.checkpoints().best();
     run.evaluator = spawn_evaluator(sys, run.models[0], ecfg, {run.models.begin() + 1, run.models.end()});
     mcfg.evaluator = run.evaluator;
     mcfg.confirm_seed = run.streams.confirmation();

@@ -16,7 +16,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "agents/random_streams.hpp"
 #include "envs/env.hpp"
 #include "model/checkpoint.hpp"
@@ -31,14 +31,14 @@ struct cluster_listen {
   std::string host;  // empty: no cluster (troupe train)
   std::uint16_t port = 0;
   std::string token;
-  tls_files tls;
+  run::tls_files tls;
   std::string worker_config_yaml;  // the resolved config without the token
 };
 
 struct run_request {
-  run_config config;
+  run::run_config config;
   // The environments' spec when the caller read it already (actors::
-  // env_spec_for, which names the config key a failure is due to); an empty
+  // run::env_spec_for, which names the config key a failure is due to); an empty
   // id: the builder reads it.
   envs::env_spec env;
   std::string config_yaml;  // the resolved config, stored in checkpoints
@@ -76,12 +76,5 @@ struct run_parts {
 // std::runtime_error (a port that cannot be listened on, say).
 run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
                     std::chrono::steady_clock::time_point start);
-
-// What a replica's learner of a run with this config trains by;
-// `seed`: its minibatch shuffles (agents::run_streams::learner).
-algo::learner_config learner_config_for(const run_config& config, std::uint64_t seed);
-
-// The network a config asks for, sized from its environments' spec.
-model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env);
 
 }  // namespace troupe::actors

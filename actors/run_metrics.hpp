@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "algo/trainer.hpp"
 
 namespace troupe::actors {
 
 class run_metrics {
  public:
-  explicit run_metrics(int window = stop_config{}.window) : window_(window) {}
+  explicit run_metrics(int window = run::stop_config{}.window) : window_(window) {}
 
   // Continues the counters of a resumed run.
   void restore(std::int64_t env_steps, std::int64_t episodes, std::int64_t updates,

@@ -1,6 +1,6 @@
 #pragma once
 // The learning algorithm's hyperparameters: the `algo` section of a run
-// config. Defaults here; actors/config_loader.cpp reads, checks and documents
+// config. Defaults here; run/config_keys.cpp lists, reads, checks and documents
 // every key.
 #include <algorithm>
 #include <cstdint>

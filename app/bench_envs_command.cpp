@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "app/env_flags.hpp"
 #include "bench/bridge_bench.hpp"
 #include "bench/env_bench.hpp"
@@ -96,11 +96,11 @@ void bench_envs(const bench_envs_options& opts) {
   std::vector<envs::env_config> configs;
   if (opts.env_ids.empty()) {
     for (const auto& entry : envs::registered_envs())
-      configs.push_back(actors::load_env_options(entry.id, opts.env_overrides));
+      configs.push_back(run::load_env_options(entry.id, opts.env_overrides));
   } else {
     for (const auto& id : opts.env_ids) {
       try {
-        configs.push_back(actors::load_env_options(id, opts.env_overrides));
+        configs.push_back(run::load_env_options(id, opts.env_overrides));
       } catch (const config_error& e) {
         throw config_error(std::string("--env: ") + e.what());
       }

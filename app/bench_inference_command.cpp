@@ -11,7 +11,7 @@
 #include "bench/inference_bench.hpp"
 #include "actors/messages.hpp"
 #include "app/commands.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -125,7 +125,7 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--reply-threads", opts->bench.batching.reply_threads,
                   "batched mode: threads that help the model-owner reply (as "
-                  "batching.reply_threads; 0: " + actors::batching_config::automatic_reply_threads() + ")")
+                  "batching.reply_threads; 0: " + run::batching_config::automatic_reply_threads() + ")")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
   cmd->add_option("--seconds", opts->bench.seconds, "seconds per mode and agent count")

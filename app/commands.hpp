@@ -6,12 +6,12 @@ namespace CLI {
 class App;
 }
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 
 namespace troupe::app {
 
 constexpr int exit_usage = 2;  // bad config, flag or file
-using actors::config_error;    // thrown for bad input: exit_usage
+using run::config_error;    // thrown for bad input: exit_usage
 
 void add_train_command(CLI::App& cli, int& exit_code);
 void add_eval_command(CLI::App& cli, int& exit_code);

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 
 namespace troupe::app {
 
@@ -22,10 +22,10 @@ void add_config_command(CLI::App& cli, int& exit_code) {
     if (opts->check_path.empty() && !opts->describe)
       throw CLI::ValidationError("config", "give --describe or --check FILE");
     if (!opts->check_path.empty()) {
-      actors::load_config(opts->check_path);
+      run::load_config(opts->check_path);
       std::cout << opts->check_path << ": ok\n";
     }
-    if (opts->describe) std::cout << actors::describe_config();
+    if (opts->describe) std::cout << run::describe_config();
     exit_code = 0;
   });
 }

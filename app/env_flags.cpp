@@ -2,7 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "envs/env_error.hpp"
 #include "envs/registry.hpp"
 
@@ -18,9 +18,9 @@ std::unique_ptr<envs::env> make_command_env(const envs::env_config& config) {
   try {
     return envs::make_env(config);
   } catch (const envs::env_key_error& e) {
-    throw actors::config_error("key '" + e.key + "': " + e.what());
+    throw run::config_error("key '" + e.key + "': " + e.what());
   } catch (const std::invalid_argument& e) {
-    throw actors::config_error(e.what());
+    throw run::config_error(e.what());
   }
 }
 

@@ -18,7 +18,7 @@ namespace troupe::app {
 
 void add_env_set_option(CLI::App& cmd, std::vector<std::string>& overrides);
 
-// The environment `config` describes (read with actors::load_env_options);
+// The environment `config` describes (read with run::load_env_options);
 // a config_error (exit 2) naming the key and the reason when it cannot be made.
 std::unique_ptr<envs::env> make_command_env(const envs::env_config& config);
 

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -36,9 +36,13 @@ void add_envs_command(CLI::App& cli, int& exit_code) {
   add_env_set_option(*cmd, opts->overrides);
   cmd->callback([opts, &exit_code] {
     if (!opts->describe.empty()) {
-      const auto env = make_command_env(actors::load_env_options(opts->describe, opts->overrides));
+      const auto env = make_command_env(run::load_env_options(opts->describe, opts->overrides));
       print_spec(env->spec());
       std::cout << "  renders " << (envs::drawable(*env) ? "yes" : "no") << "\n";
+      const auto& labels = env->spec().action_labels;
+      for (size_t a = 0; a < labels.size(); ++a)
+        std::cout << (a == 0 ? "actions: " : ", ") << a << " " << labels[a]
+                  << (a + 1 == labels.size() ? "\n" : "");
       if (const auto* task = envs::mujoco::find_task(opts->describe)) {
         std::cout << "keyword arguments (Gymnasium v4's, with its defaults)"
                   << (task->kwargs.empty() ? ": none\n" : ":\n") << envs::mujoco::describe(task->kwargs);

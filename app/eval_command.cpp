@@ -8,8 +8,8 @@
 
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
-#include "actors/config_loader.hpp"
-#include "actors/trained_model.hpp"
+#include "run/config_loader.hpp"
+#include "run/trained_model.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -26,11 +26,11 @@ struct eval_options {
 
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
-  const actors::trained_model trained = actors::load_trained_model(
-      opts.target, opts.best ? actors::which_checkpoint::best : actors::which_checkpoint::newest);
+  const run::trained_model trained = run::load_trained_model(
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest);
   const std::string& path = trained.checkpoint;
   const model::checkpoint_meta& meta = trained.meta;
-  const actors::run_config& config = trained.config;
+  const run::run_config& config = trained.config;
   auto& model = trained.model;
   const agents::evaluation result =
       agents::evaluate(*model, config.env, opts.episodes, opts.greedy, opts.seed);

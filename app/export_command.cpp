@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/trained_model.hpp"
+#include "run/trained_model.hpp"
 #include "app/commands.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
@@ -23,9 +23,9 @@ struct export_options {
 
 void export_policy(const export_options& opts) {
   model::set_compute_threads(1);
-  const actors::trained_model trained = actors::load_trained_model(
-      opts.target, opts.best ? actors::which_checkpoint::best : actors::which_checkpoint::newest);
-  const actors::run_config& config = trained.config;
+  const run::trained_model trained = run::load_trained_model(
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest);
+  const run::run_config& config = trained.config;
   // The environment as it is, before env.observe: the module takes its raw
   // observations and selects inside.
   envs::env_config raw = config.env;
@@ -40,7 +40,7 @@ void export_policy(const export_options& opts) {
     meta.action_low = spec.action.low;
     meta.action_high = spec.action.high;
   }
-  meta.action_labels = environments->action_labels();
+  meta.action_labels = environments->spec().action_labels;
   meta.parameter_version = trained.meta.version;
   meta.troupe_version = TROUPE_VERSION;
   try {

@@ -10,7 +10,7 @@
 
 #include "actors/net/network_setup.hpp"
 #include "actors/cluster/worker.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "actors/messages.hpp"
 #include "app/commands.hpp"
 #include "app/interrupts.hpp"
@@ -46,7 +46,7 @@ int join(join_flags flags) {
   if (const std::string problem = o.tls.problem(); !problem.empty())
     throw config_error("TLS " + problem + ": give --tls-cert, --tls-key and --tls-ca");
   o.read_config = [](const std::string& yaml) {
-    return actors::load_config_text(yaml, "the learner's config");
+    return run::load_config_text(yaml, "the learner's config");
   };
 
   std::atomic<bool>& interrupted = catch_interrupts();

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "app/commands.hpp"
 #include "app/interrupts.hpp"
 #include "envs/env_id.hpp"
@@ -70,7 +70,7 @@ void play_in_window(envs::env& env, playback_policy& policy, const playback_opti
     }
     envs::rgb_frame frame;
     drawable->render(frame);
-    window->show(std::move(frame), info, drawable->pixel_art());
+    window->show(std::move(frame), info, spec.pixel_art);
     const envs::step_result r = env.step(action.data(), observation.data());
     ++env_steps;
     info.episode_return += r.reward;

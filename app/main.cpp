@@ -1,11 +1,8 @@
 // troupe: the command line. Each subcommand lives in its own *_command.cpp.
-#include <iostream>
-
 #include <CLI/CLI.hpp>
 
+#include "app/command_line.hpp"
 #include "app/commands.hpp"
-#include "actors/config_loader.hpp"
-#include "envs/env_error.hpp"
 
 int main(int argc, char** argv) {
   using namespace troupe::app;
@@ -24,20 +21,5 @@ int main(int argc, char** argv) {
   add_join_command(cli, exit_code);
   add_bench_envs_command(cli, exit_code);
   add_bench_inference_command(cli, exit_code);
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = cli.exit(e);
-    return code == 0 ? 0 : exit_usage;
-  } catch (const config_error& e) {
-    std::cerr << "troupe: error: " << e.what() << "\n";
-    return exit_usage;
-  } catch (const troupe::envs::env_key_error& e) {
-    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
-    return exit_usage;
-  } catch (const std::exception& e) {
-    std::cerr << "troupe: error: " << e.what() << "\n";
-    return 1;
-  }
-  return exit_code;
+  return run_command_line(cli, argc, argv, exit_code);
 }

@@ -7,13 +7,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/frames/policy_overlay.hpp"
+#include "agents/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "app/local_playback.hpp"
-#include "actors/trained_model.hpp"
-#include "envs/action_labels.hpp"
+#include "run/trained_model.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
 
@@ -35,11 +34,11 @@ struct play_options {
 // as agents::evaluate seeds its episodes.
 class model_playback_policy final : public playback_policy {
  public:
-  model_playback_policy(const actors::trained_model& trained, const envs::env& env, bool greedy,
+  model_playback_policy(const run::trained_model& trained, const envs::env& env, bool greedy,
                         std::uint64_t seed)
       : trained_(trained),
         action_space_(env.spec().action),
-        labels_(envs::action_labels(env)),
+        labels_(env.spec().action_labels),
         greedy_(greedy),
         seed_(seed) {}
 
@@ -56,13 +55,13 @@ class model_playback_policy final : public playback_policy {
     const model::net_spec& net = model::spec_of(*trained_.model);
     agents::choose_action(net, action_space_, out_.policy.data(), out_.log_std.data(), greedy_,
                           rng_, action);
-    actors::show_policy(info, out_.policy.data(), net.action_size, net.continuous, action,
+    agents::show_policy(info, out_.policy.data(), net.action_size, net.continuous, action,
                         labels_);
     info.parameter_version = static_cast<std::int64_t>(out_.version);
   }
 
  private:
-  const actors::trained_model& trained_;
+  const run::trained_model& trained_;
   envs::space action_space_;
   std::vector<std::string> labels_;
   bool greedy_;
@@ -76,8 +75,8 @@ void play(const play_options& opts) {
   if (opts.episodes < 0 || opts.fps < 0)
     throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
-  const actors::trained_model trained = actors::load_trained_model(
-      opts.target, opts.best ? actors::which_checkpoint::best : actors::which_checkpoint::newest);
+  const run::trained_model trained = run::load_trained_model(
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest);
   const auto env = envs::make_env(trained.config.env);
   std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
             << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id

@@ -5,7 +5,7 @@
 #include <system_error>
 #include <vector>
 
-#include "actors/run_directory.hpp"
+#include "run/run_directory.hpp"
 #include "envs/python/interpreter.hpp"
 
 namespace troupe::app {
@@ -46,7 +46,7 @@ bool plot_run(const std::string& run_dir) {
               << std::endl;
     return false;
   }
-  const std::string out = actors::run_directory{run_dir}.curves_file();
+  const std::string out = run::run_directory{run_dir}.curves_file();
   const int code = envs::python::run_program({python, script, run_dir, "--out", out}, false);
   if (code != 0) {
     std::cout << "troupe: log.plot: " << script << " failed (exit " << code << "), no plot"

@@ -9,7 +9,7 @@
 
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "envs/policy_rollout.hpp"
 
 namespace troupe::app {
@@ -52,7 +52,7 @@ void rollout(const rollout_command_options& opts) {
   options.episodes = opts.episodes;
   options.seed = opts.seed;
   options.max_steps_per_episode = opts.max_steps;
-  const auto env = make_command_env(actors::load_env_options(opts.env_id, opts.env_overrides));
+  const auto env = make_command_env(run::load_env_options(opts.env_id, opts.env_overrides));
   const std::string text = rollout_json(opts, envs::run_policy_rollout(*env, options)).dump(2);
   std::cout << text << "\n";
   if (!opts.json_path.empty()) {

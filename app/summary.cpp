@@ -24,7 +24,7 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   const auto& t = o.totals;
   nlohmann::json j;
   j["solved"] = t.solved;
-  j["stop_reason"] = actors::name_of(o.stop);
+  j["stop_reason"] = run::name_of(o.stop);
   j["target_mean_return"] = target_return;
   j["wall_seconds"] = o.wall_seconds;
   j["env_steps"] = t.env_steps;

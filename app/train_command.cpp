@@ -13,10 +13,10 @@
 
 #include "actors/net/network_setup.hpp"
 #include "actors/net/token.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "actors/coordinator.hpp"
 #include "actors/frames/frame_stream.hpp"
-#include "actors/run_directory.hpp"
+#include "run/run_directory.hpp"
 #include "app/commands.hpp"
 #include "app/interrupts.hpp"
 #include "app/plot_hook.hpp"
@@ -32,7 +32,7 @@ namespace {
 
 // troupe serve: the token workers must present, from the first place that
 // has one; otherwise a fresh random one, printed for the workers.
-std::string cluster_token(const train_options& opts, const actors::run_config& config) {
+std::string cluster_token(const train_options& opts, const run::run_config& config) {
   if (!opts.token.empty()) return opts.token;
   if (!config.cluster.token.empty()) return config.cluster.token;
   if (const char* env = std::getenv("TROUPE_CLUSTER_TOKEN"); env && *env) return env;
@@ -100,7 +100,7 @@ namespace {
 // What the command line and the config make of a run, before anything runs.
 struct prepared_run {
   actors::run_request request;
-  actors::run_directory dir;
+  run::run_directory dir;
   std::string config_path;   // the file the config was read from
   std::string config_token;  // cluster.token, for the frame stream (never written to disk)
 };
@@ -124,16 +124,16 @@ prepared_run prepare(const train_options& opts) {
     if (opts.config_path.empty()) throw config_error("give a CONFIG file (or --resume RUN_DIR)");
     p.config_path = opts.config_path;
   }
-  request.config = actors::load_config(p.config_path, opts.overrides);
+  request.config = run::load_config(p.config_path, opts.overrides);
   if (opts.resume_dir.empty())
-    p.dir = opts.run_dir.empty() ? actors::run_directory::fresh(request.config.run.name)
-                                 : actors::run_directory{opts.run_dir};
+    p.dir = opts.run_dir.empty() ? run::run_directory::fresh(request.config.run.name)
+                                 : run::run_directory{opts.run_dir};
   request.run_dir = p.dir.root;
-  const actors::run_config& config = request.config;
+  const run::run_config& config = request.config;
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
-  if (const std::string problem = actors::unfillable_batch(config); !serving && !problem.empty())
+  if (const std::string problem = run::unfillable_batch(config); !serving && !problem.empty())
     throw config_error(p.config_path + ": " + problem);
   if (serving) {
     try {
@@ -144,21 +144,21 @@ prepared_run prepare(const train_options& opts) {
     }
     request.cluster.token = cluster_token(opts, config);
     request.cluster.tls = config.cluster.tls;
-    actors::run_config for_workers = config;
+    run::run_config for_workers = config;
     for_workers.cluster = {};  // the token and key paths stay on the learner
-    request.cluster.worker_config_yaml = actors::to_yaml(for_workers);
+    request.cluster.worker_config_yaml = run::to_yaml(for_workers);
   }
   p.config_token = config.cluster.token;
   request.config.cluster.token.clear();  // never written to the run directory
-  request.env = actors::env_spec_for(config, p.config_path);
-  request.config_yaml = actors::to_yaml(config);
+  request.env = run::env_spec_for(config, p.config_path);
+  request.config_yaml = run::to_yaml(config);
   p.dir.create();
   p.dir.write(p.dir.config_file(), request.config_yaml);
   return p;
 }
 
 void print_header(const prepared_run& p) {
-  const actors::run_config& config = p.request.config;
+  const run::run_config& config = p.request.config;
   std::string devices;
   for (const auto& d : config.devices) devices += (devices.empty() ? "" : ", ") + d;
   std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
@@ -183,7 +183,7 @@ constexpr auto stream_stop_timeout = std::chrono::seconds(10);
 
 published_stream publish_stream(caf::actor_system& system, const prepared_run& p,
                                 const train_options& opts) {
-  const actors::run_config& config = p.request.config;
+  const run::run_config& config = p.request.config;
   bool generated = false;
   actors::frame_stream_options stream;
   stream.port = static_cast<std::uint16_t>(opts.view_port);
@@ -220,7 +220,7 @@ void close_stream(caf::actor_system& system, const published_stream& stream,
 
 // Writes summary.json and says how the run ended; returns the exit code.
 int report(const prepared_run& p, const actors::run_outcome& outcome) {
-  const actors::run_config& config = p.request.config;
+  const run::run_config& config = p.request.config;
   if (!outcome.checkpoint_failure.empty()) {
     const std::string kept = p.dir.checkpoints().newest();
     std::cerr << "troupe: error: a checkpoint could not be written: " << outcome.checkpoint_failure
@@ -236,7 +236,7 @@ int report(const prepared_run& p, const actors::run_outcome& outcome) {
     return 1;
   }
   const auto& t = outcome.totals;
-  std::cout << "troupe: stopped (" << actors::name_of(outcome.stop) << ") after "
+  std::cout << "troupe: stopped (" << run::name_of(outcome.stop) << ") after "
             << outcome.wall_seconds << " s, " << t.env_steps << " env steps ("
             << long(outcome.samples_collected / outcome.wall_seconds) << "/s), " << t.episodes
             << " episodes, mean return " << t.final_mean_return;
@@ -247,11 +247,11 @@ int report(const prepared_run& p, const actors::run_outcome& outcome) {
   if (!outcome.last_checkpoint.empty()) std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
   if (config.log.plot) plot_run(p.dir.root);
-  if (outcome.stop == actors::stop_reason::agent_failures)
+  if (outcome.stop == run::stop_reason::agent_failures)
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "
               << outcome.last_failure << "\n";
-  return actors::is_failure(outcome.stop) ? 1 : 0;
+  return run::is_failure(outcome.stop) ? 1 : 0;
 }
 
 }  // namespace

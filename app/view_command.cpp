@@ -18,11 +18,10 @@
 #include "actors/errors.hpp"
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "app/local_playback.hpp"
 #include "app/stream_window.hpp"
 #include "app/teardown_watchdog.hpp"
-#include "envs/action_labels.hpp"
 #include "envs/policy_rollout.hpp"
 
 namespace troupe::app {
@@ -34,7 +33,7 @@ struct view_options {
   std::vector<std::string> env_overrides;
   std::string connect;  // HOST:PORT
   std::string token;    // the stream's token (else TROUPE_CLUSTER_TOKEN)
-  actors::tls_files tls;
+  run::tls_files tls;
   std::string policy = "random";
   std::uint64_t seed = 0;
   long episodes = 0;  // 0: until quit
@@ -50,7 +49,7 @@ class fixed_playback_policy final : public playback_policy {
       : random_(kind == "random"),
         seed_(seed),
         action_(env.spec().action),
-        labels_(envs::action_labels(env)),
+        labels_(env.spec().action_labels),
         actions_(envs::parse_fixed_policy(kind), action_, seed ^ 0x9e3779b97f4a7c15ULL) {}
 
   std::uint64_t start_episode(long episode) override { return seed_ + std::uint64_t(episode); }
@@ -78,7 +77,7 @@ class fixed_playback_policy final : public playback_policy {
 };
 
 void view_env(const view_options& opts) {
-  const auto env = make_command_env(actors::load_env_options(opts.env_id, opts.env_overrides));
+  const auto env = make_command_env(run::load_env_options(opts.env_id, opts.env_overrides));
   fixed_playback_policy policy(opts.policy, *env, opts.seed);
   playback_options playback;
   playback.who = "troupe view";

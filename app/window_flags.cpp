@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 
 namespace troupe::app {
 

@@ -244,7 +244,7 @@ inference_result run_owner_mode(caf::actor_system& sys, const std::string& mode,
                                 const inference_bench_config& config,
                                 const model::net_spec& spec) {
   auto model = model::make_shared_model(spec, 1, config.device);
-  batching_config batching = config.batching;
+  run::batching_config batching = config.batching;
   if (mode == "unbatched") batching.max_batch = 1, batching.max_wait_us = 0;
   model::warm_up(*model, batching.max_batch);
   // Every mode but batched-messages asks through the lane, as agents do.

@@ -17,7 +17,7 @@
 
 #include <caf/fwd.hpp>
 
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "model/net_spec.hpp"
 
 namespace troupe::bench {
@@ -28,7 +28,7 @@ struct inference_bench_config {
   int rows = 1;             // observations per request (an agent's environments)
   double seconds = 2.0;     // per mode and agent count
   std::vector<std::string> modes = {"batched", "unbatched", "mutex", "copies"};
-  actors::batching_config batching;  // batched mode: a run's `batching` section
+  run::batching_config batching;  // batched mode: a run's `batching` section
   std::string device = "cpu";  // where the network runs: cpu or cuda:N
   // The requesters' threads under SCHED_BATCH, as agents.batch_scheduling
   // puts agents (actors/agent_thread.hpp); in every mode alike.

@@ -57,7 +57,7 @@ acrobot::acrobot()
     : episode_env({"Acrobot-v1",
                    space::box_space({6}, {-1, -1, -1, -1, -max_vel_1, -max_vel_2},
                                     {1, 1, 1, 1, max_vel_1, max_vel_2}),
-                   space::discrete_space(3), max_steps}) {}
+                   space::discrete_space(3), max_steps, {"-1", "0", "+1"}}) {}
 
 acrobot::state_type acrobot::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(-reset_bound, reset_bound);

@@ -13,7 +13,7 @@ env_spec cartpole_spec() {
   constexpr double x_high = cartpole::x_threshold * 2, theta_high = cartpole::theta_threshold * 2;
   return {"CartPole-v1",
           space::box_space({4}, {-x_high, -inf, -theta_high, -inf}, {x_high, inf, theta_high, inf}),
-          space::discrete_space(2), cartpole::max_steps};
+          space::discrete_space(2), cartpole::max_steps, {"left", "right"}};
 }
 }  // namespace
 

@@ -25,11 +25,18 @@ struct space {
   std::string describe() const;
 };
 
+// What an environment declares about itself, in one place: everything a
+// run, a viewer or an exported policy needs to know before stepping it.
 struct env_spec {
   std::string id;
   space observation;
   space action;
   int max_episode_steps = 0;  // 0 means no limit
+  // Labels of the discrete actions ("left", "fire"), for viewers' panels and
+  // exported policies; empty where none are known (a panel numbers them).
+  std::vector<std::string> action_labels = {};
+  // Frames are a coarse grid, best scaled by nearest neighbour (MinAtar).
+  bool pixel_art = false;
 };
 
 struct step_result {

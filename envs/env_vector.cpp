@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "envs/action_labels.hpp"
 
 namespace troupe::envs {
 
@@ -42,15 +41,6 @@ bool native_env_vector::render(int i, rgb_frame& frame) {
   if (!r) return false;
   r->render(frame);
   return true;
-}
-
-bool native_env_vector::pixel_art() const {
-  const auto* drawable = dynamic_cast<const renderable*>(envs_.front().get());
-  return drawable && drawable->pixel_art();
-}
-
-std::vector<std::string> native_env_vector::action_labels() const {
-  return envs::action_labels(*envs_.front());
 }
 
 vector_as_env::vector_as_env(std::unique_ptr<env_vector> vector)

@@ -48,10 +48,6 @@ class env_vector {
   virtual bool can_render() const { return false; }
   // Draws env i as it is now into `frame`; false when it cannot draw itself.
   virtual bool render(int i, rgb_frame& frame) { return false; }
-  // True when frames are a coarse grid best scaled by nearest neighbour.
-  virtual bool pixel_art() const { return false; }
-  // Labels of the discrete actions for viewers' panels; empty when unknown.
-  virtual std::vector<std::string> action_labels() const { return {}; }
 };
 
 // `count` environments stepped on the calling thread, one object each.
@@ -67,8 +63,6 @@ class native_env_vector final : public env_vector {
             step_result* results, float* final_observations) override;
   bool can_render() const override;
   bool render(int i, rgb_frame& frame) override;
-  bool pixel_art() const override;
-  std::vector<std::string> action_labels() const override;
 
  private:
   std::vector<std::unique_ptr<env>> envs_;
@@ -86,9 +80,7 @@ class vector_as_env final : public env, public renderable {
   void reset(std::uint64_t seed, float* observation) override;
   step_result step(const float* action, float* observation) override;
   void render(rgb_frame& frame) const override;
-  bool pixel_art() const override { return vector_->pixel_art(); }
   bool can_render() const override { return vector_->can_render(); }
-  std::vector<std::string> action_labels() const { return vector_->action_labels(); }
   env_vector& vector() { return *vector_; }
 
  private:

@@ -10,7 +10,7 @@ namespace troupe::envs {
 mountain_car::mountain_car()
     : episode_env({"MountainCar-v0",
                    space::box_space({2}, {min_position, -max_speed}, {max_position, max_speed}),
-                   space::discrete_space(3), max_steps}) {}
+                   space::discrete_space(3), max_steps, {"left", "none", "right"}}) {}
 
 mountain_car::state_type mountain_car::initial_state(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(reset_low, reset_high);

@@ -24,8 +24,6 @@ class observed_vector final : public env_vector {
             step_result* results, float* final_observations) override;
   bool can_render() const override { return inner_->can_render(); }
   bool render(int i, rgb_frame& frame) override { return inner_->render(i, frame); }
-  bool pixel_art() const override { return inner_->pixel_art(); }
-  std::vector<std::string> action_labels() const override { return inner_->action_labels(); }
 
  private:
   // Keeps the chosen elements of `rows` full observations.

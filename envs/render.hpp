@@ -30,8 +30,6 @@ class renderable {
   virtual ~renderable() = default;
   // Draws the current state into `frame` (resizing it as the env likes).
   virtual void render(rgb_frame& frame) const = 0;
-  // True when the frame is a coarse grid best scaled by nearest neighbour.
-  virtual bool pixel_art() const { return false; }
   // False where drawing depends on how the environment was made (a Python
   // environment without render_mode="rgb_array", a plugin without render).
   virtual bool can_render() const { return true; }

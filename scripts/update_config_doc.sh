@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/config.md from `troupe config --describe`, which is generated
-# from the loader's field table (actors/config_loader.cpp). tests/app/config_doc_test.cpp
+# from the loader's key table (run/config_keys.cpp). tests/app/config_doc_test.cpp
 # fails when the two differ.
 #
 #   scripts/update_config_doc.sh [TROUPE_BINARY]     (default: build/troupe)

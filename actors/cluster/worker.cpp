@@ -9,7 +9,7 @@
 
 #include "actors/agent_supervisor.hpp"
 #include "actors/cluster/gateway.hpp"
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "actors/errors.hpp"
 #include "agents/random_streams.hpp"
 
@@ -94,13 +94,13 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
       continue;
     }
     const auto& gateway = joined.gateway;
-    run_config config;
+    run::run_config config;
     try {
       config = o.read_config(joined.reply.config_yaml);
       // Workers make their own environments: one this worker cannot make
       // ends it now, rather than after agents.max_restarts failures.
-      env_spec_for(config, "the learner's config");
-    } catch (const config_error& e) {
+      run::env_spec_for(config, "the learner's config");
+    } catch (const run::config_error& e) {
       std::cerr << "troupe join: error: " << e.what() << "\n";
       return exit_no_env;
     }

@@ -11,7 +11,7 @@
 #include <caf/fwd.hpp>
 
 #include "actors/errors.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 
 namespace troupe::actors {
 
@@ -22,9 +22,9 @@ struct worker_options {
   std::string token;
   double retry_seconds = 30;  // keep trying this long while the learner is unreachable
   std::string name;           // in the learner's metrics and logs
-  tls_files tls;
+  run::tls_files tls;
   // Reads the run config the learner sends (its YAML).
-  std::function<run_config(const std::string& yaml)> read_config;
+  std::function<run::run_config(const std::string& yaml)> read_config;
 };
 
 // The exit code: 0 when the run ended (or on `interrupted`), exit_refused when

@@ -135,7 +135,7 @@ caf::expected<published_frame_stream> publish_frame_stream(caf::actor_system& sy
 
 caf::expected<frame_source> connect_frame_stream(caf::actor_system& sys, const std::string& host,
                                                  std::uint16_t port, const std::string& token,
-                                                 const tls_files& tls,
+                                                 const run::tls_files& tls,
                                                  std::chrono::milliseconds timeout) {
   auto gate = tls.enabled() ? caf::openssl::remote_actor<frame_stream_actor>(sys, host, port)
                             : sys.middleman().remote_actor<frame_stream_actor>(host, port);

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "actors/frames/frame_hub.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 
 namespace troupe::actors {
 
@@ -37,8 +37,8 @@ struct frame_stream_options {
   std::uint16_t port = 0;  // 0: a free port the system picks
   std::string bind_address = "127.0.0.1";
   std::string token;       // what viewers must present; never empty
-  tls_files tls;           // enabled: over TLS (the system loaded CAF's module)
-  connection_limits limits;  // what its front door allows (actors/net/front_door.hpp)
+  run::tls_files tls;           // enabled: over TLS (the system loaded CAF's module)
+  run::connection_limits limits;  // what its front door allows (actors/net/front_door.hpp)
 };
 
 // The owner's handle on a published stream: stop_atom (from an actor of
@@ -64,6 +64,6 @@ caf::expected<published_frame_stream> publish_frame_stream(caf::actor_system& sy
 // not answer within `timeout`.
 caf::expected<frame_source> connect_frame_stream(
     caf::actor_system& sys, const std::string& host, std::uint16_t port, const std::string& token,
-    const tls_files& tls = {}, std::chrono::milliseconds timeout = std::chrono::seconds(5));
+    const run::tls_files& tls = {}, std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
 }  // namespace troupe::actors

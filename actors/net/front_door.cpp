@@ -35,7 +35,7 @@ struct door_connection {
 struct door_state {
   std::string what;
   std::uint16_t upstream_port = 0;
-  connection_limits limits;
+  run::connection_limits limits;
   bool parse_frames = true;
   std::map<connection_handle, door_connection> clients;
   std::map<connection_handle, connection_handle> client_of;  // upstream -> client
@@ -149,7 +149,7 @@ void close_soon(door_pointer self) {
 }
 
 caf::behavior door(door_pointer self, caf::io::doorman_ptr listener, std::uint16_t upstream_port,
-                   connection_limits limits, bool parse_frames, std::string what,
+                   run::connection_limits limits, bool parse_frames, std::string what,
                    caf::actor published) {
   auto& st = self->state;
   st.what = std::move(what);
@@ -235,7 +235,7 @@ caf::behavior door(door_pointer self, caf::io::doorman_ptr listener, std::uint16
 
 caf::expected<front_door> open_front_door(caf::actor_system& sys, const std::string& host,
                                           std::uint16_t port, std::uint16_t upstream_port,
-                                          const connection_limits& limits, bool frames,
+                                          const run::connection_limits& limits, bool frames,
                                           const std::string& what, caf::actor published) {
   // reuse: a port whose last connections linger in TIME_WAIT can be taken again.
   auto listener = sys.middleman().backend().new_tcp_doorman(port, host.c_str(), true);

@@ -30,7 +30,7 @@
 #include <caf/openssl/all.hpp>
 
 #include "actors/messages.hpp"
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 
 namespace troupe::actors {
 
@@ -44,7 +44,7 @@ struct front_door {
 // The door closes when `published` (the actor behind it) ends, or when told.
 caf::expected<front_door> open_front_door(caf::actor_system& sys, const std::string& host,
                                           std::uint16_t port, std::uint16_t upstream_port,
-                                          const connection_limits& limits, bool frames,
+                                          const run::connection_limits& limits, bool frames,
                                           const std::string& what, caf::actor published);
 
 // Publishes `whom` on 127.0.0.1 (over TLS when `tls` is enabled), behind a
@@ -52,8 +52,8 @@ caf::expected<front_door> open_front_door(caf::actor_system& sys, const std::str
 template <class Handle>
 caf::expected<front_door> publish_behind_door(caf::actor_system& sys, const Handle& whom,
                                               const std::string& host, std::uint16_t port,
-                                              const tls_files& tls,
-                                              const connection_limits& limits,
+                                              const run::tls_files& tls,
+                                              const run::connection_limits& limits,
                                               const std::string& what) {
   auto inner = tls.enabled() ? caf::openssl::publish(whom, 0, "127.0.0.1", true)
                              : sys.middleman().publish(whom, 0, "127.0.0.1", true);

@@ -9,7 +9,7 @@
 
 namespace troupe::actors {
 
-void configure_network(caf::actor_system_config& cfg, const tls_files& tls) {
+void configure_network(caf::actor_system_config& cfg, const run::tls_files& tls) {
   cfg.load<caf::io::middleman>();
   // Heartbeats keep a quiet connection from looking silent to the front
   // door at the other end (cluster.idle_timeout_s).

@@ -49,6 +49,10 @@ minatar_env::minatar_env(game which, const minatar_options& options)
       std::vector<double>(size_t(minatar::board_size * minatar::board_size * channels_), 1.0));
   spec_.action = space::discrete_space(static_cast<int>(action_set_.size()));
   spec_.max_episode_steps = 0;  // the reference adds no time limit
+  // MinAtar's full action set, indexed by its action numbers.
+  static const char* names[] = {"noop", "left", "up", "right", "down", "fire"};
+  for (int a : action_set_) spec_.action_labels.push_back(names[a]);
+  spec_.pixel_art = true;
 }
 
 void minatar_env::seed(std::uint64_t seed) { rng_.seed(seed); }

@@ -39,7 +39,6 @@ class minatar_env final : public env, public renderable {
   step_result step(const float* action, float* observation) override;
 
   void render(rgb_frame& frame) const override;
-  bool pixel_art() const override { return true; }
 
   // The reference's calls: a new generator (nothing else changes), and the
   // next episode on the current generator and previous action.

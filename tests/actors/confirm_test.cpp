@@ -91,10 +91,10 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
                 caf::after(std::chrono::milliseconds(100)) >> [] {});
   CHECK_FALSE(stopped);
   self->send(metrics, episodes_of(200, 1));  // a new window: verdict 2 (passes)
-  actors::stop_reason reason = actors::stop_reason::none;
+  run::stop_reason reason = run::stop_reason::none;
   self->receive([&](stop_request& r) { reason = r.reason; },
                 caf::after(std::chrono::seconds(10)) >> [] {});
-  CHECK(reason == actors::stop_reason::solved);
+  CHECK(reason == run::stop_reason::solved);
   const auto t = totals_of(self, metrics);
   CHECK(t.solved);
   CHECK(t.confirmations == 2);
@@ -181,7 +181,7 @@ TEST_CASE("confirmation on a real run: solved only with a passing verdict, nothi
   for (int round = 0; round < 3; ++round) {
     CAPTURE(round);
     run_request request;
-    run_config& c = request.config;
+    run::run_config& c = request.config;
     c.run.seed = round + 1;
     c.run.stop.mean_return = 60;  // reached within seconds
     c.run.stop.window = 20;
@@ -195,7 +195,7 @@ TEST_CASE("confirmation on a real run: solved only with a passing verdict, nothi
     c.checkpoint.every_seconds = 0;
     std::atomic<bool> interrupted{false};
     const auto o = coordinate(sys, request, interrupted);
-    REQUIRE(o.stop == actors::stop_reason::solved);
+    REQUIRE(o.stop == run::stop_reason::solved);
     CHECK(o.totals.solved);
     CHECK(o.totals.confirmations >= 1);
     CHECK(o.totals.confirmed_return >= 60.0);

@@ -239,7 +239,7 @@ TEST_CASE("the model-owner's lane: a malformed request fails alone; when the own
   caf::actor_system sys{cfg};
   // A large max_wait keeps well-formed requests waiting in the owner's batch
   // when it is told to stop: they must fail, as must every ask after.
-  actors::batching_config batching;
+  run::batching_config batching;
   batching.max_batch = 64;
   batching.max_wait_us = 10'000'000;
   auto lane = std::make_shared<actors::predict_lane>();

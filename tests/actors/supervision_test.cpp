@@ -35,8 +35,8 @@ class faulty_cartpole : public envs::env {
   long throw_every_, nan_every_;
 };
 
-actors::run_config faulty_config(const std::string& env_id) {
-  actors::run_config c;
+run::run_config faulty_config(const std::string& env_id) {
+  run::run_config c;
   c.run.stop.env_steps = 150000;
   c.run.stop.mean_return = 1e9;  // out of reach: stop on steps
   c.run.stop.wall_seconds = 60;
@@ -69,7 +69,7 @@ TEST_CASE("failing environments and non-finite rewards: the run survives and cou
     request.config.model.recurrent = {core, 16};
     std::atomic<bool> interrupted{false};
     const auto outcome = actors::coordinate(sys, request, interrupted);
-    CHECK(outcome.stop == actors::stop_reason::env_steps);
+    CHECK(outcome.stop == run::stop_reason::env_steps);
     CHECK(outcome.agent_restarts >= 2);  // ~150k steps, one throw per 40k
     CHECK(outcome.last_failure.find("injected env failure") != std::string::npos);
     CHECK(outcome.learner.updates_skipped >= 1);  // NaN rewards never reached the parameters
@@ -91,7 +91,7 @@ TEST_CASE("agents that keep failing stop the run with a clear reason") {
   request.config.agents.max_restarts = 5;
   std::atomic<bool> interrupted{false};
   const auto outcome = actors::coordinate(sys, request, interrupted);
-  CHECK(outcome.stop == actors::stop_reason::agent_failures);
+  CHECK(outcome.stop == run::stop_reason::agent_failures);
   CHECK(outcome.agent_restarts == 6);
 }
 }

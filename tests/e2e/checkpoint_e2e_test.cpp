@@ -139,6 +139,17 @@ TEST_CASE("troupe eval scores a solved CartPole run's confirmed parameters, and 
   CHECK(summary["confirmed_return"].get<double>() >= 475.0);
   CHECK(summary["confirmed_version"] == summary["updates"]);
   CHECK(e["return_mean"].get<double>() >= solved_cartpole_eval_floor);
+  // The same command linked without CAF (troupe_offline) scores the same
+  // parameters the same, episode for episode: eval needs no actor system.
+  const auto offline = run_command(std::string(TROUPE_OFFLINE) + " eval " + dir + " --episodes " +
+                                   std::to_string(solved_cartpole_eval_episodes) + " --json " +
+                                   dir + "/eval_offline.json");
+  INFO(offline.output);
+  REQUIRE(offline.exit_code == 0);
+  const auto o = read_json(dir + "/eval_offline.json");
+  CHECK(o["return_mean"] == e["return_mean"]);
+  CHECK(o["length_mean"] == e["length_mean"]);
+  CHECK(o["version"] == e["version"]);
 
   std::ofstream(dir + "/broken.pt") << "not a checkpoint";
   const auto broken = run_troupe("eval " + dir + "/broken.pt");

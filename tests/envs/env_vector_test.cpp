@@ -132,3 +132,38 @@ TEST_CASE("env.observe: the chosen elements, in order; bad choices name the key"
   CHECK(key_of(config).find("env.id: unknown environment 'No/Such-v0'") == 0);
 }
 }
+
+TEST_SUITE("envs") {
+TEST_CASE("env spec: each environment declares its action labels and drawing, and vectors keep them") {
+  const auto spec_for = [](const std::string& id, bool full_action_set = false) {
+    env_config config;
+    config.id = id;
+    config.minatar.full_action_set = full_action_set;
+    return make_env_vector(config, 2)->spec();
+  };
+  // Gymnasium's documentation names CartPole's actions (push left, push
+  // right) and MountainCar's (accelerate left, don't, right).
+  CHECK(spec_for("CartPole-v1").action_labels == std::vector<std::string>{"left", "right"});
+  CHECK(spec_for("MountainCar-v0").action_labels == std::vector<std::string>{"left", "none", "right"});
+  CHECK_FALSE(spec_for("CartPole-v1").pixel_art);
+  // MinAtar's minimal action sets (its sources: Breakout n, l, r; Freeway
+  // n, u, d), and the full set of six in MinAtar's order.
+  CHECK(spec_for("MinAtar/Breakout-v1").action_labels == std::vector<std::string>{"noop", "left", "right"});
+  CHECK(spec_for("MinAtar/Freeway-v1").action_labels == std::vector<std::string>{"noop", "up", "down"});
+  CHECK(spec_for("MinAtar/Breakout-v1", true).action_labels ==
+        std::vector<std::string>{"noop", "left", "up", "right", "down", "fire"});
+  CHECK(spec_for("MinAtar/Breakout-v1").pixel_art);
+  // A label per action, or none, in every registered environment.
+  for (const auto& entry : registered_envs()) {
+    CAPTURE(entry.id);
+    const env_spec spec = entry.make(env_config{})->spec();
+    if (spec.action.type == space::kind::discrete && !spec.action_labels.empty())
+      CHECK(int(spec.action_labels.size()) == spec.action.n);
+    if (spec.action.type == space::kind::box) CHECK(spec.action_labels.empty());
+  }
+  // Selecting observations changes the observation space only.
+  env_config observed;
+  observed.observe = {0, 2};
+  CHECK(make_env_vector(observed, 1)->spec().action_labels == std::vector<std::string>{"left", "right"});
+}
+}

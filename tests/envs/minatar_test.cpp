@@ -466,7 +466,7 @@ TEST_CASE("MinAtar renders one colour per channel on a dark board") {
   for (const auto& [name, which] : games) {
     CAPTURE(name);
     minatar_env env(which);
-    CHECK(env.pixel_art());
+    CHECK(env.spec().pixel_art);
     std::vector<float> obs(size_t(100 * env.channels()));
     env.reset(0, obs.data());
     const float action = 0;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "envs/env_error.hpp"
 #include "envs/mujoco/mujoco_task.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -375,25 +375,25 @@ TEST_CASE("MuJoCo tasks: the config names the file and line of a bad env.mujoco 
   const std::string yaml =
       "run:\n  name: t\nenv:\n  id: Hopper-v4\n  mujoco:\n    healthy_z_range: [0.7, .inf]\n    gear: 3\n";
   try {
-    actors::load_config_text(yaml, "cfg.yaml", {});
+    run::load_config_text(yaml, "cfg.yaml", {});
     FAIL("accepted");
   } catch (const std::exception& e) {
     CHECK(std::string(e.what()).find("cfg.yaml:7") != std::string::npos);
     CHECK(std::string(e.what()).find("env.mujoco.gear") != std::string::npos);
   }
   const std::string good = "run:\n  name: t\nenv:\n  id: Hopper-v4\n  mujoco:\n    healthy_z_range: [0.7, .inf]\n";
-  const auto ok = actors::load_config_text(good, "cfg.yaml", {"env.mujoco.ctrl_cost_weight=0.2"});
+  const auto ok = run::load_config_text(good, "cfg.yaml", {"env.mujoco.ctrl_cost_weight=0.2"});
   CHECK(ok.env.mujoco.at("ctrl_cost_weight").scalars == std::vector<std::string>{"0.2"});
   CHECK(ok.env.mujoco.at("healthy_z_range").list);
   try {
-    actors::load_config_text(good, "cfg.yaml", {"env.mujoco.ctrl_cost_weight=cheap"});
+    run::load_config_text(good, "cfg.yaml", {"env.mujoco.ctrl_cost_weight=cheap"});
     FAIL("accepted");
   } catch (const std::exception& e) {
     CHECK(std::string(e.what()).find("--set env.mujoco.ctrl_cost_weight") != std::string::npos);
     CHECK(std::string(e.what()).find("expected a finite number") != std::string::npos);
   }
   // The resolved config (config.yaml of a run) reads back the same.
-  const auto again = actors::load_config_text(actors::to_yaml(ok), "resolved.yaml", {});
+  const auto again = run::load_config_text(run::to_yaml(ok), "resolved.yaml", {});
   CHECK(again.env.mujoco.at("healthy_z_range").scalars == ok.env.mujoco.at("healthy_z_range").scalars);
   CHECK(again.env.mujoco.at("ctrl_cost_weight").scalars == std::vector<std::string>{"0.2"});
 }

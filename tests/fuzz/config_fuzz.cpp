@@ -4,7 +4,7 @@
 // cluster workers read back) to text that loads to the same config.
 #include <sstream>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "tests/fuzz/fuzz_targets.hpp"
 
 namespace troupe::fuzz {
@@ -19,17 +19,17 @@ bool config_input(const std::uint8_t* data, size_t size) {
     std::istringstream lines(input.substr(split + marker.size()));
     for (std::string line; std::getline(lines, line);) overrides.push_back(line);
   }
-  actors::run_config config;
+  run::run_config config;
   try {
-    config = actors::load_config_text(yaml, "fuzz.yaml", overrides);
-  } catch (const actors::config_error&) {
+    config = run::load_config_text(yaml, "fuzz.yaml", overrides);
+  } catch (const run::config_error&) {
     return false;  // refused, with a message: what bad input gets
   }
-  const std::string written = actors::to_yaml(config);
+  const std::string written = run::to_yaml(config);
   std::string again;
   try {
-    again = actors::to_yaml(actors::load_config_text(written, "config.yaml"));
-  } catch (const actors::config_error& e) {
+    again = run::to_yaml(run::load_config_text(written, "config.yaml"));
+  } catch (const run::config_error& e) {
     throw fuzz_finding("a config that loaded was written out as one that does not: " +
                        std::string(e.what()) + "\n--- written:\n" + written);
   }

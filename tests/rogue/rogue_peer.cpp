@@ -158,7 +158,7 @@ std::vector<std::pair<std::string, caf::message>> every_message(std::uint32_t ag
   add("agent_final", caf::make_message(agent_final{agent, -1, -1, ~0ull}));
   add("learner_final", caf::make_message(learner_final{}));
   add("metrics_totals", caf::make_message(metrics_totals{}));
-  add("stop_request: solved", caf::make_message(stop_request{troupe::actors::stop_reason::solved}));
+  add("stop_request: solved", caf::make_message(stop_request{troupe::run::stop_reason::solved}));
   add("evaluation_report: passed", caf::make_message(evaluation_report{1, 100, 500.0, true}));
   env_frame frame;
   frame.image.width = 1 << 20;

@@ -274,7 +274,7 @@ TEST_CASE("a training run's agents answer the hub with env 0 and their action pr
 
   stop = true;
   trainer.join();
-  CHECK(outcome.stop == actors::stop_reason::interrupted);
+  CHECK(outcome.stop == run::stop_reason::interrupted);
   CHECK(outcome.samples_collected == outcome.learner.samples_trained + outcome.samples_dropped);
   caf::anon_send_exit(request.frame_hub, caf::exit_reason::user_shutdown);
 }

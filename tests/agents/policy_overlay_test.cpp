@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "actors/frames/policy_overlay.hpp"
+#include "agents/policy_overlay.hpp"
 
-using troupe::actors::show_policy;
+using troupe::agents::show_policy;
 
-TEST_SUITE("actors") {
+TEST_SUITE("agents") {
 TEST_CASE("the panel shows a discrete policy's probabilities and the action it took") {
   troupe::viewer::overlay_info info;
   info.action_values = {9.f};  // left over from elsewhere: replaced

@@ -7,13 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "tests/app/bad_configs.hpp"
 #include "tests/temp_files.hpp"
 
-namespace actors = troupe::actors;
-using troupe::actors::config_error;
-using troupe::actors::load_config;
+namespace run = troupe::run;
+using troupe::run::config_error;
+using troupe::run::load_config;
 
 namespace {
 
@@ -37,7 +37,7 @@ std::string write_temp(const std::string& content, const std::string& name = "co
 // The error message for a config, or "" when it loads.
 std::string error_for(const std::string& content, std::vector<std::string> overrides = {}) {
   try {
-    actors::load_config(write_temp(content), overrides);
+    run::load_config(write_temp(content), overrides);
   } catch (const config_error& e) {
     return e.what();
   }
@@ -46,9 +46,9 @@ std::string error_for(const std::string& content, std::vector<std::string> overr
 
 }  // namespace
 
-TEST_SUITE("actors") {
+TEST_SUITE("run") {
 TEST_CASE("a valid config loads, with defaults for what it leaves out") {
-  const auto c = actors::load_config(write_temp(valid_config));
+  const auto c = run::load_config(write_temp(valid_config));
   CHECK(c.run.name == "t");
   CHECK(c.run.seed == 3);
   CHECK(c.env.envs_per_agent == 4);
@@ -60,7 +60,7 @@ TEST_CASE("a valid config loads, with defaults for what it leaves out") {
 }
 
 TEST_CASE("--set overrides parse their values as YAML") {
-  const auto c = actors::load_config(write_temp(valid_config),
+  const auto c = run::load_config(write_temp(valid_config),
                              {"algo.gamma=0.5", "model.hidden=[32, 16]", "devices=[cpu]",
                               "run.stop.wall_seconds=3", "agents.batch_scheduling=false"});
   CHECK(c.algo.gamma == 0.5);
@@ -70,9 +70,9 @@ TEST_CASE("--set overrides parse their values as YAML") {
 }
 
 TEST_CASE("the resolved config written out loads back to the same values") {
-  auto c = actors::load_config(write_temp(valid_config), {"algo.lr=0.003", "model.hidden=[5]"});
-  const auto again = actors::load_config(write_temp(troupe::actors::to_yaml(c), "resolved.yaml"));
-  CHECK(troupe::actors::to_yaml(again) == troupe::actors::to_yaml(c));
+  auto c = run::load_config(write_temp(valid_config), {"algo.lr=0.003", "model.hidden=[5]"});
+  const auto again = run::load_config(write_temp(troupe::run::to_yaml(c), "resolved.yaml"));
+  CHECK(troupe::run::to_yaml(again) == troupe::run::to_yaml(c));
   CHECK(again.algo.lr == 0.003);
   CHECK(again.model.hidden == std::vector<int>{5});
 }
@@ -94,7 +94,7 @@ env:
     nothing: ~
     nested: {layers: [1, 2], name: "x: y"}
 )";
-  const auto c = actors::load_config(write_temp(python), {"env.id=python:my_envs.grid:make"});
+  const auto c = run::load_config(write_temp(python), {"env.id=python:my_envs.grid:make"});
   CHECK(c.env.id == "python:my_envs.grid:make");
   CHECK(c.env.python == "/usr/bin/python3");
   CHECK(c.env.python_path == std::vector<std::string>{"envs", "/opt/more"});
@@ -104,27 +104,27 @@ env:
                                  "flag": true, "nothing": null,
                                  "nested": {"layers": [1, 2], "name": "x: y"}})"));
   // Written back as a mapping: "123" stays a string, everything reads back.
-  const std::string yaml = actors::to_yaml(c);
+  const std::string yaml = run::to_yaml(c);
   CHECK(yaml.find("kwargs:") != std::string::npos);
   CHECK(yaml.find("\"123\"") != std::string::npos);
-  const auto again = actors::load_config(write_temp(yaml, "resolved.yaml"));
+  const auto again = run::load_config(write_temp(yaml, "resolved.yaml"));
   CHECK(again.env.kwargs == c.env.kwargs);
-  CHECK(actors::to_yaml(again) == yaml);
-  CHECK(actors::load_config(write_temp(valid_config), {"env.id=gymnasium:ALE/Pong-v5"}).env.id ==
+  CHECK(run::to_yaml(again) == yaml);
+  CHECK(run::load_config(write_temp(valid_config), {"env.id=gymnasium:ALE/Pong-v5"}).env.id ==
         "gymnasium:ALE/Pong-v5");
-  CHECK(actors::load_config(write_temp(valid_config)).env.kwargs == "{}");
+  CHECK(run::load_config(write_temp(valid_config)).env.kwargs == "{}");
 }
 
 TEST_CASE("load_env_options: an ENV_ID with env.* overrides, checked as in a config") {
-  const auto e = actors::load_env_options("python:m:f", {"env.kwargs={a: 1}", "env.python_path=[x]"});
+  const auto e = run::load_env_options("python:m:f", {"env.kwargs={a: 1}", "env.python_path=[x]"});
   CHECK(e.id == "python:m:f");
   CHECK(e.kwargs == R"({"a":1})");
   CHECK(e.python_path == std::vector<std::string>{"x"});
-  CHECK_THROWS_WITH_AS(actors::load_env_options("CartPole-v1", {"algo.gamma=0.5"}),
+  CHECK_THROWS_WITH_AS(run::load_env_options("CartPole-v1", {"algo.gamma=0.5"}),
                        doctest::Contains("only env.* keys"), config_error);
-  CHECK_THROWS_WITH_AS(actors::load_env_options("python:nope", {}),
+  CHECK_THROWS_WITH_AS(run::load_env_options("python:nope", {}),
                        doctest::Contains("python:MODULE:CALLABLE"), config_error);
-  CHECK_THROWS_WITH_AS(actors::load_env_options("CartPole-v1", {"env.kwargs=[1]"}),
+  CHECK_THROWS_WITH_AS(run::load_env_options("CartPole-v1", {"env.kwargs=[1]"}),
                        doctest::Contains("env.kwargs"), config_error);
 }
 
@@ -144,8 +144,8 @@ TEST_CASE("bad configs name the file, line, key and what was expected") {
 }
 
 TEST_CASE("bad files and overrides get clear errors") {
-  CHECK_THROWS_WITH_AS(actors::load_config("/nonexistent/troupe.yaml"), doctest::Contains("no such config file"), config_error);
-  CHECK_THROWS_WITH_AS(actors::load_config(std::filesystem::temp_directory_path().string()),
+  CHECK_THROWS_WITH_AS(run::load_config("/nonexistent/troupe.yaml"), doctest::Contains("no such config file"), config_error);
+  CHECK_THROWS_WITH_AS(run::load_config(std::filesystem::temp_directory_path().string()),
                        doctest::Contains("is a directory"), config_error);
   CHECK(error_for(valid_config, {"algo.gamma"}).find("expected dotted.key=value") != std::string::npos);
   CHECK(error_for(valid_config, {"algo.gamma=2"}).find("--set algo.gamma") != std::string::npos);

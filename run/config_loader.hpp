@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "envs/env.hpp"
 
-namespace troupe::actors {
+namespace troupe::run {
 
 struct config_error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -45,4 +45,4 @@ std::string describe_config();
 // to blame (env.id, env.observe, ...) and the reason.
 envs::env_spec env_spec_for(const run_config& config, const std::string& origin);
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

@@ -7,7 +7,7 @@
 
 #include "model/checkpoint_store.hpp"
 
-namespace troupe::actors {
+namespace troupe::run {
 
 struct run_directory {
   std::string root;  // empty: a run that keeps no files
@@ -30,4 +30,4 @@ struct run_directory {
   std::string resume_point() const;
 };
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

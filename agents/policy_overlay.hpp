@@ -7,7 +7,7 @@
 
 #include "viewer/overlay_info.hpp"
 
-namespace troupe::actors {
+namespace troupe::agents {
 
 // `policy`: the policy head's outputs for the observation (action_size
 // logits, or a Gaussian's action_size means); `action`: what was taken (its
@@ -17,4 +17,4 @@ namespace troupe::actors {
 void show_policy(viewer::overlay_info& info, const float* policy, int action_size,
                  bool continuous, const float* action, const std::vector<std::string>& labels);
 
-}  // namespace troupe::actors
+}  // namespace troupe::agents

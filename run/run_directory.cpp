@@ -1,4 +1,4 @@
-#include "actors/run_directory.hpp"
+#include "run/run_directory.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -7,10 +7,10 @@
 #include <fstream>
 #include <vector>
 
-#include "actors/config_loader.hpp"
+#include "run/config_loader.hpp"
 #include "model/checkpoint.hpp"
 
-namespace troupe::actors {
+namespace troupe::run {
 
 run_directory run_directory::fresh(const std::string& run_name) {
   std::time_t now = std::time(nullptr);
@@ -52,4 +52,4 @@ std::string run_directory::resume_point() const {
   }
 }
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

@@ -1,12 +1,12 @@
-#include "actors/trained_model.hpp"
+#include "run/trained_model.hpp"
 
 #include <filesystem>
 
-#include "actors/config_loader.hpp"
-#include "actors/run_builder.hpp"
-#include "actors/run_directory.hpp"
+#include "run/config_loader.hpp"
+#include "run/component_configs.hpp"
+#include "run/run_directory.hpp"
 
-namespace troupe::actors {
+namespace troupe::run {
 
 trained_model load_trained_model(const std::string& target, which_checkpoint which) {
   trained_model out;
@@ -41,4 +41,4 @@ trained_model load_trained_model(const std::string& target, which_checkpoint whi
   return out;
 }
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace troupe::actors {
+namespace troupe::run {
 
 enum class stop_reason : std::uint8_t {
   none,               // still running
@@ -36,4 +36,4 @@ inline bool is_failure(stop_reason r) {
   return r == stop_reason::agent_failures || r == stop_reason::checkpoint_failed;
 }
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

@@ -1,6 +1,6 @@
 #pragma once
 // A whole training run's configuration: one struct per component, defaults
-// here. actors/config_loader.cpp reads and validates it from YAML.
+// here. run/config_loader.hpp reads and validates it from YAML.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "envs/env_config.hpp"
 #include "model/net_spec.hpp"
 
-namespace troupe::actors {
+namespace troupe::run {
 
 struct stop_config {
   double mean_return = 475.0;    // over the last `window` episodes
@@ -123,4 +123,4 @@ struct run_config {
   cluster_config cluster;
 };
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

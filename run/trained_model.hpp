@@ -5,11 +5,11 @@
 #include <memory>
 #include <string>
 
-#include "actors/run_config.hpp"
+#include "run/run_config.hpp"
 #include "model/checkpoint.hpp"
 #include "model/shared_model.hpp"
 
-namespace troupe::actors {
+namespace troupe::run {
 
 struct trained_model {
   std::string checkpoint;  // the file loaded
@@ -27,4 +27,4 @@ enum class which_checkpoint { newest, best };
 trained_model load_trained_model(const std::string& run_dir_or_checkpoint,
                                  which_checkpoint which = which_checkpoint::newest);
 
-}  // namespace troupe::actors
+}  // namespace troupe::run

@@ -1,8 +1,8 @@
-#include "actors/frames/policy_overlay.hpp"
+#include "agents/policy_overlay.hpp"
 
 #include "algo/sampling.hpp"
 
-namespace troupe::actors {
+namespace troupe::agents {
 
 void show_policy(viewer::overlay_info& info, const float* policy, int action_size,
                  bool continuous, const float* action, const std::vector<std::string>& labels) {
@@ -27,4 +27,4 @@ void show_policy(viewer::overlay_info& info, const float* policy, int action_siz
   for (int j = 1; j <= action_size; ++j) info.action_names.push_back("a" + std::to_string(j));
 }
 
-}  // namespace troupe::actors
+}  // namespace troupe::agents
