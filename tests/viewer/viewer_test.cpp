@@ -57,7 +57,7 @@ rgb_frame solid(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
 }
 
 using troupe::tests::command_result;
-command_result run(const std::string& cmd) { return troupe::tests::run_command(cmd); }
+command_result run_shell(const std::string& cmd) { return troupe::tests::run_command(cmd); }
 
 // `troupe view ARGS` in a fresh virtual X server, bounded in time.
 command_result view_headless(const std::string& args) {
@@ -289,7 +289,7 @@ TEST_CASE("a producer thread never waits for the window, and every frame is show
 }
 
 TEST_CASE("troupe view rejects an unknown environment before opening a window") {
-  const auto r = run(std::string(TROUPE_BINARY) + " view NoSuchEnv-v0 --frames 1");
+  const auto r = run_shell(std::string(TROUPE_BINARY) + " view NoSuchEnv-v0 --frames 1");
   INFO(r.output);
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("NoSuchEnv-v0") != std::string::npos);
