@@ -112,7 +112,7 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   std::vector<float> applied(reply.actions.begin(), reply.actions.begin() + width);
   agents::clip_to_space(action_space, applied.data(), 1);
   agents::show_policy(info, reply.row_policy.data(), continuous ? width : action_space.n, continuous,
-              applied.data(), c.spec().action_labels);
+              applied.data(), c.spec().action_labels, c.action_masks());
   st.frame_wanted = false;
   st.frame_promise.deliver(std::move(frame));
 }
@@ -149,6 +149,8 @@ void fill_request(agent_state& st, predict_request& req) {
   req.observations.assign(obs, obs + size_t(c.size()) * c.spec().observation.flat_size());
   req.states = c.states();
   req.policy_row = st.frame_wanted ? 0 : -1;
+  if (const std::uint8_t* masks = c.action_masks())
+    req.action_masks.assign(masks, masks + size_t(c.size()) * c.spec().action.n);
 }
 
 void count_predict(agent_state& st, std::chrono::steady_clock::time_point sent) {

@@ -32,6 +32,9 @@ struct predict_request {
   // A row whose policy outputs the reply should carry (a viewer is watching
   // it); -1: none, the usual case.
   std::int32_t policy_row = -1;
+  // Each row's legal actions (rows x the action count; algo/action_mask.hpp):
+  // the owner samples among them only. Empty: every action is legal.
+  std::vector<std::uint8_t> action_masks;
 };
 
 struct predict_reply {
@@ -239,8 +242,9 @@ struct env_frame {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, predict_request& x) {
+  byte_vector_field masks{x.action_masks};
   return f(caf::meta::type_name("predict_request"), x.agent_id, x.rows, x.observations,
-           x.states, x.policy_row);
+           x.states, x.policy_row, masks);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, predict_reply& x) {
@@ -332,11 +336,12 @@ typename Inspector::result_type inspect(Inspector& f, env_frame& x) {
 namespace troupe::algo {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rollout& x) {
-  actors::byte_vector_field terminated{x.terminated}, truncated{x.truncated};
+  actors::byte_vector_field terminated{x.terminated}, truncated{x.truncated},
+      masks{x.action_masks};
   return f(caf::meta::type_name("rollout"), x.agent_id, x.sequence, x.n_steps, x.n_envs,
-           x.obs_size, x.action_size, x.state_size, x.observations, x.initial_states, x.actions,
-           x.rewards, terminated, truncated, x.behaviour_logp, x.behaviour_version,
-           x.truncation_observations);
+           x.obs_size, x.action_size, x.state_size, x.mask_size, x.observations,
+           x.initial_states, x.actions, x.rewards, terminated, truncated, x.behaviour_logp,
+           x.behaviour_version, x.truncation_observations, masks);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rollout_id& x) {

@@ -9,6 +9,7 @@
 #include "actors/net/network_facing.hpp"
 #include "actors/reply_courier.hpp"
 #include "algo/act_from_policy.hpp"
+#include "algo/action_mask.hpp"
 
 namespace troupe::actors {
 
@@ -19,6 +20,7 @@ struct pending_request {
   reply_target target;
   int rows;
   int policy_row;  // its row a viewer watches, or -1
+  bool masked;     // it gave action masks
 };
 
 struct model_owner_state {
@@ -30,6 +32,10 @@ struct model_owner_state {
   int state_size = 0;  // recurrent state floats per row (0: feed-forward)
   std::vector<float> batch;   // the queued requests' observations, back to back
   std::vector<float> states;  // and their rows' recurrent states, in the same order
+  // and their rows' action masks (mask_width bytes a row; all legal for a
+  // request without masks): a categorical policy's only
+  std::vector<std::uint8_t> masks;
+  int mask_width = 0;
   std::vector<pending_request> pending;
   int pending_rows = 0;
   std::vector<predict_slot*> arrived;  // taken from the lane, not yet queued
@@ -64,13 +70,18 @@ using model_owner_impl =
 using owner_pointer = model_owner_impl::stateful_pointer<model_owner_state>;
 
 bool well_formed(const model_owner_state& st, const predict_request& req) {
-  return req.rows > 0 && req.observations.size() == size_t(req.rows) * size_t(st.net.obs_size) &&
-         req.states.size() == size_t(req.rows) * size_t(st.state_size) && req.policy_row >= -1 &&
-         req.policy_row < req.rows;
+  if (!(req.rows > 0 && req.observations.size() == size_t(req.rows) * size_t(st.net.obs_size) &&
+        req.states.size() == size_t(req.rows) * size_t(st.state_size) && req.policy_row >= -1 &&
+        req.policy_row < req.rows))
+    return false;
+  if (req.action_masks.empty()) return true;
+  return !st.net.continuous &&
+         req.action_masks.size() == size_t(req.rows) * size_t(st.net.action_size) &&
+         algo::mask_problem(req.action_masks.data(), req.rows, st.net.action_size).empty();
 }
 
 const char* const malformed_text =
-    "predict request with malformed observations, states or policy_row";
+    "predict request with malformed observations, states, policy_row or action masks";
 
 // One forward pass for every queued request; each gets its own rows back.
 void flush(model_owner_state& st) {
@@ -99,8 +110,9 @@ void flush(model_owner_state& st) {
       reply.states.clear();
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.net.action_size];
+      const std::uint8_t* legal = p.masked ? &st.masks[size_t(row) * st.mask_width] : nullptr;
       reply.logp[i] = algo::act_from_policy(st.net, policy, st.out.log_std.data(), false, st.rng,
-                                            &reply.actions[size_t(i) * width]);
+                                            &reply.actions[size_t(i) * width], legal);
     }
     reply.row_policy.clear();
     if (p.policy_row >= 0) {
@@ -114,6 +126,7 @@ void flush(model_owner_state& st) {
   st.pending.clear();
   st.batch.clear();
   st.states.clear();
+  st.masks.clear();
   st.pending_rows = 0;
   st.stats.reply_seconds += std::chrono::duration<double>(clock::now() - t1).count();
 }
@@ -124,7 +137,9 @@ void queue(model_owner_state& st, const predict_request& req, reply_target targe
   ++st.stats.requests;
   st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
   st.states.insert(st.states.end(), req.states.begin(), req.states.end());
-  st.pending.push_back({std::move(target), req.rows, req.policy_row});
+  st.masks.insert(st.masks.end(), req.action_masks.begin(), req.action_masks.end());
+  if (req.action_masks.empty()) st.masks.insert(st.masks.end(), size_t(req.rows) * st.mask_width, 1);
+  st.pending.push_back({std::move(target), req.rows, req.policy_row, !req.action_masks.empty()});
   st.pending_rows += req.rows;
   if (st.pending_rows >= st.config.max_batch) flush(st);
 }
@@ -173,6 +188,7 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   st.rng.seed(seed);
   st.net = model::spec_of(*st.model);
   st.state_size = st.net.state_size();
+  st.mask_width = st.net.continuous ? 0 : st.net.action_size;
   st.staging = model::make_input_staging(*st.model);
   st.courier = std::make_unique<reply_courier>(config.reply_threads_here(), self->address());
   return {

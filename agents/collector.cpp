@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "algo/action_mask.hpp"
 
 namespace troupe::agents {
 
@@ -37,6 +41,10 @@ collector::collector(envs::env_vector& environments, const collector_config& con
   std::vector<std::uint64_t> first(static_cast<size_t>(k_));
   for (int e = 0; e < k_; ++e) first[size_t(e)] = seeds_(e);
   envs_->reset(first.data(), row(0));
+  if (s.has_action_mask) {
+    masks_.resize(size_t(k_) * s.action.n);
+    read_masks();
+  }
   next_seeds_.resize(size_t(k_));
   for (int e = 0; e < k_; ++e) next_seeds_[size_t(e)] = seeds_(e);
 }
@@ -50,6 +58,16 @@ const float* collector::observations() const {
   return const_cast<collector*>(this)->row(step_);
 }
 
+void collector::read_masks() {
+  if (masks_.empty()) return;
+  envs_->action_masks(masks_.data());
+  const envs::env_spec& s = envs_->spec();
+  if (const std::string problem = algo::mask_problem(masks_.data(), k_, s.action.n); !problem.empty())
+    throw std::runtime_error(s.id + ": " + problem + " (row = environment; " +
+                             std::to_string(k_) + " environments of " + std::to_string(s.action.n) +
+                             " actions)");
+}
+
 void collector::start_rollout() {
   algo::rollout& r = current_;
   r.agent_id = config_.agent_id;
@@ -59,6 +77,8 @@ void collector::start_rollout() {
   r.obs_size = obs_size_;
   r.action_size = action_width_;
   r.state_size = config_.state_size;
+  r.mask_size = envs_->spec().has_action_mask ? envs_->spec().action.n : 0;
+  r.action_masks.clear();
   r.initial_states = states_;  // where training unrolls the core from
   r.observations.resize(size_t(config_.n_steps + 1) * k_ * obs_size_);
   r.actions.clear();
@@ -80,7 +100,10 @@ std::optional<algo::rollout> collector::step(const float* actions, const float* 
   // Without rollouts the next observations overwrite the current ones (the
   // actions for them are taken already).
   float* next = config_.n_steps > 0 ? row(step_ + 1) : row(0);
+  // The masks of the states acted on: what the behaviour policy sampled under.
+  if (config_.n_steps > 0) current_.action_masks.insert(current_.action_masks.end(), masks_.begin(), masks_.end());
   envs_->step(clipped_.data(), next_seeds_.data(), next, results_.data(), final_observations_.data());
+  read_masks();
   states_ = next_states;
   finished_.clear();
   const bool rollouts = config_.n_steps > 0;
@@ -122,6 +145,7 @@ std::optional<algo::rollout> collector::step(const float* actions, const float* 
 
 void collector::restart(int e) {
   envs_->reset_one(e, next_seeds_[size_t(e)], row(step_) + size_t(e) * obs_size_);
+  read_masks();
   next_seeds_[size_t(e)] = seeds_(e);
   returns_[size_t(e)] = 0;
   lengths_[size_t(e)] = 0;

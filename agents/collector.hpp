@@ -49,6 +49,9 @@ class collector {
   // rows of state_size; empty for a feed-forward policy).
   const float* observations() const;
   const std::vector<float>& states() const { return states_; }
+  // With spec().has_action_mask: each environment's legal actions now
+  // (size() rows of spec().action.n bytes, algo/action_mask.hpp); else null.
+  const std::uint8_t* action_masks() const { return masks_.empty() ? nullptr : masks_.data(); }
 
   // One step of every environment. `actions`: size() rows as the policy
   // drew them (a rollout keeps them so; the environments get them clipped
@@ -56,7 +59,7 @@ class collector {
   // the parameter version that gave them (read for rollouts only);
   // `next_states`: each row's recurrent state after its observation. Returns
   // the rollout this step completed, if one did. Throws when an environment
-  // fails.
+  // fails, or gives an action mask without a legal action.
   std::optional<algo::rollout> step(const float* actions, const float* logp, std::uint64_t version,
                                     const std::vector<float>& next_states);
   // The episodes that ended at the last step.
@@ -73,6 +76,7 @@ class collector {
  private:
   float* row(int t);  // observation row t of the rollout being filled
   void start_rollout();
+  void read_masks();  // the environments' action masks now, checked
 
   envs::env_vector* envs_;
   collector_config config_;
@@ -84,6 +88,7 @@ class collector {
   int step_ = 0;
   std::vector<std::uint64_t> next_seeds_;  // env e's next episode's
   std::vector<float> states_, clipped_, final_observations_;
+  std::vector<std::uint8_t> masks_;  // with action masks: size() rows of the action count
   std::vector<envs::step_result> results_;
   std::vector<double> returns_;
   std::vector<std::int64_t> lengths_, episodes_;

@@ -24,8 +24,8 @@ std::mt19937_64 episode_rng(std::uint64_t seed, int episode) {
 
 void choose_action(const model::net_spec& net, const envs::space& action_space,
                    const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
-                   float* action) {
-  algo::act_from_policy(net, policy, log_std, greedy, rng, action);
+                   float* action, const std::uint8_t* legal) {
+  algo::act_from_policy(net, policy, log_std, greedy, rng, action, legal);
   if (net.continuous) clip_to_space(action_space, action, 1);
 }
 
@@ -85,12 +85,18 @@ evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int epis
     return std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.episode >= 0; });
   };
   while (running() > 0) {
-    // Idle slots keep stepping with action zero; their rows are ignored.
+    // Idle slots keep stepping (action zero, or their first legal one); their
+    // rows are ignored.
     model::predict(model, c.observations(), net.state_size() ? c.states().data() : nullptr, slots_n, out);
-    for (int i = 0; i < slots_n; ++i)
+    for (int i = 0; i < slots_n; ++i) {
+      const std::uint8_t* legal =
+          c.action_masks() ? c.action_masks() + size_t(i) * action_space.n : nullptr;
       if (slots[size_t(i)].episode >= 0)
         choose_action(net, action_space, &out.policy[size_t(i) * net.action_size], out.log_std.data(),
-                      greedy, slots[size_t(i)].rng, &actions[size_t(i) * width]);
+                      greedy, slots[size_t(i)].rng, &actions[size_t(i) * width], legal);
+      else if (legal)  // an idle environment steps on too: with a legal action
+        actions[size_t(i) * width] = float(std::find(legal, legal + action_space.n, 1) - legal);
+    }
     c.step(actions.data(), logp.data(), out.version, out.states);
     const auto record = [&](int i, double episode_return, std::int64_t length) {
       const int episode = slots[size_t(i)].episode;

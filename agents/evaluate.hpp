@@ -28,10 +28,11 @@ std::mt19937_64 episode_rng(std::uint64_t seed, int episode);
 // The action the policy takes given its outputs for one observation (logits,
 // or a Gaussian's means with `log_std`), as algo::act_from_policy takes it:
 // sampled, or the most likely one when `greedy`; then a Box action is
-// clipped to its bounds, as the collector clips what agents send.
+// clipped to its bounds, as the collector clips what agents send. `legal`:
+// a Discrete action's mask (algo/action_mask.hpp), or null.
 void choose_action(const model::net_spec& net, const envs::space& action_space,
                    const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
-                   float* action);
+                   float* action, const std::uint8_t* legal = nullptr);
 
 // Episodes of environments without a limit end after max_steps_per_episode.
 // Plays on `envs`, one episode per environment at a time.

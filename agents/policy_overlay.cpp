@@ -5,14 +5,15 @@
 namespace troupe::agents {
 
 void show_policy(viewer::overlay_info& info, const float* policy, int action_size,
-                 bool continuous, const float* action, const std::vector<std::string>& labels) {
+                 bool continuous, const float* action, const std::vector<std::string>& labels,
+                 const std::uint8_t* legal) {
   info.action_probabilities.clear();
   info.action_values.clear();
   info.action_names.clear();
   info.chosen_action = -1;
   if (!continuous) {
     info.action_probabilities.resize(size_t(action_size));
-    algo::categorical_probabilities(policy, action_size, info.action_probabilities.data());
+    algo::categorical_probabilities(policy, action_size, info.action_probabilities.data(), legal);
     info.chosen_action = static_cast<std::int32_t>(action[0]);
     info.action_names = labels;
     return;

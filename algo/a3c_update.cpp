@@ -12,7 +12,8 @@ train_result a3c_update(learner_core& core, const rollout& r) {
   const std::int64_t samples = r.samples();
   rollout_outputs now = core.run(r);
   const policy_terms terms =
-      core.terms(now.out.policy.slice(0, 0, samples), now.out.log_std, core.taken_actions(r));
+      core.terms(now.out.policy.slice(0, 0, samples), now.out.log_std, core.taken_actions(r),
+                 core.legal_actions(r));
   std::vector<float> target_logp;
   if (cfg.correction == correction_kind::vtrace) {
     const torch::Tensor lp = terms.logp.detach().to(torch::kCPU).contiguous();

@@ -2,6 +2,7 @@
 // From a row of the policy head's output to an action, the one way every
 // part that acts does it: the model-owner for the agents, evaluation, and
 // `troupe play`. Plain C++.
+#include <cstdint>
 #include <random>
 
 #include "model/net_spec.hpp"
@@ -15,8 +16,10 @@ inline int action_width(const model::net_spec& net) { return net.continuous ? ne
 // most probable action when `greedy` (a Gaussian's mean). Returns their
 // log-probability (density) under the policy. `policy` holds net.action_size
 // floats (logits, or a Gaussian's means); `log_std` a Gaussian's
-// net.action_size log standard deviations (unused for a categorical).
+// net.action_size log standard deviations (unused for a categorical);
+// `legal`, for a categorical, its action mask (algo/action_mask.hpp) or null.
 float act_from_policy(const model::net_spec& net, const float* policy, const float* log_std,
-                      bool greedy, std::mt19937_64& rng, float* action);
+                      bool greedy, std::mt19937_64& rng, float* action,
+                      const std::uint8_t* legal = nullptr);
 
 }  // namespace troupe::algo

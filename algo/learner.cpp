@@ -24,6 +24,8 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
   if (r.action_size != action_width(spec))
     fail("action size does not match the model");
   if (r.state_size != spec.state_size()) fail("recurrent state size does not match the model");
+  if (r.mask_size != 0 && (spec.continuous || r.mask_size != spec.action_size))
+    fail("action mask size does not match the model's actions");
   if (const std::string error = rollout_shape_error(r); !error.empty()) fail(error);
   for (float a : r.actions)
     if (spec.continuous ? !std::isfinite(a) : !(a >= 0 && a < spec.action_size && a == int(a)))

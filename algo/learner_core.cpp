@@ -55,10 +55,17 @@ torch::Tensor learner_core::taken_actions(const rollout& r) const {
   return on_device(torch::tensor(index, torch::kInt64));
 }
 
+torch::Tensor learner_core::legal_actions(const rollout& r) const {
+  if (r.mask_size == 0) return {};
+  return on_device(torch::from_blob(const_cast<std::uint8_t*>(r.action_masks.data()),
+                                    {r.samples(), r.mask_size}, torch::kUInt8)
+                       .to(torch::kBool));
+}
+
 policy_terms learner_core::terms(const torch::Tensor& policy, const torch::Tensor& log_std,
-                                  const torch::Tensor& actions) const {
+                                  const torch::Tensor& actions, const torch::Tensor& legal) const {
   return model->spec.continuous ? gaussian_terms(policy, log_std, actions)
-                                : categorical_terms(policy, actions);
+                                : categorical_terms(policy, actions, legal);
 }
 
 step_outcome learner_core::step(const torch::Tensor& loss) {

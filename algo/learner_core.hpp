@@ -58,9 +58,13 @@ struct learner_core {
   // The actions a rollout took, as its policy terms take them: int64
   // [samples] (categorical) or float [samples, action_size] (Gaussian).
   torch::Tensor taken_actions(const rollout& r) const;
-  // Log-probabilities and entropies of `actions` under the policy outputs.
+  // The action masks a rollout's actions were sampled under: bool
+  // [samples, actions], or undefined when it has none.
+  torch::Tensor legal_actions(const rollout& r) const;
+  // Log-probabilities and entropies of `actions` under the policy outputs,
+  // over the legal actions where `legal` is given.
   policy_terms terms(const torch::Tensor& policy, const torch::Tensor& log_std,
-                     const torch::Tensor& actions) const;
+                     const torch::Tensor& actions, const torch::Tensor& legal = {}) const;
   // One update: the gradients of `loss`, clipped to algo.max_grad_norm,
   // applied as one atomic update, or skipped when not finite.
   step_outcome step(const torch::Tensor& loss);

@@ -2,10 +2,14 @@
 
 #include <cmath>
 
+#include "algo/action_mask.hpp"
+
 namespace troupe::algo {
 
-policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions) {
-  const torch::Tensor log_probs = torch::log_softmax(logits, -1);
+policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions,
+                               const torch::Tensor& legal) {
+  const torch::Tensor log_probs = torch::log_softmax(
+      legal.defined() ? logits.masked_fill(legal.logical_not(), masked_logit) : logits, -1);
   return {log_probs.gather(-1, actions.unsqueeze(-1)).squeeze(-1),
           -(log_probs.exp() * log_probs).sum(-1)};
 }

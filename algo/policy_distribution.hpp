@@ -9,8 +9,12 @@ struct policy_terms {
   torch::Tensor entropy;  // [batch]
 };
 
-// `actions`: int64 [batch].
-policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions);
+// `actions`: int64 [batch]; `legal`: bool [batch, actions], each state's
+// action mask (algo/action_mask.hpp), or undefined when there is none. A
+// masked action's logit becomes algo::masked_logit: its probability is 0, it
+// adds nothing to the entropy, and it gets no gradient.
+policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions,
+                               const torch::Tensor& legal = {});
 // `actions`: float [batch, d]; a diagonal Gaussian with state-independent log-std.
 policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_std,
                             const torch::Tensor& actions);

@@ -63,6 +63,7 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
   const ppo_config& ppo = cfg.ppo;
   const std::int64_t samples = batch.samples();
   const torch::Tensor actions = core.taken_actions(batch);
+  const torch::Tensor legal = core.legal_actions(batch);  // undefined: no masks
 
   // 1. The targets, once, from what the network says of the batch's states
   // now (and, for V-trace, of the actions taken).
@@ -72,8 +73,10 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
     torch::NoGradGuard no_grad;
     start = core.run(batch);
     if (ppo.targets == ppo_targets_kind::vtrace) {
-      const torch::Tensor lp = core.terms(start.out.policy.slice(0, 0, samples), start.out.log_std, actions)
-                                   .logp.to(torch::kCPU).contiguous();
+      const torch::Tensor lp =
+          core.terms(start.out.policy.slice(0, 0, samples), start.out.log_std, actions, legal)
+              .logp.to(torch::kCPU)
+              .contiguous();
       target_logp.assign(lp.data_ptr<float>(), lp.data_ptr<float>() + samples);
     }
   }
@@ -108,7 +111,8 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
                                             : forward_samples(core, observations, minibatch);
       const torch::Tensor& i = pass.samples;
       const policy_terms terms =
-          core.terms(pass.out.policy, pass.out.log_std, actions.index_select(0, i));
+          core.terms(pass.out.policy, pass.out.log_std, actions.index_select(0, i),
+                     legal.defined() ? legal.index_select(0, i) : torch::Tensor());
       const std::vector<torch::Tensor> mine = per_sample.index_select(0, i).unbind(1);
       const ppo_loss_terms loss = ppo_loss(terms.logp, terms.entropy, pass.out.values, mine[0],
                                            mine[1], mine[2], mine[3], settings);

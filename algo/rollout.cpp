@@ -1,5 +1,7 @@
 #include "algo/rollout.hpp"
 
+#include "algo/action_mask.hpp"
+
 namespace troupe::algo {
 
 std::string rollout_shape_error(const rollout& r) {
@@ -13,6 +15,20 @@ std::string rollout_shape_error(const rollout& r) {
       r.terminated.size() != n || r.truncated.size() != n || r.behaviour_logp.size() != n ||
       r.behaviour_version.size() != n)
     return "per-sample arrays have the wrong size";
+  if (r.mask_size < 0 || r.action_masks.size() != n * size_t(r.mask_size))
+    return "action masks have the wrong size";
+  if (r.mask_size > 0) {
+    if (r.action_size != 1) return "action masks with an action of more than one value";
+    if (const std::string problem = mask_problem(r.action_masks.data(), long(n), r.mask_size);
+        !problem.empty())
+      return problem;
+    for (size_t i = 0; i < n; ++i) {
+      const float a = r.actions[i];
+      if (!(a >= 0 && a < r.mask_size && a == float(int(a))) ||
+          !r.action_masks[i * size_t(r.mask_size) + size_t(a)])
+        return "sample " + std::to_string(i) + " took an action its mask does not allow";
+    }
+  }
   size_t truncations = 0;
   for (auto t : r.truncated) truncations += t ? 1 : 0;
   if (r.truncation_observations.size() != truncations * r.obs_size)

@@ -15,6 +15,7 @@ struct rollout {
   std::int32_t obs_size = 0;
   std::int32_t action_size = 1;
   std::int32_t state_size = 0;  // a recurrent policy's state per env; 0: feed-forward
+  std::int32_t mask_size = 0;   // actions an action mask row covers; 0: no masks
   // (n_steps + 1) * n_envs observations: row t is what step t acted on, row
   // n_steps the observations after the last step (bootstrap states).
   std::vector<float> observations;
@@ -26,6 +27,9 @@ struct rollout {
   std::vector<std::uint8_t> terminated;
   std::vector<std::uint8_t> truncated;
   std::vector<float> behaviour_logp;   // log-probability of the action when acted
+  // n_steps * n_envs rows of mask_size: the legal actions of each sample's
+  // state, which the behaviour policy sampled under (algo/action_mask.hpp).
+  std::vector<std::uint8_t> action_masks;
   std::vector<std::uint64_t> behaviour_version;  // parameter version acted with
   // The observation that ended each truncated episode (the state the time
   // limit cut off, before the reset), in sample order.

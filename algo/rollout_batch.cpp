@@ -33,6 +33,8 @@ rollout gather(const std::vector<column>& columns) {
   out.obs_size = first.obs_size;
   out.action_size = first.action_size;
   out.state_size = first.state_size;
+  out.mask_size = first.mask_size;
+  const size_t mask = size_t(out.mask_size);
   const size_t obs = size_t(out.obs_size), width = size_t(out.action_size),
                state = size_t(out.state_size);
   std::vector<std::pair<const rollout*, std::vector<long>>> cuts;
@@ -61,6 +63,8 @@ rollout gather(const std::vector<column>& columns) {
       out.truncated.push_back(r->truncated[i]);
       out.behaviour_logp.push_back(r->behaviour_logp[i]);
       out.behaviour_version.push_back(r->behaviour_version[i]);
+      const std::uint8_t* m = r->action_masks.data() + i * mask;
+      out.action_masks.insert(out.action_masks.end(), m, m + mask);
       if (r->truncated[i]) {
         const float* cut = r->truncation_observations.data() + cuts_of(r)[i];
         out.truncation_observations.insert(out.truncation_observations.end(), cut, cut + obs);
@@ -77,7 +81,8 @@ rollout merge_rollouts(const std::vector<rollout>& parts) {
   const rollout& first = parts.front();
   for (const rollout& r : parts) {
     if (r.n_steps != first.n_steps || r.obs_size != first.obs_size ||
-        r.action_size != first.action_size || r.state_size != first.state_size)
+        r.action_size != first.action_size || r.state_size != first.state_size ||
+        r.mask_size != first.mask_size)
       throw std::invalid_argument("merge_rollouts: rollout " + std::to_string(r.sequence) +
                                   " of agent " + std::to_string(r.agent_id) +
                                   " is of another shape than the batch's first");

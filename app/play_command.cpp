@@ -37,6 +37,7 @@ class model_playback_policy final : public playback_policy {
   model_playback_policy(const run::trained_model& trained, const envs::env& env, bool greedy,
                         std::uint64_t seed)
       : trained_(trained),
+        env_(env),
         action_space_(env.spec().action),
         labels_(env.spec().action_labels),
         greedy_(greedy),
@@ -53,16 +54,24 @@ class model_playback_policy final : public playback_policy {
     model::predict(*trained_.model, observation, state_.empty() ? nullptr : state_.data(), 1, out_);
     state_.swap(out_.states);  // carried to the next step
     const model::net_spec& net = model::spec_of(*trained_.model);
+    const std::uint8_t* legal = nullptr;
+    if (env_.spec().has_action_mask) {
+      legal_.resize(size_t(action_space_.n));
+      env_.action_mask(legal_.data());
+      legal = legal_.data();
+    }
     agents::choose_action(net, action_space_, out_.policy.data(), out_.log_std.data(), greedy_,
-                          rng_, action);
+                          rng_, action, legal);
     agents::show_policy(info, out_.policy.data(), net.action_size, net.continuous, action,
-                        labels_);
+                        labels_, legal);
     info.parameter_version = static_cast<std::int64_t>(out_.version);
   }
 
  private:
   const run::trained_model& trained_;
+  const envs::env& env_;
   envs::space action_space_;
+  std::vector<std::uint8_t> legal_;  // the current state's legal actions
   std::vector<std::string> labels_;
   bool greedy_;
   std::uint64_t seed_;

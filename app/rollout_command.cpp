@@ -69,7 +69,7 @@ void add_rollout_command(CLI::App& cli, int& exit_code) {
   auto* cmd = cli.add_subcommand(
       "rollout", "run episodes of a fixed policy (random or noop) and print return statistics");
   cmd->add_option("env", opts->env_id, "environment id (see `troupe envs`)")->required();
-  cmd->add_option("--policy", opts->policy, "random or noop (action 0 / zeros)")
+  cmd->add_option("--policy", opts->policy, "random or noop (action 0 / zeros; with an action mask, among the legal actions: the first for noop)")
       ->capture_default_str();
   cmd->add_option("--episodes", opts->episodes, "number of episodes")
       ->capture_default_str()

@@ -46,7 +46,8 @@ struct view_options {
 class fixed_playback_policy final : public playback_policy {
  public:
   fixed_playback_policy(const std::string& kind, const envs::env& env, std::uint64_t seed)
-      : random_(kind == "random"),
+      : env_(env),
+        random_(kind == "random"),
         seed_(seed),
         action_(env.spec().action),
         labels_(env.spec().action_labels),
@@ -55,12 +56,19 @@ class fixed_playback_policy final : public playback_policy {
   std::uint64_t start_episode(long episode) override { return seed_ + std::uint64_t(episode); }
 
   void act(const float*, float* a, viewer::overlay_info& info) override {
-    const float* chosen = actions_.next();
+    const float* chosen = actions_.next_for(env_);
     std::copy(chosen, chosen + action_.flat_size(), a);
     if (action_.type == envs::space::kind::discrete) {
       const int n = action_.n;
-      info.action_probabilities.assign(size_t(n), random_ ? 1.f / n : 0.f);
-      if (!random_) info.action_probabilities[0] = 1.f;
+      // Random: uniform over the legal actions (all without a mask); noop:
+      // its one action.
+      std::vector<std::uint8_t> legal(size_t(n), 1);
+      if (env_.spec().has_action_mask) env_.action_mask(legal.data());
+      const float share = 1.f / float(std::count(legal.begin(), legal.end(), 1));
+      info.action_probabilities.assign(size_t(n), 0.f);
+      for (int i = 0; i < n; ++i)
+        if (random_ && legal[size_t(i)]) info.action_probabilities[size_t(i)] = share;
+      if (!random_) info.action_probabilities[size_t(a[0])] = 1.f;
       info.chosen_action = static_cast<int>(a[0]);
       info.action_names = labels_;
       return;
@@ -69,6 +77,7 @@ class fixed_playback_policy final : public playback_policy {
   }
 
  private:
+  const envs::env& env_;
   bool random_;
   std::uint64_t seed_;
   envs::space action_;

@@ -35,9 +35,21 @@ double time_env_steps(envs::env& environment, long steps, std::uint64_t seed) {
   std::mt19937_64 reset_seeds(seed);
   environment.reset(reset_seeds(), observation.data());
   double reward_sum = 0.0;  // used below, so the steps cannot be optimised away
+  // An environment with an action mask is asked for it at every step (a
+  // cost of stepping it), and the drawn action moves on to the next legal one.
+  const int n = spec.action.n;
+  std::vector<std::uint8_t> legal(spec.has_action_mask ? size_t(n) : 0);
+  float masked_action = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long t = 0; t < steps; ++t) {
     const float* action = actions.data() + (size_t(t) % action_cycle) * action_size;
+    if (!legal.empty()) {
+      environment.action_mask(legal.data());
+      int a = int(action[0]);
+      for (int k = 0; k < n && !legal[size_t(a)]; ++k) a = (a + 1) % n;
+      masked_action = float(a);
+      action = &masked_action;
+    }
     const envs::step_result r = environment.step(action, observation.data());
     reward_sum += r.reward;
     if (r.terminated || r.truncated) environment.reset(reset_seeds(), observation.data());

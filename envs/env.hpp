@@ -37,6 +37,10 @@ struct env_spec {
   std::vector<std::string> action_labels = {};
   // Frames are a coarse grid, best scaled by nearest neighbour (MinAtar).
   bool pixel_art = false;
+  // A Discrete action space whose legal actions change from state to state:
+  // the environment says which they are (env::action_mask), and no other
+  // action is ever given to it.
+  bool has_action_mask = false;
 };
 
 struct step_result {
@@ -56,6 +60,10 @@ class env {
   // `action` holds spec().action.flat_size() values (a discrete action is its
   // index as a float). Applies the episode limit itself.
   virtual step_result step(const float* action, float* observation) = 0;
+  // With spec().has_action_mask: which actions are legal in the state the
+  // last reset or step left, as spec().action.n bytes into `legal` (1: legal,
+  // 0: not; at least one legal). Not called otherwise.
+  virtual void action_mask(std::uint8_t* legal) const {}
 };
 
 }  // namespace troupe::envs

@@ -44,6 +44,11 @@ class env_vector {
   virtual void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
                     step_result* results, float* final_observations) = 0;
 
+  // With spec().has_action_mask: each environment's legal actions in its
+  // current state (after any reset within the last step), size() rows of
+  // spec().action.n bytes (algo/action_mask.hpp's rows). Not called otherwise.
+  virtual void action_masks(std::uint8_t* masks) const {}
+
   // Whether render() can draw these environments.
   virtual bool can_render() const { return false; }
   // Draws env i as it is now into `frame`; false when it cannot draw itself.
@@ -61,6 +66,7 @@ class native_env_vector final : public env_vector {
   void reset_one(int i, std::uint64_t seed, float* observation) override;
   void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
             step_result* results, float* final_observations) override;
+  void action_masks(std::uint8_t* masks) const override;
   bool can_render() const override;
   bool render(int i, rgb_frame& frame) override;
 
@@ -79,6 +85,7 @@ class vector_as_env final : public env, public renderable {
   const env_spec& spec() const override { return vector_->spec(); }
   void reset(std::uint64_t seed, float* observation) override;
   step_result step(const float* action, float* observation) override;
+  void action_mask(std::uint8_t* legal) const override { vector_->action_masks(legal); }
   void render(rgb_frame& frame) const override;
   bool can_render() const override { return vector_->can_render(); }
   env_vector& vector() { return *vector_; }

@@ -54,6 +54,8 @@ class episode_env : public env, public renderable {
   virtual void write_observation(float* observation) const = 0;
 
   State state_{};
+  // The episode's generator, seeded by reset: for dynamics that draw.
+  std::mt19937_64& rng() { return rng_; }
 
  private:
   env_spec spec_;

@@ -22,6 +22,7 @@ class observed_vector final : public env_vector {
   void reset_one(int i, std::uint64_t seed, float* observation) override;
   void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
             step_result* results, float* final_observations) override;
+  void action_masks(std::uint8_t* masks) const override { inner_->action_masks(masks); }
   bool can_render() const override { return inner_->can_render(); }
   bool render(int i, rgb_frame& frame) override { return inner_->render(i, frame); }
 

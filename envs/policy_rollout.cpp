@@ -45,6 +45,21 @@ const float* fixed_policy_actions::next() {
   return action_.data();
 }
 
+const float* fixed_policy_actions::next_for(const env& e) {
+  if (!e.spec().has_action_mask) return next();
+  legal_.assign(size_t(space_.n), 0);
+  e.action_mask(legal_.data());
+  std::vector<int> allowed;
+  for (int a = 0; a < space_.n; ++a)
+    if (legal_[size_t(a)]) allowed.push_back(a);
+  if (allowed.empty()) throw std::runtime_error(e.spec().id + ": an action mask with no legal action");
+  const size_t pick = policy_ == fixed_policy::noop
+                          ? 0
+                          : std::uniform_int_distribution<size_t>(0, allowed.size() - 1)(rng_);
+  action_[0] = static_cast<float>(allowed[pick]);
+  return action_.data();
+}
+
 summary_stats summarize(const std::vector<double>& values) {
   summary_stats s;
   if (values.empty()) return s;
@@ -76,7 +91,7 @@ rollout_result run_policy_rollout(env& environment, const rollout_options& optio
     int length = 0;
     bool done = false;
     while (!done && length < options.max_steps_per_episode) {
-      const step_result step = environment.step(actions.next(), observation.data());
+      const step_result step = environment.step(actions.next_for(environment), observation.data());
       episode_return += step.reward;
       ++length;
       done = step.terminated || step.truncated;

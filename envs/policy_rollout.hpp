@@ -27,12 +27,17 @@ class fixed_policy_actions {
   fixed_policy_actions(fixed_policy policy, const space& action_space, std::uint64_t seed);
   // spec().action.flat_size() values, valid until the next call.
   const float* next();
+  // The same for the state `e` is in: with an action mask (spec().
+  // has_action_mask), random is uniform over its legal actions and noop is
+  // the first legal one.
+  const float* next_for(const env& e);
 
  private:
   fixed_policy policy_;
   space space_;
   std::vector<float> action_;
   std::mt19937_64 rng_;
+  std::vector<std::uint8_t> legal_;
 };
 
 // Mean, population standard deviation, minimum and maximum; all 0 when empty.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algo/action_mask.hpp"
+
 namespace troupe::actors {
 
 namespace {
@@ -21,13 +23,17 @@ std::string predict_request_problem(const run_shapes& shapes, const predict_requ
     return "predict request with malformed observations or states";
   if (request.policy_row < -1 || request.policy_row >= request.rows)
     return "predict request for a row it does not have";
+  if (!request.action_masks.empty() &&
+      (request.action_masks.size() != size_t(request.rows) * size_t(shapes.mask_size) ||
+       !algo::mask_problem(request.action_masks.data(), request.rows, shapes.mask_size).empty()))
+    return "predict request with malformed action masks";
   return "";
 }
 
 std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
   if (r.n_steps != shapes.n_steps || r.n_envs != shapes.envs_per_agent ||
       r.obs_size != shapes.obs_size || r.action_size != shapes.action_width ||
-      r.state_size != shapes.state_size)
+      r.state_size != shapes.state_size || r.mask_size != shapes.mask_size)
     return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +
            std::to_string(r.n_envs) + " envs) is not the run's";
   if (const std::string error = algo::rollout_shape_error(r); !error.empty())

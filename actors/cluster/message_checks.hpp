@@ -18,6 +18,7 @@ struct run_shapes {
   int action_width = 1;  // floats per action
   int state_size = 0;    // a recurrent policy's state per environment
   int n_steps = 1;
+  int mask_size = 0;     // actions an action mask row covers; 0: the environments give none
 };
 
 std::string predict_request_problem(const run_shapes& shapes, const predict_request& request);

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -229,6 +231,73 @@ TEST_CASE("the model-owner rejects a malformed request with an error, not a cras
   self->request(owner, caf::infinite, actors::predict_request{0, 2, {1.f, 2.f, 3.f}})
       .receive([&](const actors::predict_reply&) {}, [&](caf::error&) { got_error = true; });
   CHECK(got_error);
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("action masks: the model-owner samples legal actions only, masked and unmasked requests sharing batches; bad masks are refused") {
+  const int actions = 6, rows = 4, obs_size = 3;
+  auto model = model::make_shared_model(model::mlp_spec(obs_size, actions, {16}), 2);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  auto lane = std::make_shared<actors::predict_lane>();
+  auto owner = actors::spawn_model_owner(sys, model, {64}, 9, lane);
+  const int askers = 6, requests_each = 300;
+  std::vector<int> illegal(askers, 0), unanswered(askers, 0), seen_all(askers, 0);
+  std::vector<std::thread> threads;
+  for (int a = 0; a < askers; ++a)
+    threads.emplace_back([&, a] {
+      caf::scoped_actor self{sys};
+      actors::predict_client client = client_of(a, owner, lane);
+      std::mt19937_64 rng(100 + a);
+      std::vector<int> taken(actions, 0);
+      for (int q = 0; q < requests_each; ++q) {
+        actors::predict_request req{std::uint32_t(a), rows, std::vector<float>(rows * obs_size, 0.1f * q)};
+        const bool masked = a != 0;  // asker 0 sends none: every action is its to take
+        if (masked) {
+          req.action_masks.resize(size_t(rows) * actions);
+          for (auto& m : req.action_masks) m = std::uint8_t(rng() % 2);
+          for (int r = 0; r < rows; ++r) req.action_masks[size_t(r) * actions + rng() % actions] = 1;
+        }
+        const auto reply = ask_owner(client, self, req);
+        if (!reply) {
+          ++unanswered[a];
+          continue;
+        }
+        for (int r = 0; r < rows; ++r) {
+          const int act = int(reply->actions[size_t(r)]);
+          ++taken[size_t(act)];
+          if (masked && !req.action_masks[size_t(r) * actions + act]) ++illegal[a];
+        }
+      }
+      seen_all[a] = std::count_if(taken.begin(), taken.end(), [](int n) { return n > 0; });
+    });
+  for (auto& t : threads) t.join();
+  for (int a = 0; a < askers; ++a) {
+    CAPTURE(a);
+    CHECK(unanswered[a] == 0);
+    CHECK(illegal[a] == 0);
+    CHECK(seen_all[a] == actions);  // masks take actions away per row, not for good
+  }
+  // A mask of the wrong length, a row without a legal action, a byte that is
+  // neither 0 nor 1: each fails alone, through the lane and by message.
+  caf::scoped_actor self{sys};
+  for (int kind = 0; kind < 3; ++kind) {
+    actors::predict_request bad{0, 1, std::vector<float>(obs_size, 0.f)};
+    bad.action_masks.assign(size_t(actions), 1);
+    if (kind == 0) bad.action_masks.pop_back();
+    if (kind == 1) bad.action_masks.assign(size_t(actions), 0);
+    if (kind == 2) bad.action_masks[2] = 7;
+    CAPTURE(kind);
+    actors::predict_slot slot;
+    slot.request = bad;
+    CHECK_FALSE(lane->ask(slot));
+    CHECK(actors::code_of(slot.error) == actors::errc::malformed);
+    bool got_error = false;
+    self->request(owner, caf::infinite, bad)
+        .receive([&](const actors::predict_reply&) {}, [&](caf::error&) { got_error = true; });
+    CHECK(got_error);
+  }
   self->send_exit(owner, caf::exit_reason::user_shutdown);
 }
 

@@ -38,3 +38,19 @@ TEST_CASE("evaluate: an episode without a time limit ends at max_steps_per_episo
   for (auto len : e.lengths) CHECK(len <= 3);
 }
 }
+
+TEST_SUITE("agents") {
+TEST_CASE("evaluate: with an action mask, every action is legal, idle environments' too (LegalMoves throws otherwise)") {
+  envs::env_config env;
+  env.id = "Example/LegalMoves-v0";
+  auto model = model::make_shared_model(model::mlp_spec(5, 5, {16}), 4);
+  for (const bool greedy : {false, true}) {
+    // 13 episodes on 4 environments: three of them idle at the end.
+    const auto r = agents::evaluate(*model, env, 13, greedy, 7, 100000, 4);
+    REQUIRE(r.returns.size() == 13);
+    for (size_t i = 0; i < r.lengths.size(); ++i) CHECK(r.lengths[i] == 20);
+    // Played one at a time, the same episodes.
+    CHECK(agents::evaluate(*model, env, 13, greedy, 7, 100000, 1).returns == r.returns);
+  }
+}
+}

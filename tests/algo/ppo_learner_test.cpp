@@ -3,6 +3,7 @@
 // normalisation statistics the learner keeps.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "algo/learner.hpp"
@@ -231,5 +232,60 @@ TEST_CASE("normalisation: a batch's observations join the statistics after its u
   }
   // The discounted returns of both environments, one per step.
   CHECK(m->return_moments.count == 10);
+}
+}
+
+TEST_SUITE("algo") {
+TEST_CASE("action masks: PPO's ratios, and V-trace's, use the masks the behaviour policy sampled under") {
+  // Actions sampled among random legal sets by the model itself: with the
+  // masks, the learner's first minibatch sees a ratio of 1 everywhere; the
+  // same rollout without its masks does not (the policy over all actions
+  // gives each legal action less than the renormalised one did).
+  const int actions = 5, n = 4, k = 6;
+  auto m = model::make_shared_model(model::mlp_spec(4, actions, {16}), 8);
+  std::mt19937_64 rng(13);
+  std::normal_distribution<float> normal;
+  algo::rollout r;
+  r.n_steps = n;
+  r.n_envs = k;
+  r.obs_size = 4;
+  r.mask_size = actions;
+  for (int i = 0; i < (n + 1) * k * 4; ++i) r.observations.push_back(normal(rng));
+  model::prediction out;
+  model::predict(*m, r.observations.data(), nullptr, n * k, out);
+  for (int i = 0; i < n * k; ++i) {
+    std::uint8_t legal[actions];
+    for (auto& l : legal) l = std::uint8_t(rng() % 2);
+    legal[rng() % actions] = 1;
+    legal[0] = 0;  // never all legal: the masks always matter
+    if (std::count(legal, legal + actions, 1) == 0) legal[1] = 1;
+    const algo::sampled_action a = algo::sample_categorical(&out.policy[size_t(i) * actions], actions, rng, legal);
+    r.action_masks.insert(r.action_masks.end(), legal, legal + actions);
+    r.actions.push_back(float(a.action));
+    r.rewards.push_back(normal(rng));
+    r.terminated.push_back(0);
+    r.truncated.push_back(0);
+    r.behaviour_logp.push_back(a.logp);
+    r.behaviour_version.push_back(out.version);
+  }
+  for (const auto targets : {algo::ppo_targets_kind::gae, algo::ppo_targets_kind::vtrace}) {
+    algo::algo_config config = ppo_algo_config(1, 1);
+    config.ppo.targets = targets;
+    auto fresh = model::make_shared_model(model::mlp_spec(4, actions, {16}), 8);  // m's parameters
+    const auto masked = algo::learner(fresh, config).train_one(r);
+    CHECK(masked.approx_kl < 1e-10);
+    CHECK(masked.clip_fraction == 0.0f);
+    algo::rollout unmasked = r;
+    unmasked.mask_size = 0;
+    unmasked.action_masks.clear();
+    auto again = model::make_shared_model(model::mlp_spec(4, actions, {16}), 8);
+    CHECK(algo::learner(again, config).train_one(unmasked).approx_kl > 1e-3);
+  }
+  // A rollout whose masks the model's actions do not fit is refused.
+  algo::rollout wrong = r;
+  wrong.mask_size = actions - 1;
+  wrong.action_masks.resize(size_t(n * k) * (actions - 1), 1);
+  auto other = model::make_shared_model(model::mlp_spec(4, actions, {16}), 8);
+  CHECK_THROWS_AS(algo::learner(other, ppo_algo_config(1, 1)).train_one(wrong), std::invalid_argument);
 }
 }

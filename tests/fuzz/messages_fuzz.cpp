@@ -8,8 +8,9 @@
 // same bytes. (Only what is accepted: CAF 0.17 decodes some bit patterns to
 // infinities, and encoding an infinity never ends; the checks refuse them.)
 //
-// Input: a byte choosing the message, five bytes choosing the run's shapes,
-// then the message as CAF's binary serializer writes it.
+// Input: a byte choosing the message, five bytes choosing the run's shapes
+// (the fourth also the actions an action mask covers), then the message as
+// CAF's binary serializer writes it.
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
 #include <optional>
@@ -84,6 +85,7 @@ bool messages_input(const std::uint8_t* data, size_t size) {
   shapes.envs_per_agent = 1 + data[2] % 4;
   shapes.obs_size = 1 + data[3] % 8;
   shapes.action_width = 1 + data[4] % 3;
+  shapes.mask_size = (data[4] / 3) % 6;
   shapes.state_size = data[5] % 5;
   const char* body = reinterpret_cast<const char*>(data) + 6;
   const size_t length = size - 6;

@@ -34,12 +34,12 @@ std::string read_bytes(const fs::path& file) {
 // The messages target's input: kind, the run's shapes, then CAF's bytes.
 template <class T>
 std::string message_seed(std::uint8_t kind, int n_steps, int envs, int obs, int width, int state,
-                         T message) {
+                         T message, int mask_size = 0) {
   std::vector<char> wire;
   caf::binary_serializer sink(nullptr, wire);
   REQUIRE_FALSE(sink(message));
-  std::string out{char(kind), char(n_steps - 1), char(envs - 1), char(obs - 1), char(width - 1),
-                  char(state)};
+  std::string out{char(kind), char(n_steps - 1), char(envs - 1), char(obs - 1),
+                  char(width - 1 + 3 * mask_size), char(state)};
   return out + std::string(wire.begin(), wire.end());
 }
 
@@ -115,6 +115,13 @@ TEST_CASE("fuzz: write the seed corpora" * doctest::skip()) {
   write_seed("messages", "predict-request-recurrent", message_seed(0, 2, 2, 4, 1, 3, recurrent));
   write_seed("messages", "rollout", message_seed(1, 3, 2, 4, 1, 0, seed_rollout(3, 2, 4, 0)));
   write_seed("messages", "rollout-recurrent", message_seed(1, 3, 2, 4, 1, 2, seed_rollout(3, 2, 4, 2)));
+  // With action masks of 3 actions (the rollouts' actions are 1: legal).
+  actors::predict_request masked{7, 2, std::vector<float>(8, 0.5f), {}, -1, {1, 0, 1, 0, 1, 1}};
+  write_seed("messages", "predict-request-masked", message_seed(0, 2, 2, 4, 1, 0, masked, 3));
+  algo::rollout masked_rollout = seed_rollout(3, 2, 4, 0);
+  masked_rollout.mask_size = 3;
+  for (int i = 0; i < 6; ++i) masked_rollout.action_masks.insert(masked_rollout.action_masks.end(), {0, 1, 1});
+  write_seed("messages", "rollout-masked", message_seed(1, 3, 2, 4, 1, 0, masked_rollout, 3));
   actors::episode_report report{7, 100, {12.5f, 20.0f}, {12, 20}, 0.01, 40, "w1"};
   write_seed("messages", "episode-report", message_seed(2, 1, 1, 1, 1, 0, report));
   actors::join_request join{3, "token", "worker", 2};

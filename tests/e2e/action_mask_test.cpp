@@ -1,0 +1,42 @@
+// End-to-end: an environment with an action mask (Example/LegalMoves-v0,
+// which throws on an illegal action) trains, evaluates and rolls out
+// without a masked action ever reaching it.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
+
+using namespace troupe::tests;
+
+TEST_SUITE("e2e") {
+TEST_CASE("action masks: Example/LegalMoves-v0 learns with A3C and PPO, and no masked action reaches it") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/example_legal_moves.yaml";
+  for (const std::string algo : {"a3c", "ppo"}) {
+    CAPTURE(algo);
+    const std::string dir = fresh_dir("legal_moves_" + algo);
+    const auto r = run_troupe("train " + config + " --run-dir " + dir + " --set algo.kind=" + algo +
+                              " --set log.progress=false");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto s = read_json(dir + "/summary.json");
+    CHECK(s["solved"] == true);
+    // An illegal action makes the environment throw: its agent would fail
+    // and be restarted.
+    CHECK(s["agent_restarts"] == 0);
+    CHECK(s["samples_collected"].get<long>() ==
+          s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+    // A random legal policy scores about 9.5, the best 20.
+    const auto e = run_troupe("eval " + dir + " --episodes 200 --greedy --json " + dir + "/eval.json");
+    INFO(e.output);
+    REQUIRE(e.exit_code == 0);
+    CHECK(read_json(dir + "/eval.json")["return_mean"].get<double>() >= 19.5);
+  }
+  const auto rollout = run_troupe("rollout Example/LegalMoves-v0 --policy random --episodes 50");
+  INFO(rollout.output);
+  CHECK(rollout.exit_code == 0);
+}
+}
