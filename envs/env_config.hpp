@@ -35,6 +35,10 @@ struct env_config {
   std::vector<std::string> python_path;  // put before sys.path in the host
   std::string kwargs = "{}";             // a JSON object: keyword arguments, or a plugin's options
   int processes_per_agent = 1;           // Python processes each agent's environments share
+  // Python environments: where their action masks come from: "auto"
+  // (info["action_mask"] when reset's info has one), "info" (it must),
+  // "none" (every action is legal).
+  std::string action_mask = "auto";
 };
 
 }  // namespace troupe::envs

@@ -31,6 +31,7 @@ std::vector<field> env_keys(run_config& c) {
     optional_text("env.python", c.env.python, "Python environments: the interpreter their processes run (empty: python3 on PATH if it has numpy, else /usr/bin/python3)"),
     text_list("env.python_path", c.env.python_path, "Python environments: directories put before sys.path (relative ones from the current directory)"),
     json_mapping("env.kwargs", c.env.kwargs, "Python environments: keyword arguments of the callable or gymnasium.make (render_mode: rgb_array lets troupe view and --view draw it); plugins: their options, as a JSON object"),
+    text("env.action_mask", c.env.action_mask, {"auto", "info", "none"}, "Python environments with a Discrete action space: where the legal actions of each state come from: auto (info[\"action_mask\"] when the info of a reset has it, as Gymnasium's Taxi-v3 gives it), info (it must be there), none (every action is legal); native environments declare their own masks"),
     integer("env.processes_per_agent", c.env.processes_per_agent, 1, 64, "Python environments: processes each agent's environments are spread over, stepped concurrently"),
     int_list("env.observe", c.env.observe, 0, 1 << 24, "keep only these elements (flat indices, in this order) of a Box observation, for partial observability ([]: all of it)", /*may_be_empty=*/false),
     number("env.minatar.sticky_action_prob", c.env.minatar.sticky_action_prob, 0, 1, false, "MinAtar: probability that the previous action repeats"),

@@ -62,7 +62,7 @@ json settings_for(const env_config& config, int count) {
     throw env_key_error("env.kwargs", "env.kwargs is not a mapping: " + std::string(e.what()));
   }
   json s = {{"id", config.id},   {"kwargs", kwargs}, {"python_path", paths},
-            {"count", count}};
+            {"count", count}, {"action_mask", config.action_mask}};
   if (parts.source == env_source::gymnasium) {
     s["kind"] = "gymnasium";
     s["target"] = parts.target;
@@ -131,13 +131,15 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
     spec_.action = space_of(hello.at("action"), false);
     spec_.max_episode_steps = hello.at("max_episode_steps").get<int>();
     can_render_ = hello.at("can_render").get<bool>();
+    spec_.has_action_mask = hello.at("action_mask").get<bool>();
   } catch (const json::exception& e) {
     throw env_key_error("env.id", "'" + config.id + "': the environment host described it unreadably: " + e.what());
   }
   obs_size_ = spec_.observation.flat_size();
   action_size_ = spec_.action.flat_size();
   for (auto& s : shares_) {
-    s.memory->map(region_layout::for_envs(s.count, obs_size_, action_size_));
+    s.memory->map(region_layout::for_envs(s.count, obs_size_, action_size_,
+                                          spec_.has_action_mask ? spec_.action.n : 0));
     s.process->send(host_op::map, 0, s.memory->layout().json());
   }
   collect("mapping shared memory", [](share&, const std::string&) {});
@@ -219,6 +221,12 @@ void python_env_vector::step(const float* actions, const std::uint64_t* reset_se
                     final_observations + size_t(s.first + j) * obs_size_);
     }
   });
+}
+
+void python_env_vector::action_masks(std::uint8_t* masks) const {
+  const size_t n = size_t(spec_.action.n);
+  for (const auto& s : shares_)
+    std::copy_n(s.memory->action_masks(), size_t(s.count) * n, masks + size_t(s.first) * n);
 }
 
 bool python_env_vector::render(int i, rgb_frame& frame) {

@@ -37,6 +37,8 @@ class python_env_vector final : public env_vector {
   void reset_one(int i, std::uint64_t seed, float* observation) override;
   void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
             step_result* results, float* final_observations) override;
+  // The masks the host wrote with the last reset or step (info["action_mask"]).
+  void action_masks(std::uint8_t* masks) const override;
   bool can_render() const override { return can_render_; }
   bool render(int i, rgb_frame& frame) override;
 

@@ -15,7 +15,7 @@ constexpr std::size_t line = 64;
 std::size_t round_up(std::size_t bytes) { return (bytes + line - 1) / line * line; }
 }  // namespace
 
-region_layout region_layout::for_envs(int count, int obs_size, int action_size) {
+region_layout region_layout::for_envs(int count, int obs_size, int action_size, int mask_size) {
   region_layout l;
   const std::size_t n = std::size_t(count);
   std::size_t at = 0;
@@ -31,6 +31,7 @@ region_layout region_layout::for_envs(int count, int obs_size, int action_size) 
   l.rewards = take(n * sizeof(double));
   l.terminated = take(n);
   l.truncated = take(n);
+  l.action_masks = take(n * std::size_t(mask_size));
   l.size = at;
   return l;
 }
@@ -43,6 +44,7 @@ std::string region_layout::json() const {
                         {"rewards", rewards},
                         {"terminated", terminated},
                         {"truncated", truncated},
+                        {"action_masks", action_masks},
                         {"size", size}}
       .dump();
 }

@@ -17,9 +17,10 @@ struct region_layout {
   std::size_t rewards = 0;             // count float64
   std::size_t terminated = 0;          // count uint8
   std::size_t truncated = 0;           // count uint8
+  std::size_t action_masks = 0;        // count x mask_size uint8 (none when mask_size is 0)
   std::size_t size = 0;                // bytes in all
 
-  static region_layout for_envs(int count, int obs_size, int action_size);
+  static region_layout for_envs(int count, int obs_size, int action_size, int mask_size = 0);
   std::string json() const;  // what the host's "map" command reads
 };
 
@@ -42,6 +43,7 @@ class shared_region {
   const double* rewards() { return at<double>(layout_.rewards); }
   const std::uint8_t* terminated() { return at<std::uint8_t>(layout_.terminated); }
   const std::uint8_t* truncated() { return at<std::uint8_t>(layout_.truncated); }
+  const std::uint8_t* action_masks() { return at<std::uint8_t>(layout_.action_masks); }
 
  private:
   template <class T>

@@ -179,12 +179,32 @@ class Host:
                 raise Refused("the environments made by %s differ in their spaces" % settings["id"])
         spec = getattr(first, "spec", None)
         limit = getattr(spec, "max_episode_steps", None) if spec is not None else None
+        self.masked = self.mask_source(settings["action_mask"], first)
         self.hello = {
             "observation": self.observation,
             "action": self.action,
             "max_episode_steps": int(limit) if limit else 0,
             "can_render": getattr(first, "render_mode", None) == "rgb_array",
+            "action_mask": self.masked,
         }
+        self.steps = [0] * len(self.envs)  # since each one's reset, for messages
+
+    def mask_source(self, setting, first):
+        """Whether the environments' info says which actions are legal
+        (env.action_mask): auto looks at the info of one reset of the first
+        environment (Troupe resets every environment again before its first
+        step)."""
+        if setting == "none":
+            return False
+        has = False
+        if self.action["kind"] == "discrete":
+            info = first.reset(seed=0)[1]
+            has = isinstance(info, dict) and "action_mask" in info
+        if setting == "info" and not has:
+            raise Refused("env.action_mask is info, but %s"
+                          % ("the action space is not Discrete" if self.action["kind"] != "discrete"
+                             else "the info of reset(seed=0) has no 'action_mask'"))
+        return has
 
     def map_memory(self, layout):
         """Views of the shared memory Troupe laid out."""
@@ -215,6 +235,8 @@ class Host:
         self.terminated = view("terminated", np.uint8, m)
         self.truncated = view("truncated", np.uint8, m)
         self.rows = np.arange(m)
+        if self.masked:
+            self.masks = view("action_masks", np.uint8, m, a["n"])
         self.discrete_actions = a["kind"] == "discrete"
         self.action_start = a.get("start", 0)
         # The step's hot path writes through memoryviews: per call, a few
@@ -259,21 +281,49 @@ class Host:
         else:
             target[i] = value
 
+    def write_mask(self, i, info):
+        """info["action_mask"] of environment i into shared memory: one 0 or
+        1 per action, at least one 1; anything else is the environment's
+        fault, said with where it happened."""
+        if not self.masked:
+            return
+        np = self.np
+        where = "environment %d, %s" % (i, "after its reset" if self.steps[i] == 0
+                                        else "step %d of its episode" % self.steps[i])
+        mask = info.get("action_mask") if isinstance(info, dict) else None
+        if mask is None:
+            raise Refused("%s: the info has no 'action_mask' (env.action_mask: none turns masks off)"
+                          % where)
+        values = np.asarray(mask).ravel()
+        n = self.action["n"]
+        if values.shape != (n,) or not np.all((values == 0) | (values == 1)):
+            raise Refused("%s: info['action_mask'] is %r, expected %d values of 0 or 1 (one per action)"
+                          % (where, mask, n))
+        if not values.any():
+            raise Refused("%s: info['action_mask'] allows no action" % where)
+        self.masks[i] = values
+
     def reset(self, index=None):
         indices = range(len(self.envs)) if index is None else [index]
         for i in indices:
-            self.write_row(self.observations, i, self.envs[i].reset(seed=int(self.seeds[i]))[0])
+            obs, info = self.envs[i].reset(seed=int(self.seeds[i]))
+            self.steps[i] = 0
+            self.write_row(self.observations, i, obs)
+            self.write_mask(i, info)
 
     def step(self, auto_reset):
         actions = self.current_actions()
         observations, rewards, ended = [], [], []
         for i, env in enumerate(self.envs):
-            obs, reward, term, trunc, _ = env.step(actions[i])
+            obs, reward, term, trunc, info = env.step(actions[i])
+            self.steps[i] += 1
             rewards.append(reward)
             if term or trunc:
                 ended.append((i, term, trunc, obs))
                 if auto_reset:
-                    obs = env.reset(seed=int(self.seeds[i]))[0]
+                    obs, info = env.reset(seed=int(self.seeds[i]))
+                    self.steps[i] = 0
+            self.write_mask(i, info)
             observations.append(obs)
         self.write_observations(observations)
         try:

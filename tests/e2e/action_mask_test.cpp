@@ -39,4 +39,29 @@ TEST_CASE("action masks: Example/LegalMoves-v0 learns with A3C and PPO, and no m
   INFO(rollout.output);
   CHECK(rollout.exit_code == 0);
 }
+
+TEST_CASE("action masks: a Python environment's info['action_mask'] trains the same way") {
+  // tests/envs/python/test_envs.py's LegalMoves raises on an illegal action.
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string dir = fresh_dir("legal_moves_python");
+  const auto r = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + dir +
+                            " --set env.id=python:test_envs:LegalMoves --set env.python_path=[" +
+                            source + "/tests/envs/python," + source + "/examples/python_env]" +
+                            " --set env.envs_per_agent=16 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["agent_restarts"] == 0);
+  // A mask that breaks is a failing environment: its agent restarts, the
+  // run goes on, and the message says where.
+  const std::string broken = fresh_dir("legal_moves_broken");
+  const auto b = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + broken +
+                            " --set env.id=python:test_envs:LegalMoves --set env.python_path=[" +
+                            source + "/tests/envs/python," + source + "/examples/python_env]" +
+                            " --set 'env.kwargs={bad: none_legal}' --set env.envs_per_agent=2" +
+                            " --set agents.max_restarts=3 --set log.progress=false");
+  CHECK(b.exit_code == 1);  // more failures than agents.max_restarts: a failed run
+  CHECK(b.output.find("info['action_mask'] allows no action") != std::string::npos);
+}
 }

@@ -363,3 +363,69 @@ TEST_CASE("python bridge: gymnasium:ENV_ID calls gymnasium.make(ENV_ID, **kwargs
   CHECK(hosts_left(marker).empty());
 }
 }
+
+TEST_SUITE("envs") {
+TEST_CASE("python bridge: info['action_mask'] is the environments' action mask, checked as it crosses") {
+  const std::string marker = host_marker("masks");
+  env_config config = python_config("python:test_envs:LegalMoves", marker);
+  {
+    auto v = make_env_vector(config, 3);
+    REQUIRE(v->spec().has_action_mask);
+    // The observation shows the legal set: after the reset and every step
+    // (resets within a step included), the masks are the observations.
+    std::vector<float> obs(15), final_obs(15), actions(3);
+    std::vector<std::uint8_t> masks(15);
+    std::vector<std::uint64_t> seeds = {1, 2, 3};
+    std::vector<step_result> results(3);
+    v->reset(seeds.data(), obs.data());
+    for (int t = 0; t < 45; ++t) {
+      v->action_masks(masks.data());
+      for (int i = 0; i < 15; ++i) CHECK(float(masks[size_t(i)]) == obs[size_t(i)]);
+      for (int e = 0; e < 3; ++e) {  // the highest legal action: legal, and rewarded
+        int a = 4;
+        while (!masks[size_t(e * 5 + a)]) --a;
+        actions[size_t(e)] = float(a);
+      }
+      v->step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+      for (const auto& r : results) CHECK(r.reward == 1.0);
+    }
+  }
+  // Turned off, or asked of an environment that gives none.
+  config.action_mask = "none";
+  CHECK_FALSE(make_env_vector(config, 1)->spec().has_action_mask);
+  env_config signal = python_config("python:test_envs:Signal", marker);
+  CHECK_FALSE(make_env_vector(signal, 1)->spec().has_action_mask);
+  signal.action_mask = "info";
+  CHECK(creation_error(signal).find("env.action_mask is info, but the info of reset(seed=0) has no 'action_mask'") !=
+        std::string::npos);
+  // A bad mask is the environment's fault, said with where it happened.
+  for (const auto& [bad, text] : {std::pair<std::string, std::string>{"short", "expected 5 values of 0 or 1"},
+                                  {"none_legal", "allows no action"},
+                                  {"two", "expected 5 values of 0 or 1"}}) {
+    CAPTURE(bad);
+    env_config broken = python_config("python:test_envs:LegalMoves", marker, "{\"bad\": \"" + bad + "\"}");
+    auto v = make_env_vector(broken, 1);
+    std::vector<float> obs(5);
+    std::uint64_t seed = 4;
+    v->reset(&seed, obs.data());
+    std::vector<std::uint8_t> mask(5);
+    std::string error;
+    for (int t = 0; t < 5 && error.empty(); ++t) {
+      v->action_masks(mask.data());
+      int a = 0;
+      while (!mask[size_t(a)]) ++a;
+      const float action = float(a);
+      std::vector<float> final_obs(5);
+      step_result r;
+      try {
+        v->step(&action, &seed, obs.data(), &r, final_obs.data());
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    }
+    CHECK(error.find("environment 0, step 3 of its episode") != std::string::npos);
+    CHECK(error.find(text) != std::string::npos);
+  }
+  CHECK(hosts_left(marker).empty());
+}
+}

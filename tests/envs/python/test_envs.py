@@ -153,3 +153,46 @@ def echo():
 
 def rooms(**kwargs):
     return Rooms(**kwargs)
+
+
+class LegalMoves:
+    """Example/LegalMoves-v0 (envs/examples/legal_moves.hpp) in Python, its
+    legal actions in info["action_mask"] as Gymnasium's Taxi-v3 gives them
+    (an int8 array): 5 actions, a random non-empty set of them legal at each
+    step and shown in the observation, +1 for the highest legal one, 20
+    steps. An illegal action raises. `bad` breaks the mask at step 3 of an
+    episode: "short" (4 values), "none_legal" (all 0), "two" (a 2 in it)."""
+
+    def __init__(self, bad=None):
+        self.observation_space = Box(0.0, 1.0, (5,))
+        self.action_space = Discrete(5)
+        self.spec = Spec("LegalMoves", 20)
+        self.bad = bad
+
+    def _draw(self):
+        self.legal = int(self.rng.integers(1, 32))
+
+    def _observe(self):
+        return np.array([(self.legal >> a) & 1 for a in range(5)], dtype=np.float32)
+
+    def _info(self):
+        mask = self._observe().astype(np.int8)
+        if self.bad and self.t == 3:
+            mask = {"short": mask[:4], "none_legal": np.zeros(5, dtype=np.int8),
+                    "two": np.full(5, 2, dtype=np.int8)}[self.bad]
+        return {"action_mask": mask}
+
+    def reset(self, seed=None, options=None):
+        self.rng = np.random.default_rng(seed)
+        self.t = 0
+        self._draw()
+        return self._observe(), self._info()
+
+    def step(self, action):
+        a = int(action)
+        if not (self.legal >> a) & 1:
+            raise ValueError("action %d is not legal in this state" % a)
+        reward = 1.0 if a == self.legal.bit_length() - 1 else 0.0
+        self.t += 1
+        self._draw()
+        return self._observe(), reward, False, self.t >= 20, self._info()
