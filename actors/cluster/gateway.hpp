@@ -31,7 +31,8 @@
 namespace troupe::actors {
 
 // A worker speaking another version is refused with a message saying so.
-constexpr std::int32_t cluster_protocol_version = 3;
+// 4: predict requests and rollouts carry action masks.
+constexpr std::int32_t cluster_protocol_version = 4;
 
 // stop_atom comes from the coordinator only (an actor of this process whose
 // handle never left it): the gateway stops relaying, tells every worker the
