@@ -20,7 +20,7 @@ struct pending_request {
   reply_target target;
   int rows;
   int policy_row;  // its row a viewer watches, or -1
-  bool masked;     // it gave action masks
+  long mask_at;    // where its action masks start in the batch's masks; -1: it gave none
 };
 
 struct model_owner_state {
@@ -32,10 +32,8 @@ struct model_owner_state {
   int state_size = 0;  // recurrent state floats per row (0: feed-forward)
   std::vector<float> batch;   // the queued requests' observations, back to back
   std::vector<float> states;  // and their rows' recurrent states, in the same order
-  // and their rows' action masks (mask_width bytes a row; all legal for a
-  // request without masks): a categorical policy's only
+  // and the action masks of the requests that gave some, back to back
   std::vector<std::uint8_t> masks;
-  int mask_width = 0;
   std::vector<pending_request> pending;
   int pending_rows = 0;
   std::vector<predict_slot*> arrived;  // taken from the lane, not yet queued
@@ -110,7 +108,8 @@ void flush(model_owner_state& st) {
       reply.states.clear();
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.net.action_size];
-      const std::uint8_t* legal = p.masked ? &st.masks[size_t(row) * st.mask_width] : nullptr;
+      const std::uint8_t* legal =
+          p.mask_at < 0 ? nullptr : &st.masks[size_t(p.mask_at) + size_t(i) * st.net.action_size];
       reply.logp[i] = algo::act_from_policy(st.net, policy, st.out.log_std.data(), false, st.rng,
                                             &reply.actions[size_t(i) * width], legal);
     }
@@ -137,9 +136,9 @@ void queue(model_owner_state& st, const predict_request& req, reply_target targe
   ++st.stats.requests;
   st.batch.insert(st.batch.end(), req.observations.begin(), req.observations.end());
   st.states.insert(st.states.end(), req.states.begin(), req.states.end());
+  const long mask_at = req.action_masks.empty() ? -1 : long(st.masks.size());
   st.masks.insert(st.masks.end(), req.action_masks.begin(), req.action_masks.end());
-  if (req.action_masks.empty()) st.masks.insert(st.masks.end(), size_t(req.rows) * st.mask_width, 1);
-  st.pending.push_back({std::move(target), req.rows, req.policy_row, !req.action_masks.empty()});
+  st.pending.push_back({std::move(target), req.rows, req.policy_row, mask_at});
   st.pending_rows += req.rows;
   if (st.pending_rows >= st.config.max_batch) flush(st);
 }
@@ -188,7 +187,6 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
   st.rng.seed(seed);
   st.net = model::spec_of(*st.model);
   st.state_size = st.net.state_size();
-  st.mask_width = st.net.continuous ? 0 : st.net.action_size;
   st.staging = model::make_input_staging(*st.model);
   st.courier = std::make_unique<reply_courier>(config.reply_threads_here(), self->address());
   return {
