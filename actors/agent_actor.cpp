@@ -96,7 +96,6 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
 void deliver_frame(agent_state& st, const predict_reply& reply) {
   agents::collector& c = *st.collector;
   const envs::space& action_space = c.spec().action;
-  const bool continuous = action_space.type == envs::space::kind::box;
   env_frame frame;
   frame.agent_id = st.config.id;
   c.environments().render(0, frame.image);
@@ -111,8 +110,8 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   const int width = action_space.flat_size();
   std::vector<float> applied(reply.actions.begin(), reply.actions.begin() + width);
   agents::clip_to_space(action_space, applied.data(), 1);
-  agents::show_policy(info, reply.row_policy.data(), continuous ? width : action_space.n, continuous,
-              applied.data(), c.spec().action_labels, c.action_masks());
+  agents::show_policy(info, action_space, reply.row_policy.data(), applied.data(),
+                      c.spec().action_labels, c.action_masks());
   st.frame_wanted = false;
   st.frame_promise.deliver(std::move(frame));
 }
@@ -123,7 +122,7 @@ void act(agent_pointer self, const predict_reply& reply) {
   agents::collector& c = *st.collector;
   const envs::space& action_space = c.spec().action;
   const size_t policy_size = action_space.type == envs::space::kind::box ? size_t(action_space.flat_size())
-                                                                         : size_t(action_space.n);
+                                                                         : size_t(action_space.choice_count());
   if (st.frame_wanted && reply.row_policy.size() >= policy_size) deliver_frame(st, reply);
   std::optional<algo::rollout> done =
       c.step(reply.actions.data(), reply.logp.data(), reply.version, reply.states);
@@ -150,7 +149,7 @@ void fill_request(agent_state& st, predict_request& req) {
   req.states = c.states();
   req.policy_row = st.frame_wanted ? 0 : -1;
   if (const std::uint8_t* masks = c.action_masks())
-    req.action_masks.assign(masks, masks + size_t(c.size()) * c.spec().action.n);
+    req.action_masks.assign(masks, masks + size_t(c.size()) * c.spec().action.choice_count());
 }
 
 void count_predict(agent_state& st, std::chrono::steady_clock::time_point sent) {

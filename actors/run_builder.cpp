@@ -28,7 +28,8 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.shapes.action_width = run.env.action.flat_size();
   g.shapes.state_size = config.model.recurrent.state_size();
   g.shapes.n_steps = config.algo.n_steps;
-  g.shapes.mask_size = run.env.has_action_mask ? run.env.action.n : 0;
+  g.shapes.mask_size = run.env.has_action_mask ? run.env.action.choice_count() : 0;
+  if (run.env.action.type == envs::space::kind::multi_discrete) g.shapes.mask_heads = run.env.action.nvec;
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
   auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);

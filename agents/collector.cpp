@@ -42,7 +42,7 @@ collector::collector(envs::env_vector& environments, const collector_config& con
   for (int e = 0; e < k_; ++e) first[size_t(e)] = seeds_(e);
   envs_->reset(first.data(), row(0));
   if (s.has_action_mask) {
-    masks_.resize(size_t(k_) * s.action.n);
+    masks_.resize(size_t(k_) * size_t(s.action.choice_count()));
     read_masks();
   }
   next_seeds_.resize(size_t(k_));
@@ -62,10 +62,10 @@ void collector::read_masks() {
   if (masks_.empty()) return;
   envs_->action_masks(masks_.data());
   const envs::env_spec& s = envs_->spec();
-  if (const std::string problem = algo::mask_problem(masks_.data(), k_, s.action.n); !problem.empty())
+  if (const std::string problem = algo::mask_problem(masks_.data(), k_, s.action.categories());
+      !problem.empty())
     throw std::runtime_error(s.id + ": " + problem + " (row = environment; " +
-                             std::to_string(k_) + " environments of " + std::to_string(s.action.n) +
-                             " actions)");
+                             std::to_string(k_) + " environments of " + s.action.describe() + ")");
 }
 
 void collector::start_rollout() {
@@ -77,7 +77,7 @@ void collector::start_rollout() {
   r.obs_size = obs_size_;
   r.action_size = action_width_;
   r.state_size = config_.state_size;
-  r.mask_size = envs_->spec().has_action_mask ? envs_->spec().action.n : 0;
+  r.mask_size = envs_->spec().has_action_mask ? envs_->spec().action.choice_count() : 0;
   r.action_masks.clear();
   r.initial_states = states_;  // where training unrolls the core from
   r.observations.resize(size_t(config_.n_steps + 1) * k_ * obs_size_);

@@ -10,6 +10,7 @@
 
 #include "agents/collector.hpp"
 #include "algo/act_from_policy.hpp"
+#include "algo/action_mask.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::agents {
@@ -90,12 +91,12 @@ evaluation evaluate(model::shared_model& model, envs::env_vector& envs, int epis
     model::predict(model, c.observations(), net.state_size() ? c.states().data() : nullptr, slots_n, out);
     for (int i = 0; i < slots_n; ++i) {
       const std::uint8_t* legal =
-          c.action_masks() ? c.action_masks() + size_t(i) * action_space.n : nullptr;
+          c.action_masks() ? c.action_masks() + size_t(i) * size_t(action_space.choice_count()) : nullptr;
       if (slots[size_t(i)].episode >= 0)
         choose_action(net, action_space, &out.policy[size_t(i) * net.action_size], out.log_std.data(),
                       greedy, slots[size_t(i)].rng, &actions[size_t(i) * width], legal);
       else if (legal)  // an idle environment steps on too: with a legal action
-        actions[size_t(i) * width] = float(std::find(legal, legal + action_space.n, 1) - legal);
+        algo::first_legal_actions(legal, action_space.categories(), &actions[size_t(i) * width]);
     }
     c.step(actions.data(), logp.data(), out.version, out.states);
     const auto record = [&](int i, double episode_return, std::int64_t length) {

@@ -4,28 +4,42 @@
 
 namespace troupe::agents {
 
-void show_policy(viewer::overlay_info& info, const float* policy, int action_size,
-                 bool continuous, const float* action, const std::vector<std::string>& labels,
+void show_policy(viewer::overlay_info& info, const envs::space& action_space, const float* policy,
+                 const float* action, const std::vector<std::string>& labels,
                  const std::uint8_t* legal) {
   info.action_probabilities.clear();
   info.action_values.clear();
   info.action_names.clear();
-  info.chosen_action = -1;
-  if (!continuous) {
-    info.action_probabilities.resize(size_t(action_size));
-    algo::categorical_probabilities(policy, action_size, info.action_probabilities.data(), legal);
-    info.chosen_action = static_cast<std::int32_t>(action[0]);
-    info.action_names = labels;
+  info.chosen_actions.clear();
+  info.legal_actions.clear();
+  if (action_space.type != envs::space::kind::box) {
+    const std::vector<int> heads = action_space.categories();
+    const int choices = action_space.choice_count();
+    info.action_probabilities.resize(size_t(choices));
+    int offset = 0;
+    for (size_t j = 0; j < heads.size(); ++j) {
+      algo::categorical_probabilities(policy + offset, heads[j],
+                                      info.action_probabilities.data() + offset,
+                                      legal ? legal + offset : nullptr);
+      info.chosen_actions.push_back(offset + static_cast<std::int32_t>(action[j]));
+      if (heads.size() > 1)
+        for (int a = 0; a < heads[j]; ++a)
+          info.action_names.push_back(std::to_string(j) + ":" + std::to_string(a));
+      offset += heads[j];
+    }
+    if (heads.size() == 1) info.action_names = labels;
+    if (legal) info.legal_actions.assign(legal, legal + choices);
     return;
   }
-  info.action_values.assign(policy, policy + action_size);
-  info.action_values.insert(info.action_values.end(), action, action + action_size);
-  if (action_size == 1) {
+  const int size = action_space.flat_size();
+  info.action_values.assign(policy, policy + size);
+  info.action_values.insert(info.action_values.end(), action, action + size);
+  if (size == 1) {
     info.action_names = {"mean", "act"};
     return;
   }
-  for (int j = 1; j <= action_size; ++j) info.action_names.push_back("mu" + std::to_string(j));
-  for (int j = 1; j <= action_size; ++j) info.action_names.push_back("a" + std::to_string(j));
+  for (int j = 1; j <= size; ++j) info.action_names.push_back("mu" + std::to_string(j));
+  for (int j = 1; j <= size; ++j) info.action_names.push_back("a" + std::to_string(j));
 }
 
 }  // namespace troupe::agents

@@ -6,19 +6,21 @@
 #include <string>
 #include <vector>
 
+#include "envs/env.hpp"
 #include "viewer/overlay_info.hpp"
 
 namespace troupe::agents {
 
-// `policy`: the policy head's outputs for the observation (action_size
-// logits, or a Gaussian's action_size means); `action`: what was taken (its
-// index as a float, or action_size floats). Discrete: the action
-// probabilities, the chosen one highlighted, labelled by `labels`. Continuous:
-// the means, then the actions taken, labelled "mean"/"act" (or mu1.., a1..).
-// `legal`: a Discrete action's mask, or null: masked actions show
-// probability 0.
-void show_policy(viewer::overlay_info& info, const float* policy, int action_size,
-                 bool continuous, const float* action, const std::vector<std::string>& labels,
+// `policy`: the policy head's outputs for the observation (logits, each
+// component's in turn for a MultiDiscrete action, or a Gaussian's means);
+// `action`: what was taken (an index per component as floats, or the Box
+// action's values). Discrete: the action probabilities, the chosen one(s)
+// highlighted, labelled by `labels` (a MultiDiscrete action's entries as
+// "component:choice"). Continuous: the means, then the actions taken,
+// labelled "mean"/"act" (or mu1.., a1..). `legal`: a discrete action's mask,
+// or null: masked actions show probability 0, drawn grey.
+void show_policy(viewer::overlay_info& info, const envs::space& action_space, const float* policy,
+                 const float* action, const std::vector<std::string>& labels,
                  const std::uint8_t* legal = nullptr);
 
 }  // namespace troupe::agents

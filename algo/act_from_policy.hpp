@@ -9,8 +9,11 @@
 
 namespace troupe::algo {
 
-// Floats per action: a Box action's values, or one categorical index.
-inline int action_width(const model::net_spec& net) { return net.continuous ? net.action_size : 1; }
+// Floats per action: a Box action's values, or one categorical index per
+// component (one for a Discrete action).
+inline int action_width(const model::net_spec& net) {
+  return net.continuous ? net.action_size : int(net.heads().size());
+}
 
 // Writes action_width(net) floats to `action`: drawn from the policy, or its
 // most probable action when `greedy` (a Gaussian's mean). Returns their
@@ -18,6 +21,8 @@ inline int action_width(const model::net_spec& net) { return net.continuous ? ne
 // floats (logits, or a Gaussian's means); `log_std` a Gaussian's
 // net.action_size log standard deviations (unused for a categorical);
 // `legal`, for a categorical, its action mask (algo/action_mask.hpp) or null.
+// A categorical of several components (net.action_heads) picks each one's
+// index from its own logits and mask; the log-probability is their sum.
 float act_from_policy(const model::net_spec& net, const float* policy, const float* log_std,
                       bool greedy, std::mt19937_64& rng, float* action,
                       const std::uint8_t* legal = nullptr);

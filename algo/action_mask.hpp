@@ -1,11 +1,13 @@
 #pragma once
 // Action masks: which of a Discrete space's actions are legal in a state. A
-// mask row holds one byte per action, 1 where the action is legal, 0 where
+// mask row holds one byte per action (a MultiDiscrete space's components'
+// bytes in turn), 1 where the action is legal, 0 where
 // it is not. A masked action is never sampled nor chosen greedily, and the
 // learner's log-probabilities and entropy are those of the policy
 // renormalised over the legal actions. Plain C++.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace troupe::algo {
 
@@ -17,5 +19,17 @@ constexpr float masked_logit = -1e9f;
 // Why `rows` mask rows of `n` actions each cannot be used, naming the first
 // bad row ("" when they can): a byte other than 0 or 1, or no legal action.
 std::string mask_problem(const std::uint8_t* masks, long rows, int n);
+// The same for actions of several components (MultiDiscrete): a row holds
+// each component's `heads[j]` entries in turn, and each needs a legal one.
+std::string mask_problem(const std::uint8_t* masks, long rows, const std::vector<int>& heads);
+
+// Each component's first legal choice, as an action (heads.size() floats).
+void first_legal_actions(const std::uint8_t* legal, const std::vector<int>& heads, float* action);
+
+// Why the taken `actions` (`rows` x heads.size() indices, as floats) are not
+// all legal under their mask rows, naming the first that is not ("" when
+// they are).
+std::string illegal_action_problem(const float* actions, const std::uint8_t* masks, long rows,
+                                   const std::vector<int>& heads);
 
 }  // namespace troupe::algo

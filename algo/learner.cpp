@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algo/act_from_policy.hpp"
+#include "algo/action_mask.hpp"
 #include "algo/learner_core.hpp"
 #include "algo/optimizer.hpp"
 #include "algo/rollout_batch.hpp"
@@ -27,9 +28,24 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
   if (r.mask_size != 0 && (spec.continuous || r.mask_size != spec.action_size))
     fail("action mask size does not match the model's actions");
   if (const std::string error = rollout_shape_error(r); !error.empty()) fail(error);
-  for (float a : r.actions)
-    if (spec.continuous ? !std::isfinite(a) : !(a >= 0 && a < spec.action_size && a == int(a)))
-      fail("action out of range");
+  if (spec.continuous) {
+    for (float a : r.actions)
+      if (!std::isfinite(a)) fail("action is not finite");
+  } else {
+    const std::vector<int> heads = spec.heads();
+    for (size_t i = 0; i < r.actions.size(); ++i) {
+      const float a = r.actions[i];
+      if (!(a >= 0 && a < heads[i % heads.size()] && a == int(a))) fail("action out of range");
+    }
+    if (r.mask_size != 0 && heads.size() > 1) {
+      const long rows = r.samples();
+      if (std::string problem = mask_problem(r.action_masks.data(), rows, heads); !problem.empty())
+        fail(problem);
+      if (std::string problem = illegal_action_problem(r.actions.data(), r.action_masks.data(), rows, heads);
+          !problem.empty())
+        fail(problem);
+    }
+  }
   for (float o : r.observations)
     if (!std::isfinite(o)) fail("observation is not finite");
 }

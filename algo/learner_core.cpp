@@ -52,7 +52,8 @@ torch::Tensor learner_core::taken_actions(const rollout& r) const {
                                       {r.samples(), r.action_size}, torch::kFloat32)
                          .clone());
   std::vector<std::int64_t> index(r.actions.begin(), r.actions.end());
-  return on_device(torch::tensor(index, torch::kInt64));
+  const torch::Tensor taken = torch::tensor(index, torch::kInt64);
+  return on_device(model->spec.action_heads.empty() ? taken : taken.view({r.samples(), r.action_size}));
 }
 
 torch::Tensor learner_core::legal_actions(const rollout& r) const {
@@ -64,8 +65,10 @@ torch::Tensor learner_core::legal_actions(const rollout& r) const {
 
 policy_terms learner_core::terms(const torch::Tensor& policy, const torch::Tensor& log_std,
                                   const torch::Tensor& actions, const torch::Tensor& legal) const {
-  return model->spec.continuous ? gaussian_terms(policy, log_std, actions)
-                                : categorical_terms(policy, actions, legal);
+  const model::net_spec& spec = model->spec;
+  if (spec.continuous) return gaussian_terms(policy, log_std, actions);
+  return spec.action_heads.empty() ? categorical_terms(policy, actions, legal)
+                                   : multi_categorical_terms(policy, actions, spec.action_heads, legal);
 }
 
 step_outcome learner_core::step(const torch::Tensor& loss) {

@@ -56,7 +56,8 @@ struct learner_core {
   // unless the caller turned them off.
   rollout_outputs run(const rollout& r);
   // The actions a rollout took, as its policy terms take them: int64
-  // [samples] (categorical) or float [samples, action_size] (Gaussian).
+  // [samples] (categorical), int64 [samples, components] (several
+  // categorical components) or float [samples, action_size] (Gaussian).
   torch::Tensor taken_actions(const rollout& r) const;
   // The action masks a rollout's actions were sampled under: bool
   // [samples, actions], or undefined when it has none.

@@ -14,6 +14,21 @@ policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor&
           -(log_probs.exp() * log_probs).sum(-1)};
 }
 
+policy_terms multi_categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions,
+                                     const std::vector<int>& heads, const torch::Tensor& legal) {
+  policy_terms sum;
+  std::int64_t offset = 0;
+  for (size_t j = 0; j < heads.size(); ++j) {
+    const policy_terms head = categorical_terms(
+        logits.narrow(-1, offset, heads[j]), actions.select(-1, std::int64_t(j)),
+        legal.defined() ? legal.narrow(-1, offset, heads[j]) : torch::Tensor());
+    sum.logp = sum.logp.defined() ? sum.logp + head.logp : head.logp;
+    sum.entropy = sum.entropy.defined() ? sum.entropy + head.entropy : head.entropy;
+    offset += heads[j];
+  }
+  return sum;
+}
+
 policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_std,
                             const torch::Tensor& actions) {
   const double log_sqrt_2pi = 0.5 * std::log(2.0 * M_PI);

@@ -2,6 +2,8 @@
 // Log-probabilities and entropies of the two policy kinds, per sample.
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace troupe::algo {
 
 struct policy_terms {
@@ -15,6 +17,12 @@ struct policy_terms {
 // adds nothing to the entropy, and it gets no gradient.
 policy_terms categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions,
                                const torch::Tensor& legal = {});
+// A categorical of several components: `heads` holds each one's number of
+// choices, its logits (and mask entries) in turn along the last dimension;
+// `actions`: int64 [batch, heads.size()]. The components are independent
+// given the state: the log-probability and the entropy are their sums.
+policy_terms multi_categorical_terms(const torch::Tensor& logits, const torch::Tensor& actions,
+                                     const std::vector<int>& heads, const torch::Tensor& legal = {});
 // `actions`: float [batch, d]; a diagonal Gaussian with state-independent log-std.
 policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_std,
                             const torch::Tensor& actions);

@@ -18,16 +18,18 @@ std::string rollout_shape_error(const rollout& r) {
   if (r.mask_size < 0 || r.action_masks.size() != n * size_t(r.mask_size))
     return "action masks have the wrong size";
   if (r.mask_size > 0) {
-    if (r.action_size != 1) return "action masks with an action of more than one value";
-    if (const std::string problem = mask_problem(r.action_masks.data(), long(n), r.mask_size);
-        !problem.empty())
-      return problem;
-    for (size_t i = 0; i < n; ++i) {
-      const float a = r.actions[i];
-      if (!(a >= 0 && a < r.mask_size && a == float(int(a))) ||
-          !r.action_masks[i * size_t(r.mask_size) + size_t(a)])
-        return "sample " + std::to_string(i) + " took an action its mask does not allow";
+    // A row's split among several components is the model's to know
+    // (learner checks it); with one, the whole row is the action's.
+    if (r.action_size == 1) {
+      if (const std::string problem = mask_problem(r.action_masks.data(), long(n), r.mask_size);
+          !problem.empty())
+        return problem;
+      if (const std::string problem =
+              illegal_action_problem(r.actions.data(), r.action_masks.data(), long(n), {r.mask_size});
+          !problem.empty())
+        return problem;
     }
+    if (r.mask_size < r.action_size) return "action masks shorter than the action's components";
   }
   size_t truncations = 0;
   for (auto t : r.truncated) truncations += t ? 1 : 0;

@@ -19,6 +19,10 @@ void print_spec(const envs::env_spec& spec) {
   std::cout << spec.id << "  observation " << spec.observation.describe() << "  action "
             << spec.action.describe() << "  episode limit "
             << (spec.max_episode_steps ? std::to_string(spec.max_episode_steps) : "none");
+  if (spec.has_action_mask)
+    std::cout << "  action mask "
+              << (spec.observation_mask_key.empty() ? std::string("yes")
+                                                    : "in observation['" + spec.observation_mask_key + "']");
 }
 
 }  // namespace

@@ -36,6 +36,9 @@ void export_policy(const export_options& opts) {
   meta.env_id = config.env.id;
   meta.observation_shape = spec.observation.shape;
   meta.observe = config.env.observe;
+  for (const envs::space_leaf& leaf : spec.observation.leaves)
+    meta.inputs.push_back({leaf.key, leaf.kind, leaf.nvec, leaf.start, leaf.size});
+  meta.mask_key = spec.observation_mask_key;
   if (spec.action.type == envs::space::kind::box) {
     meta.action_low = spec.action.low;
     meta.action_high = spec.action.high;

@@ -56,14 +56,13 @@ class model_playback_policy final : public playback_policy {
     const model::net_spec& net = model::spec_of(*trained_.model);
     const std::uint8_t* legal = nullptr;
     if (env_.spec().has_action_mask) {
-      legal_.resize(size_t(action_space_.n));
+      legal_.resize(size_t(action_space_.choice_count()));
       env_.action_mask(legal_.data());
       legal = legal_.data();
     }
     agents::choose_action(net, action_space_, out_.policy.data(), out_.log_std.data(), greedy_,
                           rng_, action, legal);
-    agents::show_policy(info, out_.policy.data(), net.action_size, net.continuous, action,
-                        labels_, legal);
+    agents::show_policy(info, action_space_, out_.policy.data(), action, labels_, legal);
     info.parameter_version = static_cast<std::int64_t>(out_.version);
   }
 

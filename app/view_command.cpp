@@ -22,6 +22,8 @@
 #include "app/local_playback.hpp"
 #include "app/stream_window.hpp"
 #include "app/teardown_watchdog.hpp"
+#include "agents/policy_overlay.hpp"
+#include "algo/action_mask.hpp"
 #include "envs/policy_rollout.hpp"
 
 namespace troupe::app {
@@ -58,19 +60,17 @@ class fixed_playback_policy final : public playback_policy {
   void act(const float*, float* a, viewer::overlay_info& info) override {
     const float* chosen = actions_.next_for(env_);
     std::copy(chosen, chosen + action_.flat_size(), a);
-    if (action_.type == envs::space::kind::discrete) {
-      const int n = action_.n;
-      // Random: uniform over the legal actions (all without a mask); noop:
-      // its one action.
-      std::vector<std::uint8_t> legal(size_t(n), 1);
+    if (action_.type != envs::space::kind::box) {
+      // As logits: random is uniform over the legal actions (all without a
+      // mask), noop certain of its one action.
+      const std::vector<int> heads = action_.categories();
+      std::vector<std::uint8_t> legal(size_t(action_.choice_count()), 1);
       if (env_.spec().has_action_mask) env_.action_mask(legal.data());
-      const float share = 1.f / float(std::count(legal.begin(), legal.end(), 1));
-      info.action_probabilities.assign(size_t(n), 0.f);
-      for (int i = 0; i < n; ++i)
-        if (random_ && legal[size_t(i)]) info.action_probabilities[size_t(i)] = share;
-      if (!random_) info.action_probabilities[size_t(a[0])] = 1.f;
-      info.chosen_action = static_cast<int>(a[0]);
-      info.action_names = labels_;
+      std::vector<float> logits(legal.size(), random_ ? 0.f : algo::masked_logit);
+      for (size_t j = 0, offset = 0; !random_ && j < heads.size(); offset += size_t(heads[j++]))
+        logits[offset + size_t(a[j])] = 0.f;
+      agents::show_policy(info, action_, logits.data(), a, labels_,
+                          env_.spec().has_action_mask ? legal.data() : nullptr);
       return;
     }
     info.action_values.assign(a, a + action_.flat_size());

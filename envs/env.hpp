@@ -7,21 +7,53 @@
 
 namespace troupe::envs {
 
-// A discrete space has `n` actions; a box space has `shape` with bounds.
+// One leaf of a structured observation (a Dict or Tuple, or a MultiDiscrete
+// or MultiBinary alone), as the flat Box the network reads encodes it: Box
+// and MultiBinary values as they are, Discrete and MultiDiscrete elements as
+// one-hot rows of their choices.
+struct space_leaf {
+  std::string key;           // its path: Dict keys and Tuple indices joined by "." ("a.0"); "obs" alone
+  std::string kind;          // box | discrete | multi_discrete | multi_binary
+  std::vector<int> shape;    // a value's shape as the environment gives it ({} for a Discrete)
+  std::vector<int> nvec;     // discrete kinds: each element's number of choices
+  std::vector<int> start;    // discrete kinds: each element's first value
+  int offset = 0, size = 0;  // its floats in the encoded row
+};
+
+// A discrete space has `n` actions; a multi-discrete space one choice
+// among nvec[j] for each component j (MultiBinary is nvec all 2; a Tuple or
+// Dict of discrete actions is one too, component by component); a box space
+// has `shape` with bounds.
 struct space {
-  enum class kind { discrete, box };
+  enum class kind { discrete, box, multi_discrete };
   kind type = kind::discrete;
   int n = 0;                       // discrete: number of actions
   std::vector<int> shape;          // box: dimensions
   std::vector<double> low, high;   // box: per-element bounds
+  std::vector<int> nvec = {};      // multi_discrete: choices per component
+  // The space as the environment declared it, where Troupe takes it in
+  // another form ("Tuple(Discrete(32), Discrete(11))" observed as the Box of
+  // its one-hot encodings); empty where the two are the same.
+  std::string declared = {};
+  // An observation space that `declared` encodes: its leaves, in order.
+  std::vector<space_leaf> leaves = {};
 
   static space discrete_space(int n) { return {kind::discrete, n, {}, {}, {}}; }
   static space box_space(std::vector<int> shape, std::vector<double> low,
                          std::vector<double> high) {
     return {kind::box, 0, std::move(shape), std::move(low), std::move(high)};
   }
-  // Number of scalars an element of this space holds (1 for a discrete action).
+  static space multi_discrete_space(std::vector<int> nvec) {
+    return {kind::multi_discrete, 0, {}, {}, {}, std::move(nvec)};
+  }
+  // Number of scalars an element of this space holds (1 for a discrete
+  // action, one per component of a multi-discrete one).
   int flat_size() const;
+  // The number of choices of each categorical component: {n} for a
+  // discrete space, nvec for a multi-discrete one, none for a box.
+  std::vector<int> categories() const;
+  // Choices over all components: the length of an action mask row.
+  int choice_count() const;
   std::string describe() const;
 };
 
@@ -37,10 +69,14 @@ struct env_spec {
   std::vector<std::string> action_labels = {};
   // Frames are a coarse grid, best scaled by nearest neighbour (MinAtar).
   bool pixel_art = false;
-  // A Discrete action space whose legal actions change from state to state:
-  // the environment says which they are (env::action_mask), and no other
-  // action is ever given to it.
+  // A Discrete or MultiDiscrete action space whose legal actions change from
+  // state to state: the environment says which they are (env::action_mask),
+  // and no other action is ever given to it.
   bool has_action_mask = false;
+  // The key of a Dict observation that holds the action mask (PettingZoo's
+  // "action_mask"): not among observation.leaves, not an input of the
+  // network; empty where the mask, if any, comes from elsewhere.
+  std::string observation_mask_key = {};
 };
 
 struct step_result {
@@ -61,8 +97,9 @@ class env {
   // index as a float). Applies the episode limit itself.
   virtual step_result step(const float* action, float* observation) = 0;
   // With spec().has_action_mask: which actions are legal in the state the
-  // last reset or step left, as spec().action.n bytes into `legal` (1: legal,
-  // 0: not; at least one legal). Not called otherwise.
+  // last reset or step left, as spec().action.choice_count() bytes into
+  // `legal` (1: legal, 0: not; for a multi-discrete space each component's
+  // choices in turn, at least one legal in each). Not called otherwise.
   virtual void action_mask(std::uint8_t* legal) const {}
 };
 

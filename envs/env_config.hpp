@@ -35,8 +35,9 @@ struct env_config {
   std::vector<std::string> python_path;  // put before sys.path in the host
   std::string kwargs = "{}";             // a JSON object: keyword arguments, or a plugin's options
   int processes_per_agent = 1;           // Python processes each agent's environments share
-  // Python environments: where their action masks come from: "auto"
-  // (info["action_mask"] when reset's info has one), "info" (it must),
+  // Python environments: where their action masks come from: "auto" (a
+  // Dict observation's "action_mask" key, else info["action_mask"] when
+  // reset's info has one), "observation" or "info" (it must be there),
   // "none" (every action is legal).
   std::string action_mask = "auto";
 };

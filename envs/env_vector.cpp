@@ -33,7 +33,7 @@ void native_env_vector::step(const float* actions, const std::uint64_t* reset_se
 }
 
 void native_env_vector::action_masks(std::uint8_t* masks) const {
-  const size_t n = size_t(spec().action.n);
+  const size_t n = size_t(spec().action.choice_count());
   for (size_t i = 0; i < envs_.size(); ++i) envs_[i]->action_mask(masks + i * n);
 }
 

@@ -20,8 +20,8 @@ fixed_policy_actions::fixed_policy_actions(fixed_policy policy, const space& act
                                            std::uint64_t seed)
     : policy_(policy), space_(action_space), action_(action_space.flat_size(), 0.0f),
       rng_(seed) {
-  if (space_.type == space::kind::discrete && space_.n < 1)
-    throw std::invalid_argument("a discrete action space needs at least one action");
+  for (int choices : space_.categories())
+    if (choices < 1) throw std::invalid_argument("a discrete action space needs at least one action");
   if (space_.type == space::kind::box && policy_ == fixed_policy::random) {
     if (space_.low.size() != action_.size() || space_.high.size() != action_.size())
       throw std::invalid_argument("a box action space needs one bound per element");
@@ -33,9 +33,10 @@ fixed_policy_actions::fixed_policy_actions(fixed_policy policy, const space& act
 
 const float* fixed_policy_actions::next() {
   if (policy_ == fixed_policy::noop) return action_.data();  // zeros, never written
-  if (space_.type == space::kind::discrete) {
-    std::uniform_int_distribution<int> pick(0, space_.n - 1);
-    action_[0] = static_cast<float>(pick(rng_));
+  if (space_.type != space::kind::box) {
+    const std::vector<int> heads = space_.categories();
+    for (size_t j = 0; j < heads.size(); ++j)
+      action_[j] = static_cast<float>(std::uniform_int_distribution<int>(0, heads[j] - 1)(rng_));
   } else {
     for (size_t i = 0; i < action_.size(); ++i) {
       std::uniform_real_distribution<double> pick(space_.low[i], space_.high[i]);
@@ -47,16 +48,22 @@ const float* fixed_policy_actions::next() {
 
 const float* fixed_policy_actions::next_for(const env& e) {
   if (!e.spec().has_action_mask) return next();
-  legal_.assign(size_t(space_.n), 0);
+  legal_.assign(size_t(space_.choice_count()), 0);
   e.action_mask(legal_.data());
-  std::vector<int> allowed;
-  for (int a = 0; a < space_.n; ++a)
-    if (legal_[size_t(a)]) allowed.push_back(a);
-  if (allowed.empty()) throw std::runtime_error(e.spec().id + ": an action mask with no legal action");
-  const size_t pick = policy_ == fixed_policy::noop
-                          ? 0
-                          : std::uniform_int_distribution<size_t>(0, allowed.size() - 1)(rng_);
-  action_[0] = static_cast<float>(allowed[pick]);
+  // Each component: uniform among its legal choices (noop: the first).
+  const std::vector<int> heads = space_.categories();
+  size_t offset = 0;
+  for (size_t j = 0; j < heads.size(); offset += size_t(heads[j++])) {
+    std::vector<int> allowed;
+    for (int a = 0; a < heads[j]; ++a)
+      if (legal_[offset + size_t(a)]) allowed.push_back(a);
+    if (allowed.empty())
+      throw std::runtime_error(e.spec().id + ": an action mask with no legal action");
+    const size_t pick = policy_ == fixed_policy::noop
+                            ? 0
+                            : std::uniform_int_distribution<size_t>(0, allowed.size() - 1)(rng_);
+    action_[j] = static_cast<float>(allowed[pick]);
+  }
   return action_.data();
 }
 

@@ -6,20 +6,38 @@ namespace troupe::envs {
 
 int space::flat_size() const {
   if (type == kind::discrete) return 1;
+  if (type == kind::multi_discrete) return int(nvec.size());
   int size = 1;
   for (int d : shape) size *= d;
   return size;
+}
+
+std::vector<int> space::categories() const {
+  if (type == kind::discrete) return {n};
+  if (type == kind::multi_discrete) return nvec;
+  return {};
+}
+
+int space::choice_count() const {
+  int total = 0;
+  for (int c : categories()) total += c;
+  return total;
 }
 
 std::string space::describe() const {
   std::ostringstream out;
   if (type == kind::discrete) {
     out << "Discrete(" << n << ")";
+  } else if (type == kind::multi_discrete) {
+    out << "MultiDiscrete([";
+    for (size_t i = 0; i < nvec.size(); ++i) out << (i ? " " : "") << nvec[i];
+    out << "])";
   } else {
     out << "Box(";
     for (size_t i = 0; i < shape.size(); ++i) out << (i ? "x" : "") << shape[i];
     out << ")";
   }
+  if (!declared.empty()) out << " from " << declared;
   return out.str();
 }
 

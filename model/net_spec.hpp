@@ -45,6 +45,10 @@ struct net_spec {
   int obs_size = 0;            // product of obs_shape
   bool continuous = false;     // Box actions: Gaussian head; else categorical
   int action_size = 0;         // number of actions (categorical) or action dimensions
+  // A categorical policy over several components (MultiDiscrete actions):
+  // each one's number of choices, its logits in turn among the action_size;
+  // empty: one component of action_size choices.
+  std::vector<int> action_heads = {};
   std::vector<int> hidden = {64, 64};  // mlp: hidden widths; cnn: widths after the conv
   std::string activation = "tanh";     // mlp: tanh | relu (a cnn's layers are ReLU)
   int conv_channels = 16;      // cnn: channels of the 3x3 convolution
@@ -55,6 +59,10 @@ struct net_spec {
 
   // Floats of recurrent state per observation row (0: feed-forward).
   int state_size() const { return recurrent.state_size(); }
+  // A categorical policy's components: action_heads, or the one of them all.
+  std::vector<int> heads() const {
+    return action_heads.empty() ? std::vector<int>{action_size} : action_heads;
+  }
 };
 
 // The network `config` asks for, over observations of `obs_shape` and with

@@ -66,20 +66,55 @@ void emit_layers(std::ostream& out, const std::shared_ptr<torch::nn::Module>& se
   }
 }
 
+// A string literal of TorchScript.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// What a masked action's logit becomes: algo::masked_logit (this floor
+// cannot include algo/; tests/model/policy_export_test.cpp checks they agree).
+constexpr double algo_masked_logit = -1e9;
+
 // The forward method's TorchScript source for the network of `spec`.
-std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, bool select) {
+std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, const policy_metadata& meta,
+                           bool select) {
   std::shared_ptr<torch::nn::Module> trunk, value_trunk;
   for (const auto& item : net.named_children()) {
     if (item.key() == "trunk") trunk = item.value();
     if (item.key() == "value_trunk") value_trunk = item.value();
   }
   const bool recurrent = spec.recurrent.enabled();
+  const bool structured = !meta.inputs.empty();
   std::ostringstream out;
-  if (recurrent)
-    out << "def forward(self, obs: Tensor, state: Tensor) -> Tuple[Tensor, Tensor, Tensor]:\n";
-  else
-    out << "def forward(self, obs: Tensor) -> Tuple[Tensor, Tensor]:\n";
-  out << "    x = obs.float().reshape(obs.size(0), -1)\n";
+  out << "def forward(self, obs: " << (structured ? "Dict[str, Tensor]" : "Tensor")
+      << (recurrent ? ", state: Tensor" : "") << ", mask: Optional[Tensor] = None) -> Tuple[Tensor, Tensor"
+      << (recurrent ? ", Tensor" : "") << "]:\n";
+  if (!structured) {
+    out << "    x = obs.float().reshape(obs.size(0), -1)\n";
+  } else {
+    // Each leaf as training encoded it: values as they are, discrete
+    // elements one-hot (a scatter at each element's offset minus its start).
+    out << "    b = obs[" << quoted(meta.inputs.front().key) << "].size(0)\n";
+    std::string parts;
+    for (size_t i = 0; i < meta.inputs.size(); ++i) {
+      const observation_input& in = meta.inputs[i];
+      const std::string value = "obs[" + quoted(in.key) + "]", name = "p" + std::to_string(i);
+      if (in.kind == "box" || in.kind == "multi_binary")
+        out << "    " << name << " = " << value << ".float().reshape(b, -1)\n";
+      else
+        out << "    " << name << " = torch.zeros([b, " << in.size << "]).scatter(1, " << value
+            << ".long().reshape(b, -1) + self.one_hot_shift_" << i << ", 1.0)\n";
+      parts += (i ? ", " : "") + name;
+    }
+    out << "    x = torch.cat([" << parts << "], 1)\n";
+    if (!meta.mask_key.empty())
+      out << "    if mask is None:\n        mask = obs[" << quoted(meta.mask_key) << "]\n";
+  }
   if (select) out << "    x = x.index_select(1, self.observe)\n";
   if (spec.normalize.observation) {
     const std::string clip = number(spec.normalize.clip_observation);
@@ -110,6 +145,10 @@ std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, boo
   if (!value_trunk) out << "    v = h\n";
   out << "    policy = torch.linear(h, self.policy_head_weight, self.policy_head_bias)\n"
       << "    value = torch.linear(v, self.value_head_weight, self.value_head_bias).squeeze(-1)\n";
+  if (!spec.continuous)
+    out << "    if mask is not None:\n"
+        << "        policy = policy.masked_fill(mask.reshape(policy.size(0), -1) == 0, "
+        << number(algo_masked_logit) << ")\n";
   out << (recurrent ? "    return (policy, value, next_state)\n" : "    return (policy, value)\n");
   return out.str();
 }
@@ -118,6 +157,13 @@ c10::List<int64_t> int_list(const std::vector<int>& values) {
   c10::List<int64_t> out;
   for (int v : values) out.push_back(v);
   return out;
+}
+
+std::vector<std::string> keys_of(const policy_metadata& meta) {
+  std::vector<std::string> keys;
+  for (const observation_input& in : meta.inputs) keys.push_back(in.key);
+  if (!meta.mask_key.empty()) keys.push_back(meta.mask_key);
+  return keys;
 }
 
 }  // namespace
@@ -129,7 +175,10 @@ std::string policy_metadata_json(const shared_model& model, const policy_metadat
                    {"observation_shape", meta.observation_shape},
                    {"observe", meta.observe},
                    {"action_space", spec.continuous ? "box" : "discrete"},
+                   {"observation_keys", keys_of(meta)},
+                   {"mask_key", meta.mask_key},
                    {"action_count", spec.action_size},
+                   {"action_heads", spec.continuous ? std::vector<int>{} : spec.heads()},
                    {"action_low", meta.action_low},
                    {"action_high", meta.action_high},
                    {"action_labels", meta.action_labels},
@@ -171,7 +220,25 @@ void export_torchscript(shared_model& model, const policy_metadata& meta, const 
   module.register_attribute("state_size", c10::IntType::get(), int64_t(spec.state_size()));
   module.register_attribute("parameter_version", c10::IntType::get(), int64_t(meta.parameter_version));
   module.register_attribute("troupe_version", c10::StringType::get(), meta.troupe_version);
-  module.define(forward_source(*model.net, spec, select));
+  for (size_t i = 0; i < meta.inputs.size(); ++i) {
+    const observation_input& in = meta.inputs[i];
+    if (in.kind != "discrete" && in.kind != "multi_discrete") continue;
+    // Element j's one-hot row begins at the sum of the choices before it.
+    std::vector<int64_t> shift;
+    int64_t begin = 0;
+    for (size_t j = 0; j < in.nvec.size(); ++j) {
+      shift.push_back(begin - in.start[j]);
+      begin += in.nvec[j];
+    }
+    module.register_buffer("one_hot_shift_" + std::to_string(i),
+                           torch::tensor(shift, torch::kInt64).reshape({1, -1}));
+  }
+  module.register_attribute("observation_keys", c10::ListType::ofStrings(),
+                            c10::List<std::string>(keys_of(meta)));
+  module.register_attribute("mask_key", c10::StringType::get(), meta.mask_key);
+  module.register_attribute("action_heads", c10::ListType::ofInts(),
+                            int_list(spec.continuous ? std::vector<int>{} : spec.heads()));
+  module.define(forward_source(*model.net, spec, meta, select));
   module.define("def initial_state(self, batch: int) -> Tensor:\n"
                 "    return torch.zeros([batch, " + std::to_string(spec.state_size()) + "])\n");
   module.eval();

@@ -3,14 +3,16 @@
 # for seeds 1-3, scores each final checkpoint with `troupe eval --episodes
 # 100`, and writes the table and one learning-curve figure per game.
 #
-#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic|ppo|long|mujoco]...
+#   scripts/results.sh [--out DIR] [--seeds "1 2 3"] [--only minatar|pomdp|classic|ppo|long|mujoco|gymnasium]...
 #                      [--games "asterix breakout freeway seaquest space_invaders"]
-#                      [--set KEY=VALUE]... [--troupe PATH/TO/troupe]
+#                      [--set KEY=VALUE]... [--troupe PATH/TO/troupe] [--gymnasium DIR]
 #
 #   --set     applied to every training run, after the suite's own settings
 #             (run.stop.wall_seconds=60, say, for a quick look; such a table
 #             is not the published one)
 #   --troupe  the binary to run (default: build/troupe of this checkout)
+#   --gymnasium  a Gymnasium source tree (its directory holding gymnasium/),
+#             for the gymnasium part when the interpreter has no gymnasium
 #
 #   minatar   configs/minatar_<game>.yaml, 5M frames each, feed-forward and LSTM
 #             (--set model.recurrent.kind=lstm --set algo.lr=0.0005): 30 runs,
@@ -27,6 +29,11 @@
 #   mujoco    PPO on HalfCheetah-v4, Hopper-v4, Walker2d-v4 and Ant-v4
 #             (configs/mujoco_<task>.yaml), 1M env steps each, the final
 #             checkpoint scored over 10 episodes (12 runs of a few minutes)
+#   gymnasium Gymnasium's Taxi-v3 (configs/gymnasium_taxi_ppo.yaml, masks
+#             from info) and Blackjack-v1 (configs/gymnasium_blackjack_ppo.yaml,
+#             a Tuple observation), scored greedily over 1000 and 20000
+#             episodes (6 runs of up to 5 minutes); not in the default set,
+#             since it needs gymnasium
 #
 # Runs already finished in DIR (a summary.json and an eval.json) are kept, so
 # an interrupted suite picks up where it stopped. At the end it calls
@@ -41,9 +48,10 @@ seeds="1 2 3"
 games="asterix breakout freeway seaquest space_invaders"
 only=()
 sets=()
+gymnasium=()
 while (($#)); do
   case "$1" in
-    --out|--seeds|--games|--only|--set|--troupe)
+    --out|--seeds|--games|--only|--set|--troupe|--gymnasium)
       (($# >= 2)) || { echo "results: $1 needs a value (see --help)" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -52,12 +60,13 @@ while (($#)); do
     --games) games="$2"; shift 2 ;;
     --only)
       case "$2" in
-        classic|pomdp|minatar|ppo|long|mujoco) only+=("$2") ;;
-        *) echo "results: --only '$2': expected classic, pomdp, minatar, ppo, long or mujoco" >&2; exit 2 ;;
+        classic|pomdp|minatar|ppo|long|mujoco|gymnasium) only+=("$2") ;;
+        *) echo "results: --only '$2': expected classic, pomdp, minatar, ppo, long, mujoco or gymnasium" >&2; exit 2 ;;
       esac
       shift 2 ;;
     --set) sets+=(--set "$2"); shift 2 ;;
     --troupe) troupe="$2"; shift 2 ;;
+    --gymnasium) gymnasium=(--set "env.python_path=[$(cd "$2" && pwd)]"); shift 2 ;;
     -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "results: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -68,8 +77,9 @@ wants() { local s; for s in "${only[@]}"; do [ "$s" = "$1" ] && return 0; done; 
 mkdir -p "$out/runs"
 
 # run NAME CONFIG [--set ...]: one training run and its evaluation (over
-# $eval_episodes episodes).
+# $eval_episodes episodes, with $eval_flags).
 eval_episodes=100
+eval_flags=()
 run() {
   local name="$1" config="$2"
   shift 2
@@ -82,7 +92,7 @@ run() {
   echo "results: $name ($(date +%H:%M:%S))"
   "$troupe" train "$config" --run-dir "$dir" --set log.progress_seconds=5 "$@" "${sets[@]}" >"$dir.log" 2>&1 ||
     { echo "results: $name failed (see $dir.log)" >&2; return 1; }
-  "$troupe" eval "$dir" --episodes "$eval_episodes" --json "$dir/eval.json" >>"$dir.log" 2>&1
+  "$troupe" eval "$dir" --episodes "$eval_episodes" "${eval_flags[@]}" --json "$dir/eval.json" >>"$dir.log" 2>&1
 }
 
 if wants classic; then
@@ -140,6 +150,20 @@ if wants mujoco; then
       run "mujoco_$task-ppo-s$seed" "$source_dir/configs/mujoco_$task.yaml" --set run.seed="$seed"
     done
   done
+  eval_episodes=100
+fi
+if wants gymnasium; then
+  # Issue #42's protocol: the final checkpoint, greedy.
+  eval_flags=(--greedy)
+  for seed in $seeds; do
+    eval_episodes=1000
+    run "gymnasium_taxi-ppo-s$seed" "$source_dir/configs/gymnasium_taxi_ppo.yaml" --set run.seed="$seed" \
+      "${gymnasium[@]}"
+    eval_episodes=20000
+    run "gymnasium_blackjack-ppo-s$seed" "$source_dir/configs/gymnasium_blackjack_ppo.yaml" \
+      --set run.seed="$seed" "${gymnasium[@]}"
+  done
+  eval_flags=()
   eval_episodes=100
 fi
 python3 "$source_dir/scripts/results_table.py" "$out"

@@ -188,6 +188,21 @@ def main():
                 per_run(runs, "wall_seconds"), per_run(runs, "env_steps_per_s"),
                 p["CleanRL PPO 1M"] or "-", p["Sample Factory APPO 10M"] or "-"))
         lines.append("")
+    gym_tasks = [(k, t, bar) for k, t, bar in
+                 (("gymnasium_taxi-ppo", "Taxi-v3 (masks from info), configs/gymnasium_taxi_ppo.yaml", 7.0),
+                  ("gymnasium_blackjack-ppo", "Blackjack-v1 (a Tuple observation), "
+                   "configs/gymnasium_blackjack_ppo.yaml", -0.10)) if k in groups]
+    if gym_tasks:
+        # Issue #42's bars: greedy eval of the final checkpoint within 300 s.
+        lines += header("task", "greedy eval (min / median / max)", "seeds", "bar",
+                        "wall time per run (s)", "env steps per run", "solved (Taxi: confirmed 7.8)")
+        for key, title, bar in gym_tasks:
+            runs = groups[key]
+            lines.append("| %s | %s | %s | %s | %s | %s | %d of %d |" % (
+                title, min_median_max([r["eval_return_mean"] for r in runs], "%.3f"),
+                per_run(runs, "seed", "%d"), bar, per_run(runs, "wall_seconds", "%.1f"),
+                per_run(runs, "env_steps", "%d"), sum(1 for r in runs if r["solved"]), len(runs)))
+        lines.append("")
     long_runs = [(k, t) for k, t in (("breakout-a3c_20m", "A3C (configs/minatar_breakout.yaml)"),
                                      ("breakout-ppo_20m", "PPO (configs/minatar_breakout_ppo.yaml)"))
                  if k in groups]

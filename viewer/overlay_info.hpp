@@ -27,8 +27,12 @@ struct overlay_info {
   std::vector<float> action_values;
   // Optional labels of the actions (probabilities) or action dimensions (values).
   std::vector<std::string> action_names;
-  // Index of the action taken (highlighted); -1 when absent.
-  std::int32_t chosen_action = -1;
+  // Indices of the actions taken (highlighted): one, or one per component
+  // of a MultiDiscrete action (into its components' probabilities in turn).
+  std::vector<std::int32_t> chosen_actions;
+  // Discrete actions under an action mask: 1 where an action is legal, 0
+  // where it is masked (drawn grey); empty when every action is legal.
+  std::vector<std::uint8_t> legal_actions;
 
   static bool present(double v) { return !std::isnan(v); }
   static bool present(std::int64_t v) { return v >= 0; }
@@ -67,12 +71,13 @@ typename Inspector::result_type inspect(Inspector& f, overlay_info& x) {
     std::vector<float> probabilities = w::finite(x.action_probabilities);
     std::vector<float> values = w::finite(x.action_values);
     return f(x.title, x.episode, present, episode_return, x.step, steps_per_second,
-             x.parameter_version, probabilities, values, x.action_names, x.chosen_action);
+             x.parameter_version, probabilities, values, x.action_names, x.chosen_actions,
+             x.legal_actions);
   } else {  // loading
     std::uint8_t present = 0;
     auto result = f(x.title, x.episode, present, x.episode_return, x.step, x.steps_per_second,
                     x.parameter_version, x.action_probabilities, x.action_values,
-                    x.action_names, x.chosen_action);
+                    x.action_names, x.chosen_actions, x.legal_actions);
     if ((present & w::has_return) == 0) x.episode_return = overlay_info::absent;
     if ((present & w::has_rate) == 0) x.steps_per_second = overlay_info::absent;
     return result;

@@ -164,20 +164,23 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
       const std::string label = size_t(i) < info.action_names.size()
                                     ? fit(info.action_names[size_t(i)], label_chars)
                                     : (probs ? "" : "a") + std::to_string(i);
-      const bool chosen = i == info.chosen_action;
-      draw_text(out, px, y, label, chosen ? chosen_fill : text_color, scale);
+      const bool chosen = std::find(info.chosen_actions.begin(), info.chosen_actions.end(), i) !=
+                          info.chosen_actions.end();
+      const bool masked = size_t(i) < info.legal_actions.size() && !info.legal_actions[size_t(i)];
+      draw_text(out, px, y, label, chosen ? chosen_fill : masked ? dim_text : text_color, scale);
       const int bar_y0 = y, bar_y1 = y + (glyph_height - 1) * scale;  // cap height
       const float v = actions[size_t(i)];
       if (probs) {
         // A bar of the probability, its number (small) after it.
         const int number_w = text_width("0.00");
         const int bar_x1 = bar_end - number_w - 4;
-        fill(out, bar_x, bar_y0, bar_x1, bar_y1, bar_background);
+        // A masked action: no bar, its label and number grey.
+        if (!masked) fill(out, bar_x, bar_y0, bar_x1, bar_y1, bar_background);
         const float p = std::clamp(std::isnan(v) ? 0.f : v, 0.f, 1.f);
         fill(out, bar_x, bar_y0, bar_x + (bar_x1 - bar_x) * p, bar_y1,
              chosen ? chosen_fill : bar_fill);
         draw_text(out, bar_x1 + 4, bar_y0 + (glyph_height - 1) * (scale - 1) / 2,
-                  probability_text(p), text_color);
+                  masked ? "--" : probability_text(p), masked ? dim_text : text_color);
       } else {
         // The number, then a bar centred on zero.
         const std::string number = short_number(v);

@@ -31,8 +31,9 @@
 namespace troupe::actors {
 
 // A worker speaking another version is refused with a message saying so.
-// 4: predict requests and rollouts carry action masks.
-constexpr std::int32_t cluster_protocol_version = 4;
+// 4: predict requests and rollouts carry action masks. 5: a frame's panel
+// highlights one action per component and marks the masked ones.
+constexpr std::int32_t cluster_protocol_version = 5;
 
 // stop_atom comes from the coordinator only (an actor of this process whose
 // handle never left it): the gateway stops relaying, tells every worker the

@@ -25,7 +25,7 @@ std::string predict_request_problem(const run_shapes& shapes, const predict_requ
     return "predict request for a row it does not have";
   if (!request.action_masks.empty() &&
       (request.action_masks.size() != size_t(request.rows) * size_t(shapes.mask_size) ||
-       !algo::mask_problem(request.action_masks.data(), request.rows, shapes.mask_size).empty()))
+       !algo::mask_problem(request.action_masks.data(), request.rows, shapes.heads()).empty()))
     return "predict request with malformed action masks";
   return "";
 }
@@ -38,6 +38,14 @@ std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
            std::to_string(r.n_envs) + " envs) is not the run's";
   if (const std::string error = algo::rollout_shape_error(r); !error.empty())
     return "rollout: " + error;
+  if (r.mask_size > 0 && shapes.mask_heads.size() > 1) {
+    const std::string error = algo::mask_problem(r.action_masks.data(), r.samples(), shapes.mask_heads);
+    if (!error.empty()) return "rollout: " + error;
+    if (const std::string illegal = algo::illegal_action_problem(
+            r.actions.data(), r.action_masks.data(), r.samples(), shapes.mask_heads);
+        !illegal.empty())
+      return "rollout: " + illegal;
+  }
   if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions) ||
       !all_finite(r.initial_states) || !all_finite(r.behaviour_logp) ||
       !all_finite(r.truncation_observations))

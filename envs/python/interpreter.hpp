@@ -21,7 +21,7 @@ std::string python_with(const std::string& module);
 // numpy is missing). Probed once per process.
 std::string host_interpreter(const std::string& configured);
 
-// troupe_env_host.py: installed beside the executable
+// troupe_env_host.py (and troupe_spaces.py beside it): installed beside the executable
 // (<prefix>/share/troupe/python/), else in the source tree. Throws env_key_error
 // when neither has it.
 std::string host_script();

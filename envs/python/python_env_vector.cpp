@@ -33,8 +33,8 @@ double bound(const json& v) {
   return v.get<double>();
 }
 
-// A space as the host described it; a Discrete observation becomes a one-hot Box.
-space space_of(const json& d, bool observation) {
+// A Discrete or Box space as the host described it.
+space flat_space_of(const json& d, bool observation) {
   if (d.at("kind") == "discrete") {
     const int n = d.at("n").get<int>();
     if (n < 1) throw env_key_error("env.id", "a Discrete space with n = " + std::to_string(n));
@@ -48,6 +48,30 @@ space space_of(const json& d, bool observation) {
   space s = space::box_space(std::move(shape), std::move(low), std::move(high));
   if (s.low.size() != size_t(s.flat_size()) || s.high.size() != size_t(s.flat_size()))
     throw env_key_error("env.id", "a Box whose bounds do not match its shape");
+  return s;
+}
+
+// A space as the host described it: a Discrete observation becomes a
+// one-hot Box, and the host encodes a structured one (Dict, Tuple,
+// MultiDiscrete, MultiBinary) as a flat Box too, which `declared` names; a
+// structured discrete action is a MultiDiscrete one.
+space space_of(const json& d, bool observation) {
+  space s = [&] {
+    if (d.at("kind") == "multi_discrete") {
+      std::vector<int> nvec = d.at("nvec").get<std::vector<int>>();
+      if (nvec.empty() || std::any_of(nvec.begin(), nvec.end(), [](int n) { return n < 1; }))
+        throw env_key_error("env.id", "a MultiDiscrete action space needs at least one choice in each component");
+      return space::multi_discrete_space(std::move(nvec));
+    }
+    return flat_space_of(d, observation);
+  }();
+  if (d.contains("declared")) s.declared = d.at("declared").get<std::string>();
+  if (d.contains("leaves"))
+    for (const json& leaf : d.at("leaves"))
+      s.leaves.push_back({leaf.at("key").get<std::string>(), leaf.at("kind").get<std::string>(),
+                          leaf.at("shape").get<std::vector<int>>(), leaf.at("nvec").get<std::vector<int>>(),
+                          leaf.at("start").get<std::vector<int>>(), leaf.at("offset").get<int>(),
+                          leaf.at("size").get<int>()});
   return s;
 }
 
@@ -132,6 +156,7 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
     spec_.max_episode_steps = hello.at("max_episode_steps").get<int>();
     can_render_ = hello.at("can_render").get<bool>();
     spec_.has_action_mask = hello.at("action_mask").get<bool>();
+    spec_.observation_mask_key = hello.value("observation_mask_key", std::string());
   } catch (const json::exception& e) {
     throw env_key_error("env.id", "'" + config.id + "': the environment host described it unreadably: " + e.what());
   }
@@ -139,7 +164,7 @@ python_env_vector::python_env_vector(const env_config& config, int count) : coun
   action_size_ = spec_.action.flat_size();
   for (auto& s : shares_) {
     s.memory->map(region_layout::for_envs(s.count, obs_size_, action_size_,
-                                          spec_.has_action_mask ? spec_.action.n : 0));
+                                          spec_.has_action_mask ? spec_.action.choice_count() : 0));
     s.process->send(host_op::map, 0, s.memory->layout().json());
   }
   collect("mapping shared memory", [](share&, const std::string&) {});
@@ -224,7 +249,7 @@ void python_env_vector::step(const float* actions, const std::uint64_t* reset_se
 }
 
 void python_env_vector::action_masks(std::uint8_t* masks) const {
-  const size_t n = size_t(spec_.action.n);
+  const size_t n = size_t(spec_.action.choice_count());
   for (const auto& s : shares_)
     std::copy_n(s.memory->action_masks(), size_t(s.count) * n, masks + size_t(s.first) * n);
 }

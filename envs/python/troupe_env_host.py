@@ -25,6 +25,9 @@ import struct
 import sys
 from array import array
 
+import troupe_spaces as spaces
+from troupe_spaces import Refused
+
 SOCKET_FD = 3
 MEMORY_FD = 4
 
@@ -89,44 +92,6 @@ def answer(status, payload=b""):
         view = view[written:]
 
 
-class Refused(Exception):
-    """An environment Troupe cannot use: the message says why, no traceback;
-    `status` says what failed."""
-
-    def __init__(self, message, status=STATUS_FAILED):
-        super().__init__(message)
-        self.status = status
-
-
-def finite_list(values):
-    """JSON has no infinities: they travel as the strings "inf" and "-inf"."""
-    out = []
-    for v in values:
-        v = float(v)
-        if v != v:
-            raise Refused("a Box bound is NaN")
-        out.append(v if abs(v) != float("inf") else ("inf" if v > 0 else "-inf"))
-    return out
-
-
-def describe_space(space, role):
-    """Box or Discrete, by duck typing (gymnasium need not be importable)."""
-    kind = type(space).__name__
-    if kind == "Discrete" and hasattr(space, "n"):
-        return {"kind": "discrete", "n": int(space.n), "start": int(getattr(space, "start", 0))}
-    if kind == "Box" and hasattr(space, "shape") and hasattr(space, "low"):
-        import numpy as np
-
-        shape = [int(d) for d in space.shape] or [1]
-        if any(d <= 0 for d in shape):
-            raise Refused("unsupported %s space %r: a Box needs a positive size" % (role, space))
-        low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), space.shape).ravel()
-        high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), space.shape).ravel()
-        return {"kind": "box", "shape": shape, "low": finite_list(low),
-                "high": finite_list(high), "dtype": str(np.dtype(space.dtype))}
-    raise Refused("unsupported %s space %r: Troupe takes Box or Discrete" % (role, space))
-
-
 def make_factory(settings):
     """The callable that makes one environment, or Refused saying why not."""
     import importlib
@@ -171,40 +136,54 @@ class Host:
         make = make_factory(settings)
         self.envs = [make() for _ in range(settings["count"])]
         first = self.envs[0]
-        self.observation = describe_space(first.observation_space, "observation")
-        self.action = describe_space(first.action_space, "action")
+        self.observation = spaces.describe(first.observation_space, "observation")
+        self.action = spaces.describe(first.action_space, "action")
         for env in self.envs[1:]:
-            if (describe_space(env.observation_space, "observation") != self.observation
-                    or describe_space(env.action_space, "action") != self.action):
+            if (spaces.describe(env.observation_space, "observation") != self.observation
+                    or spaces.describe(env.action_space, "action") != self.action):
                 raise Refused("the environments made by %s differ in their spaces" % settings["id"])
         spec = getattr(first, "spec", None)
         limit = getattr(spec, "max_episode_steps", None) if spec is not None else None
-        self.masked = self.mask_source(settings["action_mask"], first)
+        self.decoder = spaces.ActionDecoder(self.action, np)
+        self.mask_from = self.mask_source(settings["action_mask"], first)
+        self.masked = self.mask_from is not None
+        self.encoder = spaces.ObservationEncoder(self.observation, np, self.mask_from == "observation")
         self.hello = {
-            "observation": self.observation,
-            "action": self.action,
+            "observation": self.encoder.hello,
+            "action": self.decoder.hello,
             "max_episode_steps": int(limit) if limit else 0,
             "can_render": getattr(first, "render_mode", None) == "rgb_array",
             "action_mask": self.masked,
+            "observation_mask_key": spaces.MASK_KEY if self.mask_from == "observation" else "",
         }
         self.steps = [0] * len(self.envs)  # since each one's reset, for messages
 
     def mask_source(self, setting, first):
-        """Whether the environments' info says which actions are legal
-        (env.action_mask): auto looks at the info of one reset of the first
-        environment (Troupe resets every environment again before its first
-        step)."""
+        """Where the legal actions come from (env.action_mask): "observation"
+        (a Dict observation's "action_mask" key), "info" (info["action_mask"]),
+        or None. auto takes the key when the observation has it, else looks
+        at the info of one reset of the first environment (Troupe resets
+        every environment again before its first step)."""
         if setting == "none":
-            return False
+            return None
+        discrete = self.decoder.components is not None
+        if setting in ("auto", "observation") and spaces.has_mask_key(self.observation):
+            if not discrete:
+                raise Refused("the observation has an 'action_mask' key, but the action space %s is "
+                              "not discrete (env.action_mask: none ignores it)" % spaces.text(self.action))
+            return "observation"
+        if setting == "observation":
+            raise Refused("env.action_mask is observation, but the observation space %s is not a "
+                          "Dict with an 'action_mask' key" % spaces.text(self.observation))
         has = False
-        if self.action["kind"] == "discrete":
+        if discrete:
             info = first.reset(seed=0)[1]
             has = isinstance(info, dict) and "action_mask" in info
         if setting == "info" and not has:
             raise Refused("env.action_mask is info, but %s"
-                          % ("the action space is not Discrete" if self.action["kind"] != "discrete"
+                          % ("the action space is not discrete" if not discrete
                              else "the info of reset(seed=0) has no 'action_mask'"))
-        return has
+        return "info" if has else None
 
     def map_memory(self, layout):
         """Views of the shared memory Troupe laid out."""
@@ -222,12 +201,9 @@ class Host:
             return np.frombuffer(buf, dtype, count, layout[name]).reshape(shape)
 
         a = self.action
-        width = 1 if a["kind"] == "discrete" else int(np.prod(a["shape"]))
-        self.actions = view("actions", np.float32, m, width)
+        self.actions = view("actions", np.float32, m, self.decoder.width())
         self.seeds = view("seeds", np.uint64, m)
-        o = self.observation
-        self.one_hot = o["kind"] == "discrete"
-        obs_shape = [o["n"]] if self.one_hot else o["shape"]
+        obs_shape = self.encoder.shape
         self.obs_size = int(np.prod(obs_shape))
         self.observations = view("observations", np.float32, m, *obs_shape)
         self.final_observations = view("final_observations", np.float32, m, *obs_shape)
@@ -236,7 +212,7 @@ class Host:
         self.truncated = view("truncated", np.uint8, m)
         self.rows = np.arange(m)
         if self.masked:
-            self.masks = view("action_masks", np.uint8, m, a["n"])
+            self.masks = view("action_masks", np.uint8, m, sum(self.decoder.components))
         self.discrete_actions = a["kind"] == "discrete"
         self.action_start = a.get("start", 0)
         # The step's hot path writes through memoryviews: per call, a few
@@ -250,20 +226,26 @@ class Host:
     def current_actions(self):
         """This step's actions as the environments take them: a Discrete
         action is a Python int (plus the space's start), a Box action an
-        array of the space's shape and dtype."""
+        array of the space's shape and dtype, a structured one the values of
+        its space (troupe_spaces.ActionDecoder)."""
         np = self.np
         if self.discrete_actions:
             indices = self.actions[:, 0].astype(np.int64)
             return (indices + self.action_start if self.action_start else indices).tolist()
         a = self.action
-        return list(self.actions.reshape(len(self.envs), *a["shape"]).astype(a["dtype"]))
+        if a["kind"] == "box":
+            return list(self.actions.reshape(len(self.envs), *a["shape"]).astype(a["dtype"]))
+        return [self.decoder.decode(row) for row in self.actions]
 
     def write_observations(self, values):
         """Every environment's observation into shared memory, as float32."""
         np = self.np
-        if self.one_hot:
+        if self.encoder.one_hot:
             self.observations[...] = 0.0
             self.observations[self.rows, np.asarray(values, dtype=np.int64) - self.observation["start"]] = 1.0
+            return
+        if not self.encoder.direct:
+            self.encoder.write_all(self.observations, values)
             return
         first = values[0]
         if type(first) is np.ndarray and first.dtype == np.float32:
@@ -275,32 +257,39 @@ class Host:
         self.observations[...] = values
 
     def write_row(self, target, i, value):
-        if self.one_hot:
-            target[i] = 0.0
-            target[i, int(value) - self.observation["start"]] = 1.0
-        else:
-            target[i] = value
+        self.encoder.write(target, i, value)
 
-    def write_mask(self, i, info):
-        """info["action_mask"] of environment i into shared memory: one 0 or
-        1 per action, at least one 1; anything else is the environment's
-        fault, said with where it happened."""
+    def write_mask(self, i, info, observation):
+        """Environment i's action mask (from its info or its observation)
+        into shared memory: one 0 or 1 per choice, at least one 1 in each
+        component; anything else is the environment's fault, said with
+        where it happened."""
         if not self.masked:
             return
         np = self.np
         where = "environment %d, %s" % (i, "after its reset" if self.steps[i] == 0
                                         else "step %d of its episode" % self.steps[i])
-        mask = info.get("action_mask") if isinstance(info, dict) else None
-        if mask is None:
-            raise Refused("%s: the info has no 'action_mask' (env.action_mask: none turns masks off)"
-                          % where)
-        values = np.asarray(mask).ravel()
-        n = self.action["n"]
+        if self.mask_from == "observation":
+            name, mask = "observation['action_mask']", observation[spaces.MASK_KEY]
+        else:
+            name = "info['action_mask']"
+            mask = info.get("action_mask") if isinstance(info, dict) else None
+            if mask is None:
+                raise Refused("%s: the info has no 'action_mask' (env.action_mask: none turns masks "
+                              "off)" % where)
+        values = spaces.mask_values(mask, np)
+        components = self.decoder.components
+        n = sum(components)
         if values.shape != (n,) or not np.all((values == 0) | (values == 1)):
-            raise Refused("%s: info['action_mask'] is %r, expected %d values of 0 or 1 (one per action)"
-                          % (where, mask, n))
-        if not values.any():
-            raise Refused("%s: info['action_mask'] allows no action" % where)
+            raise Refused("%s: %s is %r, expected %d values of 0 or 1 (one per %s)"
+                          % (where, name, mask, n, "action" if len(components) == 1
+                             else "choice of each component of %s, in turn" % spaces.text(self.action)))
+        at = 0
+        for j, choices in enumerate(components):
+            if not values[at:at + choices].any():
+                raise Refused("%s: %s allows no action%s" % (
+                    where, name, "" if len(components) == 1 else " for component %d" % j))
+            at += choices
         self.masks[i] = values
 
     def reset(self, index=None):
@@ -309,7 +298,7 @@ class Host:
             obs, info = self.envs[i].reset(seed=int(self.seeds[i]))
             self.steps[i] = 0
             self.write_row(self.observations, i, obs)
-            self.write_mask(i, info)
+            self.write_mask(i, info, obs)
 
     def step(self, auto_reset):
         actions = self.current_actions()
@@ -323,7 +312,7 @@ class Host:
                 if auto_reset:
                     obs, info = env.reset(seed=int(self.seeds[i]))
                     self.steps[i] = 0
-            self.write_mask(i, info)
+            self.write_mask(i, info, obs)
             observations.append(obs)
         self.write_observations(observations)
         try:
@@ -375,7 +364,8 @@ def user_traceback(error):
     import importlib
     import traceback
 
-    hidden = (os.path.abspath(__file__), os.path.abspath(importlib.__file__))
+    hidden = (os.path.abspath(__file__), os.path.abspath(spaces.__file__),
+              os.path.abspath(importlib.__file__))
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if os.path.abspath(f.filename) not in hidden and not f.filename.startswith("<frozen ")]
     text = "".join(traceback.format_exception_only(type(error), error))

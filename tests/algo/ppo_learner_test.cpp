@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 
+#include "algo/act_from_policy.hpp"
 #include "algo/learner.hpp"
 #include "algo/sampling.hpp"
 #include "model/shared_model_impl.hpp"
@@ -287,5 +288,55 @@ TEST_CASE("action masks: PPO's ratios, and V-trace's, use the masks the behaviou
   wrong.action_masks.resize(size_t(n * k) * (actions - 1), 1);
   auto other = model::make_shared_model(model::mlp_spec(4, actions, {16}), 8);
   CHECK_THROWS_AS(algo::learner(other, ppo_algo_config(1, 1)).train_one(wrong), std::invalid_argument);
+}
+}
+
+TEST_SUITE("algo") {
+TEST_CASE("MultiDiscrete: PPO's first minibatch sees ratio 1 when the model acted under the masks it stores; an illegal component is refused") {
+  const int n = 4, k = 6;
+  model::net_spec spec = model::mlp_spec(4, 5, {16});
+  spec.action_heads = {2, 3};
+  auto m = model::make_shared_model(spec, 8);
+  std::mt19937_64 rng(21);
+  std::normal_distribution<float> normal;
+  algo::rollout r;
+  r.n_steps = n;
+  r.n_envs = k;
+  r.obs_size = 4;
+  r.action_size = 2;
+  r.mask_size = 5;
+  for (int i = 0; i < (n + 1) * k * 4; ++i) r.observations.push_back(normal(rng));
+  model::prediction out;
+  model::predict(*m, r.observations.data(), nullptr, n * k, out);
+  for (int i = 0; i < n * k; ++i) {
+    // The second component's last choice masked on every other sample.
+    const std::uint8_t legal[5] = {1, 1, 1, 1, std::uint8_t(i % 2)};
+    float action[2];
+    const float logp = algo::act_from_policy(spec, &out.policy[size_t(i) * 5], nullptr, false, rng, action, legal);
+    r.action_masks.insert(r.action_masks.end(), legal, legal + 5);
+    r.actions.insert(r.actions.end(), action, action + 2);
+    r.rewards.push_back(normal(rng));
+    r.terminated.push_back(0);
+    r.truncated.push_back(0);
+    r.behaviour_logp.push_back(logp);
+    r.behaviour_version.push_back(out.version);
+  }
+  auto fresh = model::make_shared_model(spec, 8);  // m's parameters
+  const auto result = algo::learner(fresh, ppo_algo_config(1, 1)).train_one(r);
+  CHECK(result.approx_kl < 1e-10);
+  CHECK(result.clip_fraction == 0.0f);
+  CHECK(fresh->version == 1);
+  // A sample whose second component took its masked choice.
+  algo::rollout illegal = r;
+  illegal.actions[1] = 2;
+  illegal.action_masks[4] = 0;
+  auto other = model::make_shared_model(spec, 8);
+  CHECK_THROWS_WITH_AS(algo::learner(other, ppo_algo_config(1, 1)).train_one(illegal),
+                       doctest::Contains("took an action its mask does not allow"), std::invalid_argument);
+  // One index per component, or the rollout is not this model's.
+  algo::rollout one_index = r;
+  one_index.action_size = 1;
+  one_index.actions.resize(size_t(n * k));
+  CHECK_THROWS_AS(algo::learner(other, ppo_algo_config(1, 1)).train_one(one_index), std::invalid_argument);
 }
 }

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 using namespace troupe::tests;
 
 TEST_SUITE("e2e") {
-TEST_CASE("export: a solved CartPole policy, run by the embed example against an installed Troupe, scores >= 475") {
+TEST_CASE("export: a solved CartPole policy, run by the embed example against an installed Troupe, scores >= 475 (sampled)") {
   const std::string run_dir = fresh_dir("export_run");
   const auto train = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml --run-dir " + run_dir +
                                 " --set log.progress=false");
@@ -34,7 +34,11 @@ TEST_CASE("export: a solved CartPole policy, run by the embed example against an
   CHECK(fs::exists(prefix + "/include/troupe/policy.hpp"));
   const std::string build = build_example("embed_policy", prefix, "embed_build");
 
-  const auto played = run_command(build + "/embed_policy " + policy + " --episodes 20");
+  // Actions drawn from the policy, as the run's confirmation episodes drew
+  // them: the run stops at the first confirmed 475, and that checkpoint's
+  // greedy policy may score less (one run: 499.7 sampled, 445.2 greedy over
+  // 200 episodes of troupe eval), which this test of the export is not about.
+  const auto played = run_command(build + "/embed_policy " + policy + " --episodes 20 --sample");
   INFO(played.output);
   REQUIRE(played.exit_code == 0);
   const size_t at = played.output.find("mean_return ");

@@ -20,7 +20,8 @@ TEST_CASE("plugins: built against an installed Troupe, trained by the installed 
   const std::string source = TROUPE_SOURCE_DIR;
   const std::string prefix = install_troupe("install_prefix");
   for (const char* file : {"bin/troupe", "include/troupe/env_plugin.h",
-                           "share/troupe/python/troupe_env_host.py", "share/troupe/scripts/plot.py",
+                           "share/troupe/python/troupe_env_host.py", "share/troupe/python/troupe_spaces.py",
+                           "share/troupe/scripts/plot.py",
                            "lib/cmake/Troupe/TroupeConfig.cmake",
                            "lib/cmake/Troupe/TroupeConfigVersion.cmake",
                            "lib/cmake/Troupe/TroupeTargets.cmake"}) {

@@ -141,8 +141,8 @@ TEST_CASE("python envs: what cannot be made stops troupe train with exit code 2 
       {"python:no_such_module_here:make", "{}",
        {"cannot import module 'no_such_module_here'", "No module named 'no_such_module_here'"}},
       {"python:test_envs:no_such_callable", "{}", {"module 'test_envs'", "no attribute 'no_such_callable'"}},
-      {"python:test_envs:dict_observations", "{}", {"unsupported observation space Dict("}},
-      {"python:test_envs:multi_discrete_actions", "{}", {"unsupported action space MultiDiscrete("}},
+      {"python:test_envs:text_in_observation", "{}", {"unsupported space at observation['name'][1]: Text(8)"}},
+      {"python:test_envs:box_in_tuple_action", "{}", {"action[1] is a Box"}},
       {"gymnasium:CartPole-v1", "{}", {"No module named 'gymnasium'"}},
   };
   const std::string marker = host_marker("e2e_refused");

@@ -139,7 +139,8 @@ TEST_CASE("fuzz: write the seed corpora" * doctest::skip()) {
   frame.info.episode_return = 42.0;
   frame.info.action_probabilities = {0.25f, 0.75f};
   frame.info.action_names = {"left", "right"};
-  frame.info.chosen_action = 1;
+  frame.info.chosen_actions = {1};
+  frame.info.legal_actions = {1, 1};
   write_seed("messages", "frame", message_seed(5, 1, 1, 1, 1, 0, frame));
 }
 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/script.h>
 
+#include "algo/action_mask.hpp"
 #include "model/policy_export.hpp"
 #include "model/shared_model_impl.hpp"
 #include "tests/torch_checks.hpp"
@@ -162,5 +163,112 @@ TEST_CASE("export refuses an output it cannot write, leaving nothing behind") {
   meta.observation_shape = {4};
   CHECK_THROWS_WITH_AS(export_torchscript(*m, meta, "/nonexistent-dir/policy.pt"),
                        doctest::Contains("/nonexistent-dir/policy.pt: cannot be written"), std::runtime_error);
+}
+}
+
+TEST_SUITE("model") {
+TEST_CASE("an exported policy takes a structured observation as a dict, the mask key included, and masks inside") {
+  // Leaves as the Python bridge encodes them (envs/python/troupe_spaces.py):
+  // target Discrete(4) one-hot, flags MultiBinary(3) as they are, md
+  // MultiDiscrete([2 3], start [0 5]) one-hot per element, noise a Box(2).
+  // Actions: MultiDiscrete([2 3]), masked by the "action_mask" key.
+  const bool python = std::system("/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") == 0;
+  net_spec spec = mlp_spec(4 + 3 + 5 + 2, 5, {16});
+  spec.action_heads = {2, 3};
+  auto m = make_shared_model(spec, 11);
+  policy_metadata meta;
+  meta.env_id = "test";
+  meta.observation_shape = {14};
+  meta.inputs = {{"target", "discrete", {4}, {0}, 4},
+                 {"flags", "multi_binary", {}, {}, 3},
+                 {"md", "multi_discrete", {2, 3}, {0, 5}, 5},
+                 {"noise", "box", {}, {}, 2}};
+  meta.mask_key = "action_mask";
+  const std::string path = troupe::tests::temp_file("troupe_policy_export_test", "structured.pt");
+  export_torchscript(*m, meta, path);
+  torch::jit::Module module = torch::jit::load(path);
+  CHECK(module.attr("action_heads").toIntList().vec() == std::vector<int64_t>{2, 3});
+  CHECK(module.attr("mask_key").toStringRef() == "action_mask");
+  CHECK(module.attr("observation_keys").toList().size() == 5);
+
+  const int rows = 6;
+  std::mt19937_64 rng(5);
+  std::vector<std::int64_t> target, flags, md;
+  std::vector<float> noise, encoded;
+  std::vector<std::uint8_t> mask;
+  for (int r = 0; r < rows; ++r) {
+    std::vector<float> row(14, 0.f);
+    target.push_back(std::int64_t(rng() % 4));
+    row[size_t(target.back())] = 1;
+    for (int j = 0; j < 3; ++j) {
+      flags.push_back(std::int64_t(rng() % 2));
+      row[4 + size_t(j)] = float(flags.back());
+    }
+    md.push_back(std::int64_t(rng() % 2));
+    row[7 + size_t(md.back())] = 1;
+    md.push_back(5 + std::int64_t(rng() % 3));
+    row[9 + size_t(md.back() - 5)] = 1;
+    for (int j = 0; j < 2; ++j) {
+      noise.push_back(float(int(rng() % 200) - 100) / 50.f);
+      row[12 + size_t(j)] = noise.back();
+    }
+    encoded.insert(encoded.end(), row.begin(), row.end());
+    // One choice of each component masked, a different one each row.
+    std::uint8_t legal[5] = {1, 1, 1, 1, 1};
+    legal[r % 2] = 0;
+    legal[2 + r % 3] = 0;
+    mask.insert(mask.end(), legal, legal + 5);
+  }
+  prediction troupe_out;
+  predict(*m, encoded.data(), nullptr, rows, troupe_out);
+  std::vector<float> expected = troupe_out.policy;
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (!mask[i]) expected[i] = algo::masked_logit;
+  c10::Dict<std::string, torch::Tensor> obs;
+  obs.insert("target", torch::tensor(target));
+  obs.insert("flags", torch::tensor(flags).reshape({rows, 3}));
+  obs.insert("md", torch::tensor(md).reshape({rows, 2}));
+  obs.insert("noise", torch::tensor(noise).reshape({rows, 2}));
+  obs.insert("action_mask", torch::from_blob(mask.data(), {rows, 5}, torch::kUInt8));
+  auto out = module.forward({obs}).toTuple();
+  const torch::Tensor policy = out->elements()[0].toTensor().contiguous();
+  CHECK(torch::allclose(policy, torch::from_blob(expected.data(), {rows, 5}), 0, 1e-5));
+  CHECK(torch::allclose(out->elements()[1].toTensor(), torch::from_blob(troupe_out.values.data(), {rows}), 0, 1e-5));
+  if (python) {
+    nlohmann::json leaves{{"target", {{"values", target}, {"shape", {rows}}, {"integer", true}}},
+                          {"flags", {{"values", flags}, {"shape", {rows, 3}}, {"integer", true}}},
+                          {"md", {{"values", md}, {"shape", {rows, 2}}, {"integer", true}}},
+                          {"noise", {{"values", noise}, {"shape", {rows, 2}}, {"integer", false}}},
+                          {"action_mask", {{"values", mask}, {"shape", {rows, 5}}, {"integer", true}}}};
+    nlohmann::json recorded{{"steps", {{{"obs_dict", leaves}, {"policy", expected}, {"value", troupe_out.values}}}}};
+    const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", "structured.json");
+    std::ofstream(json_path) << recorded.dump();
+    const std::string log_path = troupe::tests::temp_file("troupe_policy_export_test", "structured.log");
+    const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
+                                    "/tests/model/check_exported.py " + path + " " + json_path + " > " +
+                                    log_path + " 2>&1").c_str());
+    std::ifstream log(log_path);
+    const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    INFO(said);
+    CHECK(status == 0);
+  }
+}
+
+TEST_CASE("an exported policy of a flat observation takes an action mask as its last argument") {
+  net_spec spec = mlp_spec(4, 3, {8});
+  auto m = make_shared_model(spec, 2);
+  policy_metadata meta;
+  meta.env_id = "test";
+  meta.observation_shape = {4};
+  const std::string path = troupe::tests::temp_file("troupe_policy_export_test", "masked.pt");
+  export_torchscript(*m, meta, path);
+  torch::jit::Module module = torch::jit::load(path);
+  const torch::Tensor obs = torch::randn({2, 4});
+  const torch::Tensor plain = module.forward({obs}).toTuple()->elements()[0].toTensor();
+  const torch::Tensor mask = torch::tensor({1, 0, 1, 0, 0, 1}, torch::kUInt8).reshape({2, 3});
+  const torch::Tensor masked = module.forward({obs, mask}).toTuple()->elements()[0].toTensor();
+  CHECK(torch::allclose(masked.masked_select(mask.to(torch::kBool)), plain.masked_select(mask.to(torch::kBool))));
+  CHECK((masked.masked_select(mask == 0) == algo::masked_logit).all().item<bool>());  // the learner's value
+  CHECK(module.attr("action_heads").toIntList().vec() == std::vector<int64_t>{3});
 }
 }

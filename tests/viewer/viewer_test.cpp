@@ -166,7 +166,7 @@ TEST_CASE("the panel sits right of the frame, which keeps its exact colours") {
   info.episode_return = 3.5;
   info.action_probabilities = {0.2f, 0.5f, 0.3f};
   info.action_names = {"noop", "left", "right"};
-  info.chosen_action = 1;
+  info.chosen_actions = {1};
   const rgb_frame out = troupe::viewer::compose(frame, info, {});
   const int k = troupe::viewer::frame_scale(10);
   CHECK(k * 10 >= troupe::viewer::panel_layout::min_height);

@@ -84,3 +84,34 @@ TEST_CASE("gateway checks: a reply's states must be finite to cross the wire") {
   CHECK_FALSE(actors::predict_reply_problem(reply).empty());
 }
 }
+
+TEST_SUITE("actors") {
+TEST_CASE("gateway checks: a MultiDiscrete run's masks need a legal choice per component, and its actions one") {
+  // Two components of 2 and 3 choices: 2 floats per action, 5 mask bytes.
+  actors::run_shapes shapes{/*envs_per_agent=*/2, /*obs_size=*/3, /*action_width=*/2,
+                            /*state_size=*/0, /*n_steps=*/2, /*mask_size=*/5, /*mask_heads=*/{2, 3}};
+  algo::rollout r = good_rollout();
+  r.action_size = 2;
+  r.state_size = 0;
+  r.initial_states.clear();
+  r.actions = {1, 2, 0, 0, 1, 1, 0, 2};
+  r.mask_size = 5;
+  r.action_masks.assign(4 * 5, 1);
+  CHECK(actors::rollout_problem(shapes, r).empty());
+  auto none_legal = r;
+  for (int a = 2; a < 5; ++a) none_legal.action_masks[size_t(5 + a)] = 0;  // sample 1, component 1
+  CHECK(actors::rollout_problem(shapes, none_legal).find("no legal action for component 1") != std::string::npos);
+  auto illegal = r;
+  illegal.action_masks[size_t(3 * 5 + 2 + 2)] = 0;  // sample 3 took choice 2 of component 1
+  CHECK(actors::rollout_problem(shapes, illegal).find("took an action its mask does not allow") !=
+        std::string::npos);
+  // As one Discrete(5) mask, the same bytes would pass.
+  actors::predict_request req;
+  req.rows = 2;
+  req.observations.assign(6, 0.f);
+  req.action_masks = {1, 1, 0, 0, 0, /**/ 1, 0, 1, 1, 1};
+  CHECK_FALSE(actors::predict_request_problem(shapes, req).empty());
+  req.action_masks[2] = 1;
+  CHECK(actors::predict_request_problem(shapes, req).empty());
+}
+}

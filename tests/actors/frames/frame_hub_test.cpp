@@ -262,7 +262,8 @@ TEST_CASE("a training run's agents answer the hub with env 0 and their action pr
     REQUIRE(f->info.action_probabilities.size() == 2);
     CHECK(f->info.action_probabilities[0] + f->info.action_probabilities[1] ==
           doctest::Approx(1.0));
-    CHECK((f->info.chosen_action == 0 || f->info.chosen_action == 1));
+    REQUIRE(f->info.chosen_actions.size() == 1);
+    CHECK((f->info.chosen_actions[0] == 0 || f->info.chosen_actions[0] == 1));
     CHECK(f->info.action_names == std::vector<std::string>{"left", "right"});
   }
   // Long enough for the hub to have counted env steps: the panel's rate.

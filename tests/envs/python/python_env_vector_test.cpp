@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <string>
@@ -321,8 +322,10 @@ TEST_CASE("python bridge: what cannot be made is an env_key_error that says why"
       {"python:test_envs:not_callable", "{}", {"not callable"}},
       {"python:test_envs:raising_constructor", "{}",
        {"ValueError: this constructor refuses on purpose", "test_envs.py"}},
-      {"python:test_envs:dict_observations", "{}", {"unsupported observation space Dict("}},
-      {"python:test_envs:multi_discrete_actions", "{}", {"unsupported action space MultiDiscrete("}},
+      {"python:test_envs:text_in_observation", "{}",
+       {"unsupported space at observation['name'][1]: Text(8)", "Dict or Tuple of these"}},
+      {"python:test_envs:box_in_tuple_action", "{}",
+       {"unsupported action space Tuple(Discrete(2), Box(2))", "action[1] is a Box"}},
       {"python:test_envs:signal_env", R"({"no_such_option": 1})", {"TypeError", "no_such_option"}},
       {"gymnasium:CartPole-v1", "{}", {"cannot import gymnasium", "No module named 'gymnasium'"}},
   };
@@ -423,6 +426,141 @@ TEST_CASE("python bridge: info['action_mask'] is the environments' action mask, 
         error = e.what();
       }
     }
+    CHECK(error.find("environment 0, step 3 of its episode") != std::string::npos);
+    CHECK(error.find(text) != std::string::npos);
+  }
+  CHECK(hosts_left(marker).empty());
+}
+}
+
+TEST_SUITE("envs") {
+TEST_CASE("python bridge: every space kind crosses exactly (Dict, Tuple, MultiDiscrete, MultiBinary; int8, uint8, float64 leaves)") {
+  const std::string marker = host_marker("spaces");
+  {
+    auto v = make_env_vector(python_config("python:test_envs:spaces_env", marker), 2);
+    const env_spec& spec = v->spec();
+    // The observation: the leaves in order, Discrete and MultiDiscrete one-hot.
+    CHECK(spec.observation.describe() ==
+          "Box(20) from Dict(a: Tuple(Discrete(3, start=1), MultiBinary(2)), i8: Box(2), u8: Box(1), "
+          "f64: Box(2), md: MultiDiscrete([2 3]), echo: Box(5))");
+    // The action: one index per component, in order.
+    CHECK(spec.action.describe() ==
+          "MultiDiscrete([2 2 2 3 2]) from Tuple(Discrete(2), MultiBinary(2), Dict(x: MultiDiscrete([3 2])))");
+    REQUIRE(spec.observation.flat_size() == 20);
+    REQUIRE(spec.action.flat_size() == 5);
+    CHECK(spec.observation.low[3] == 0.0);  // a MultiBinary element
+    CHECK(spec.observation.high[3] == 1.0);
+    CHECK(spec.observation.low[5] == -128.0);  // the int8 Box
+    CHECK(spec.observation.high[7] == 255.0);  // the uint8 Box
+    CHECK_FALSE(spec.has_action_mask);
+    // What Spaces observes at step t, as Troupe reads it.
+    const auto expected = [](int t, std::vector<float> echo) {
+      std::vector<float> row(20, 0.f);
+      row[size_t(t % 3)] = 1;                      // Discrete(3, start=1) holding 1 + t % 3
+      row[3] = float(t % 2);                       // MultiBinary(2)
+      row[4] = 1;
+      row[5] = float(std::int8_t(-t));             // int8
+      row[6] = float(std::int8_t(t));
+      row[7] = 200;                                // uint8
+      row[8] = 0.5f;                               // float64
+      row[9] = -0.25f;
+      row[10 + size_t(t % 2)] = 1;                 // MultiDiscrete component 0 (2 choices)
+      row[12 + size_t(t % 3)] = 1;                 // component 1 (3 choices, start 5)
+      std::copy(echo.begin(), echo.end(), row.begin() + 15);
+      return row;
+    };
+    std::vector<float> obs(40), final_obs(40);
+    std::vector<std::uint64_t> seeds = {1, 2};
+    v->reset(seeds.data(), obs.data());
+    const std::vector<float> none(5, -1.f);
+    CHECK(std::vector<float>(obs.begin(), obs.begin() + 20) == expected(0, none));
+    CHECK(std::vector<float>(obs.begin() + 20, obs.end()) == expected(0, none));
+    // Actions cross as the space's values (Spaces raises on a wrong type) and
+    // come back in the echo.
+    std::vector<float> actions = {1, 0, 1, 2, 1,  /**/ 0, 1, 1, 0, 0};
+    std::vector<step_result> results(2);
+    for (int t = 1; t <= 3; ++t) {
+      v->step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+      CHECK(std::vector<float>(obs.begin(), obs.begin() + 20) ==
+            expected(t, {actions[0], actions[1], actions[2], actions[3], actions[4]}));
+      CHECK(std::vector<float>(obs.begin() + 20, obs.end()) ==
+            expected(t, {actions[5], actions[6], actions[7], actions[8], actions[9]}));
+      std::swap_ranges(actions.begin(), actions.begin() + 5, actions.begin() + 5);
+    }
+    // The episode's end: the final observation is step 4's, the row the reset's.
+    v->step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+    CHECK(results[0].truncated);
+    CHECK(std::vector<float>(final_obs.begin(), final_obs.begin() + 20) ==
+          expected(4, {actions[0], actions[1], actions[2], actions[3], actions[4]}));
+    CHECK(std::vector<float>(obs.begin(), obs.begin() + 20) == expected(0, none));
+  }
+  CHECK(hosts_left(marker).empty());
+}
+
+TEST_CASE("python bridge: a Dict observation's action_mask key is the mask of MultiDiscrete actions, and no input") {
+  const std::string marker = host_marker("routing");
+  env_config config = python_config("python:test_envs:routing", marker);
+  {
+    auto v = make_env_vector(config, 3);
+    const env_spec& spec = v->spec();
+    REQUIRE(spec.has_action_mask);
+    CHECK(spec.observation.describe() ==
+          "Box(9) from Dict(target: Discrete(4), flags: MultiBinary(3), noise: Box(2), action_mask: MultiBinary(7))");
+    CHECK(spec.action.describe() == "MultiDiscrete([4 3])");
+    CHECK(spec.action.choice_count() == 7);
+    std::vector<float> obs(27), final_obs(27), actions(6);
+    std::vector<std::uint8_t> masks(21);
+    std::vector<std::uint64_t> seeds = {1, 2, 3};
+    std::vector<step_result> results(3);
+    v->reset(seeds.data(), obs.data());
+    double reward = 0;
+    for (int t = 0; t < 30; ++t) {
+      v->action_masks(masks.data());
+      for (int e = 0; e < 3; ++e) {
+        const float* row = &obs[size_t(e) * 9];
+        const std::uint8_t* legal = &masks[size_t(e) * 7];
+        const int target = int(std::find(row, row + 4, 1.f) - row);
+        CHECK(legal[target] == 1);  // the target is always legal
+        const int answer = int(row[4] + row[5] + row[6]) % 3;
+        CHECK(legal[4 + answer] == 1);
+        CHECK(std::count(legal + 4, legal + 7, 1) == 2);  // one wrong choice hidden
+        actions[size_t(e) * 2] = float(target);
+        actions[size_t(e) * 2 + 1] = float(answer);
+      }
+      v->step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+      for (const auto& r : results) reward += r.reward;
+    }
+    CHECK(reward == 90.0);  // every choice right, none masked (Routing raises on one)
+  }
+  config.action_mask = "info";  // the key is still taken out, but no mask: refused
+  CHECK(creation_error(config).find("env.action_mask is info, but the info of reset(seed=0) has no 'action_mask'") !=
+        std::string::npos);
+  env_config signal = python_config("python:test_envs:Signal", marker);
+  signal.action_mask = "observation";
+  CHECK(creation_error(signal).find("env.action_mask is observation, but the observation space Box(2) is not a Dict "
+                                    "with an 'action_mask' key") != std::string::npos);
+  for (const auto& [bad, text] :
+       {std::pair<std::string, std::string>{"short", "observation['action_mask'] is"},
+        {"none_legal", "observation['action_mask'] allows no action for component 1"}}) {
+    CAPTURE(bad);
+    auto v = make_env_vector(python_config("python:test_envs:routing", marker, "{\"bad\": \"" + bad + "\"}"), 1);
+    std::vector<float> obs(9), final_obs(9), action(2);
+    std::vector<std::uint8_t> mask(7);
+    std::uint64_t seed = 4;
+    v->reset(&seed, obs.data());
+    std::string error;
+    for (int t = 0; t < 5 && error.empty(); ++t) {
+      v->action_masks(mask.data());
+      action[0] = float(std::find(mask.begin(), mask.begin() + 4, 1) - mask.begin());
+      action[1] = float(std::find(mask.begin() + 4, mask.end(), 1) - (mask.begin() + 4));
+      step_result r;
+      try {
+        v->step(action.data(), &seed, obs.data(), &r, final_obs.data());
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    }
+    INFO(error);
     CHECK(error.find("environment 0, step 3 of its episode") != std::string::npos);
     CHECK(error.find(text) != std::string::npos);
   }

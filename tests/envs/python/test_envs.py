@@ -24,11 +24,36 @@ class Dict:
 
 
 class MultiDiscrete:
-    def __init__(self, nvec):
-        self.nvec = list(nvec)
+    def __init__(self, nvec, start=None):
+        self.nvec = np.asarray(nvec, dtype=np.int64)
+        if start is not None:
+            self.start = np.asarray(start, dtype=np.int64)
 
     def __repr__(self):
-        return "MultiDiscrete(%s)" % self.nvec
+        return "MultiDiscrete(%s)" % list(self.nvec)
+
+
+class MultiBinary:
+    def __init__(self, n):
+        self.n = n
+
+    def __repr__(self):
+        return "MultiBinary(%s)" % (self.n,)
+
+
+class Tuple:
+    def __init__(self, spaces):
+        self.spaces = tuple(spaces)
+
+    def __repr__(self):
+        return "Tuple(%s)" % ", ".join(map(repr, self.spaces))
+
+
+class Text:
+    """A space Troupe cannot take."""
+
+    def __repr__(self):
+        return "Text(8)"
 
 
 class Signal:
@@ -90,16 +115,130 @@ def signal_env(**kwargs):
     return Signal(**kwargs)
 
 
-def dict_observations():
+def text_in_observation():
     env = Signal()
-    env.observation_space = Dict({"position": Box(0, 1, (2,)), "speed": Box(0, 1, (1,))})
+    env.observation_space = Dict({"position": Box(0, 1, (2,)), "name": Tuple([Discrete(2), Text()])})
     return env
 
 
-def multi_discrete_actions():
+def box_in_tuple_action():
     env = Signal()
-    env.action_space = MultiDiscrete([2, 3])
+    env.action_space = Tuple([Discrete(2), Box(-1, 1, (2,))])
     return env
+
+
+class Spaces:
+    """Every space kind Troupe takes, for the bridge's round trip. The
+    observation is a Dict of a Tuple (Discrete(3, start=1), MultiBinary(2)),
+    Boxes of int8, uint8 and float64, a MultiDiscrete([2 3], start [0 5]), and
+    "echo": the last action as it arrived, flattened. The action is a Tuple
+    (Discrete(2), MultiBinary(2), Dict{"x": MultiDiscrete([3 2])}); a value of
+    the wrong type or out of its space raises. Observations follow the step
+    count t (0 after a reset) so a test can write them down."""
+
+    def __init__(self):
+        self.observation_space = Dict({
+            "a": Tuple([Discrete(3, start=1), MultiBinary(2)]),
+            "i8": Box(-128, 127, (2,), dtype=np.int8),
+            "u8": Box(0, 255, (1,), dtype=np.uint8),
+            "f64": Box(-1.0, 1.0, (2,), dtype=np.float64),
+            "md": MultiDiscrete([2, 3], start=[0, 5]),
+            "echo": Box(-1.0, 3.0, (5,), dtype=np.float64),
+        })
+        self.action_space = Tuple([Discrete(2), MultiBinary(2), Dict({"x": MultiDiscrete([3, 2])})])
+        self.spec = Spec("Spaces", 4)
+        self.echo = np.full(5, -1.0)
+
+    def _observe(self):
+        t = self.t
+        return {"a": (1 + t % 3, np.array([t % 2, 1], dtype=np.int8)),
+                "i8": np.array([-t, t], dtype=np.int8),
+                "u8": np.array([200], dtype=np.uint8),
+                "f64": np.array([0.5, -0.25]),
+                "md": np.array([t % 2, 5 + t % 3]),
+                "echo": self.echo.copy()}
+
+    def reset(self, seed=None, options=None):
+        self.t = 0
+        self.echo = np.full(5, -1.0)
+        return self._observe(), {}
+
+    def step(self, action):
+        first, binary, rest = action
+        x = rest["x"]
+        if not isinstance(first, int) or first not in (0, 1):
+            raise TypeError("action[0] %r is not an int of Discrete(2)" % (first,))
+        if binary.dtype != np.int8 or binary.shape != (2,) or not np.isin(binary, (0, 1)).all():
+            raise TypeError("action[1] %r is not a MultiBinary(2) value" % (binary,))
+        if x.dtype != np.int64 or x.shape != (2,) or not (0 <= x[0] < 3 and 0 <= x[1] < 2):
+            raise TypeError("action[2]['x'] %r is not a MultiDiscrete([3 2]) value" % (x,))
+        self.echo = np.array([first, binary[0], binary[1], x[0], x[1]], dtype=np.float64)
+        self.t += 1
+        return self._observe(), 0.0, False, self.t >= 4, {}
+
+
+def spaces_env():
+    return Spaces()
+
+
+class Routing:
+    """A Dict observation with an "action_mask" key (PettingZoo's
+    convention) and MultiDiscrete([4 3]) actions: each step shows a target
+    (Discrete(4)), three flags (MultiBinary(3)) and noise (a Box); component
+    0 earns 0.5 for choosing the target, component 1 earns 0.5 for choosing
+    the number of set flags modulo 3. The mask allows the target and a
+    random part of the other three for component 0, and hides one wrong
+    choice of component 1; a masked choice raises. 10 steps: the best policy
+    scores 10, a uniformly random legal one about 4.6. `bad` breaks the
+    mask at step 3: "short" (6 values), "none_legal" (component 1 has no legal
+    choice)."""
+
+    def __init__(self, bad=None):
+        self.observation_space = Dict({
+            "target": Discrete(4),
+            "flags": MultiBinary(3),
+            "noise": Box(-1.0, 1.0, (2,)),
+            "action_mask": MultiBinary(7),
+        })
+        self.action_space = MultiDiscrete([4, 3])
+        self.spec = Spec("Routing", 10)
+        self.bad = bad
+
+    def _draw(self):
+        self.target = int(self.rng.integers(4))
+        self.flags = self.rng.integers(0, 2, 3).astype(np.int8)
+        self.answer = int(self.flags.sum()) % 3
+        first = self.rng.integers(0, 2, 4).astype(np.int8)
+        first[self.target] = 1
+        second = np.ones(3, dtype=np.int8)
+        second[(self.answer + 1 + int(self.rng.integers(2))) % 3] = 0
+        self.mask = np.concatenate([first, second])
+        if self.bad and self.t == 3:
+            self.mask = {"short": self.mask[:6],
+                         "none_legal": np.concatenate([first, np.zeros(3, np.int8)])}[self.bad]
+
+    def _observe(self):
+        return {"target": self.target, "flags": self.flags.copy(),
+                "noise": self.rng.uniform(-1, 1, 2).astype(np.float32), "action_mask": self.mask}
+
+    def reset(self, seed=None, options=None):
+        self.rng = np.random.default_rng(seed)
+        self.t = 0
+        self._draw()
+        return self._observe(), {}
+
+    def step(self, action):
+        a = np.asarray(action)
+        if a.shape != (2,) or not self.mask[a[0]] or not self.mask[4 + a[1]]:
+            raise ValueError("action %r is not legal in this state (mask %r)" % (action, self.mask))
+        reward = 0.5 * (a[0] == self.target) + 0.5 * (a[1] == self.answer)
+        self.t += 1
+        self._draw()
+        return self._observe(), float(reward), False, self.t >= 10, {}
+
+
+def routing(**kwargs):
+    return Routing(**kwargs)
 
 
 def raising_constructor():
