@@ -75,7 +75,7 @@ bool well_formed(const model_owner_state& st, const predict_request& req) {
   if (req.action_masks.empty()) return true;
   return !st.net.continuous &&
          req.action_masks.size() == size_t(req.rows) * size_t(st.net.action_size) &&
-         algo::mask_problem(req.action_masks.data(), req.rows, st.net.action_size).empty();
+         algo::mask_problem(req.action_masks.data(), req.rows, st.net.heads()).empty();
 }
 
 const char* const malformed_text =

@@ -301,6 +301,47 @@ TEST_CASE("action masks: the model-owner samples legal actions only, masked and 
   self->send_exit(owner, caf::exit_reason::user_shutdown);
 }
 
+TEST_CASE("action masks: a MultiDiscrete model-owner answers one legal index per component, and refuses a component without a legal choice") {
+  model::net_spec spec = model::mlp_spec(3, 6, {16});
+  spec.action_heads = {2, 4};
+  auto model = model::make_shared_model(spec, 4);
+  caf::actor_system_config cfg;
+  actors::configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  auto lane = std::make_shared<actors::predict_lane>();
+  auto owner = actors::spawn_model_owner(sys, model, {64}, 9, lane);
+  caf::scoped_actor self{sys};
+  actors::predict_client client = client_of(0, owner, lane);
+  std::mt19937_64 rng(8);
+  int illegal = 0;
+  for (int q = 0; q < 200; ++q) {
+    actors::predict_request req{0, 2, std::vector<float>(6, 0.05f * q)};
+    req.action_masks.resize(12);
+    for (auto& m : req.action_masks) m = std::uint8_t(rng() % 2);
+    for (int r = 0; r < 2; ++r) {
+      req.action_masks[size_t(r) * 6 + rng() % 2] = 1;      // component 0: choices 0-1
+      req.action_masks[size_t(r) * 6 + 2 + rng() % 4] = 1;  // component 1: choices 2-5
+    }
+    const auto reply = ask_owner(client, self, req);
+    REQUIRE(reply);
+    REQUIRE(reply->actions.size() == 4);
+    for (int r = 0; r < 2; ++r) {
+      const int first = int(reply->actions[size_t(r) * 2]), second = int(reply->actions[size_t(r) * 2 + 1]);
+      if (!req.action_masks[size_t(r) * 6 + first] || !req.action_masks[size_t(r) * 6 + 2 + second]) ++illegal;
+    }
+  }
+  CHECK(illegal == 0);
+  // Legal choices in the row, none in component 1: as one Discrete(6) mask it
+  // would pass; here it is malformed.
+  actors::predict_request bad{0, 1, std::vector<float>(3, 0.f)};
+  bad.action_masks = {1, 1, 0, 0, 0, 0};
+  actors::predict_slot slot;
+  slot.request = bad;
+  CHECK_FALSE(lane->ask(slot));
+  CHECK(actors::code_of(slot.error) == actors::errc::malformed);
+  self->send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
 TEST_CASE("the model-owner's lane: a malformed request fails alone; when the owner stops, waiting agents fail, never hang") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   caf::actor_system_config cfg;

@@ -75,6 +75,21 @@ std::vector<float> observed(const std::vector<float>& raw, int rows, int size, c
   return out;
 }
 
+// Python's torch loads the module at `path` and checks its outputs against
+// `recorded` (tests/model/check_exported.py); `name` names the files.
+void check_in_python(const std::string& path, const nlohmann::json& recorded, const std::string& name) {
+  const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", name + ".json");
+  std::ofstream(json_path) << recorded.dump();
+  const std::string log_path = troupe::tests::temp_file("troupe_policy_export_test", name + ".log");
+  const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
+                                  "/tests/model/check_exported.py " + path + " " + json_path + " > " +
+                                  log_path + " 2>&1").c_str());
+  std::ifstream log(log_path);
+  const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  INFO(said);
+  CHECK(status == 0);
+}
+
 }  // namespace
 
 TEST_SUITE("model") {
@@ -142,18 +157,7 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
       CHECK(torch::allclose(module.attr("log_std").toTensor(), m->net->named_parameters()["log_std"]));
       recorded["log_std"] = std::vector<float>(c.spec.action_size, float(c.spec.log_std_init));
     }
-    if (python) {
-      const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", "recorded.json");
-      std::ofstream(json_path) << recorded.dump();
-      const std::string log_path = troupe::tests::temp_file("troupe_policy_export_test", "python.log");
-      const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
-                                      "/tests/model/check_exported.py " + path + " " + json_path + " > " +
-                                      log_path + " 2>&1").c_str());
-      std::ifstream log(log_path);
-      const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-      INFO(said);
-      CHECK(status == 0);
-    }
+    if (python) check_in_python(path, recorded, "recorded");
   }
 }
 
@@ -241,16 +245,7 @@ TEST_CASE("an exported policy takes a structured observation as a dict, the mask
                           {"noise", {{"values", noise}, {"shape", {rows, 2}}, {"integer", false}}},
                           {"action_mask", {{"values", mask}, {"shape", {rows, 5}}, {"integer", true}}}};
     nlohmann::json recorded{{"steps", {{{"obs_dict", leaves}, {"policy", expected}, {"value", troupe_out.values}}}}};
-    const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", "structured.json");
-    std::ofstream(json_path) << recorded.dump();
-    const std::string log_path = troupe::tests::temp_file("troupe_policy_export_test", "structured.log");
-    const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
-                                    "/tests/model/check_exported.py " + path + " " + json_path + " > " +
-                                    log_path + " 2>&1").c_str());
-    std::ifstream log(log_path);
-    const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-    INFO(said);
-    CHECK(status == 0);
+    check_in_python(path, recorded, "structured");
   }
 }
 
