@@ -32,11 +32,40 @@ int add_dense_layers(torch::nn::Sequential& trunk, int width, const std::vector<
 }  // namespace
 
 namespace {
+// The 3x3 convolution that reads one image: conv_channels of ReLU, flattened.
+torch::nn::Sequential make_conv(const net_spec& spec, int channels) {
+  torch::nn::Sequential conv_layers;
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(channels, spec.conv_channels, 3));
+  init_layer(conv, std::sqrt(2.0));
+  conv_layers->push_back(conv);
+  conv_layers->push_back(torch::nn::ReLU());
+  conv_layers->push_back(torch::nn::Flatten());
+  return conv_layers;
+}
+
+int conv_features(const net_spec& spec, const std::vector<int>& hwc) {
+  return spec.conv_channels * (hwc[0] - 2) * (hwc[1] - 2);
+}
+
+// The width of what the trunk's dense layers read of a structured
+// observation with images: its other values, then each image's features.
+int encoded_width(const net_spec& spec) {
+  int width = spec.obs_size;
+  for (const image_input& image : spec.image_inputs) width += conv_features(spec, image.shape) - image.size();
+  return width;
+}
+
 // A trunk for the given spec; returns it with the width of its features.
 std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
   torch::nn::Sequential trunk;
   int width = spec.obs_size;
-  if (spec.kind == "cnn") {
+  if (!spec.image_inputs.empty()) {
+    // The images are encoded before the trunk (ActorCriticImpl::encoded);
+    // a cnn's dense layers are ReLU, an mlp's its activation.
+    width = spec.kind == "mlp" && spec.activation == "tanh"
+                ? add_dense_layers<torch::nn::Tanh>(trunk, encoded_width(spec), spec.hidden)
+                : add_dense_layers<torch::nn::ReLU>(trunk, encoded_width(spec), spec.hidden);
+  } else if (spec.kind == "cnn") {
     if (spec.obs_shape.size() != 3)
       throw std::invalid_argument("model.kind cnn needs H x W x C observations");
     const int h = spec.obs_shape[0], w = spec.obs_shape[1], c = spec.obs_shape[2];
@@ -61,6 +90,21 @@ std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
 }  // namespace
 
 ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
+  if (!spec.image_inputs.empty()) {
+    std::vector<char> in_image(size_t(spec.obs_size), 0);
+    for (size_t i = 0; i < spec.image_inputs.size(); ++i) {
+      const image_input& image = spec.image_inputs[i];
+      if (image.shape.size() != 3 || image.shape[0] < 3 || image.shape[1] < 3 || image.offset < 0 ||
+          image.offset + image.size() > spec.obs_size)
+        throw std::invalid_argument("an image input must be H x W x C (H, W >= 3) within the observation");
+      encoders_.push_back(register_module("encoder_" + std::to_string(i), make_conv(spec, image.shape[2])));
+      std::fill(in_image.begin() + image.offset, in_image.begin() + image.offset + image.size(), 1);
+    }
+    std::vector<std::int64_t> columns;
+    for (int j = 0; j < spec.obs_size; ++j)
+      if (!in_image[size_t(j)]) columns.push_back(j);
+    flat_columns_ = register_buffer("flat_columns", torch::tensor(columns, torch::kInt64));
+  }
   int width = 0;
   std::tie(trunk_, width) = make_trunk(spec);
   const recurrent_config& rc = spec.recurrent;
@@ -104,15 +148,25 @@ torch::Tensor ActorCriticImpl::normalized(const torch::Tensor& observations) con
 
 namespace {
 // Rows arrive flattened: a CNN reads [y][x][c] rows as N x C x H x W.
-torch::Tensor as_input(const net_spec& spec, const torch::Tensor& observations) {
-  if (spec.kind != "cnn") return observations;
-  return observations.view({-1, spec.obs_shape[0], spec.obs_shape[1], spec.obs_shape[2]})
-      .permute({0, 3, 1, 2});
+torch::Tensor as_image(const torch::Tensor& rows, const std::vector<int>& hwc) {
+  return rows.reshape({-1, hwc[0], hwc[1], hwc[2]}).permute({0, 3, 1, 2});
 }
 }  // namespace
 
+torch::Tensor ActorCriticImpl::encoded(const torch::Tensor& observations) {
+  const torch::Tensor x = normalized(observations);
+  if (encoders_.empty()) return spec_.kind == "cnn" ? as_image(x, spec_.obs_shape) : x;
+  std::vector<torch::Tensor> parts;
+  if (flat_columns_.numel() > 0) parts.push_back(x.index_select(1, flat_columns_));
+  for (size_t i = 0; i < encoders_.size(); ++i) {
+    const image_input& image = spec_.image_inputs[i];
+    parts.push_back(encoders_[i]->forward(as_image(x.narrow(1, image.offset, image.size()), image.shape)));
+  }
+  return torch::cat(parts, 1);
+}
+
 torch::Tensor ActorCriticImpl::features(const torch::Tensor& observations) {
-  const torch::Tensor x = as_input(spec_, normalized(observations));
+  const torch::Tensor x = encoded(observations);
   return trunk_->is_empty() ? x : trunk_->forward(x);
 }
 
@@ -144,7 +198,7 @@ actor_critic_output ActorCriticImpl::forward(const torch::Tensor& observations,
     result.states = next;
     return result;
   }
-  const torch::Tensor x = as_input(spec_, normalized(observations));
+  const torch::Tensor x = encoded(observations);
   const torch::Tensor trunk_features = trunk_->is_empty() ? x : trunk_->forward(x);
   const torch::Tensor value_features =
       value_trunk_.is_empty() || value_trunk_->is_empty() ? trunk_features : value_trunk_->forward(x);

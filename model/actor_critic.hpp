@@ -1,6 +1,7 @@
 #pragma once
 // The actor-critic: a trunk (an MLP of tanh or ReLU layers, or a 3x3 convolution then ReLU layers
-// for H x W x C observations), optionally a recurrent core (an LSTM or GRU
+// for H x W x C observations; a structured observation's images each get a
+// convolution of their own before the dense layers), optionally a recurrent core (an LSTM or GRU
 // cell), a policy head and a value head. The policy head gives logits
 // (categorical) or the mean of a Gaussian whose log-std is a learned,
 // state-independent parameter. Includes LibTorch: only the model's own and
@@ -47,6 +48,9 @@ class ActorCriticImpl : public torch::nn::Module {
   // Observations as the trunk reads them: normalised and clipped when the
   // spec says so, else as they are.
   torch::Tensor normalized(const torch::Tensor& observations) const;
+  // What the trunk reads: normalised observations, as an image for a cnn,
+  // or a structured observation's other values then its images' features.
+  torch::Tensor encoded(const torch::Tensor& observations);
 
   net_spec spec_;
   torch::nn::Sequential trunk_;
@@ -56,6 +60,10 @@ class ActorCriticImpl : public torch::nn::Module {
   torch::nn::LSTMCell lstm_{nullptr};  // the core, when recurrent.kind is lstm
   torch::nn::GRUCell gru_{nullptr};    // or gru
   torch::Tensor log_std_;
+  // spec.image_inputs: one convolution per image (shared by the actor's and
+  // the critic's trunks), and the row's columns that are no image's.
+  std::vector<torch::nn::Sequential> encoders_;
+  torch::Tensor flat_columns_;
 };
 TORCH_MODULE(ActorCritic);
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,19 @@ struct model_config {
   bool shared_trunk = true;
   double log_std_init = 0.0;
   recurrent_config recurrent;
+  // model.encoders: how a structured observation's leaf is read, by its key:
+  // cnn (a 3x3 convolution; the default for an image, a rank-3 Box) or flat
+  // (its values as they are; the default for every other leaf).
+  std::map<std::string, std::string> encoders = {};
+};
+
+// An image among a structured observation's leaves (a rank-3 Box of H x W x
+// C at `offset` in the encoded row), which a 3x3 convolution of its own
+// (conv_channels, ReLU) reads before the trunk's dense layers.
+struct image_input {
+  int offset = 0;
+  std::vector<int> shape;  // H, W, C
+  int size() const { return shape[0] * shape[1] * shape[2]; }
 };
 
 // What a network is built from: sizes come from the environment's spaces.
@@ -56,6 +70,10 @@ struct net_spec {
   double log_std_init = 0.0;   // Gaussian head: initial log standard deviation
   recurrent_config recurrent;  // a recurrent core after the trunk (shared trunk only)
   normalize_config normalize;  // normalize.observation: the network normalises its inputs
+  // The images of a structured observation, each encoded by a convolution of
+  // its own; the dense layers read those features and the row's other
+  // values, concatenated. Empty: the trunk reads the whole row (or image).
+  std::vector<image_input> image_inputs = {};
 
   // Floats of recurrent state per observation row (0: feed-forward).
   int state_size() const { return recurrent.state_size(); }

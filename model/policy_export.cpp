@@ -1,6 +1,7 @@
 #include "model/policy_export.hpp"
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <variant>
@@ -84,9 +85,11 @@ constexpr double algo_masked_logit = -1e9;
 std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, const policy_metadata& meta,
                            bool select) {
   std::shared_ptr<torch::nn::Module> trunk, value_trunk;
+  std::map<std::string, std::shared_ptr<torch::nn::Module>> children;
   for (const auto& item : net.named_children()) {
     if (item.key() == "trunk") trunk = item.value();
     if (item.key() == "value_trunk") value_trunk = item.value();
+    children[item.key()] = item.value();
   }
   const bool recurrent = spec.recurrent.enabled();
   const bool structured = !meta.inputs.empty();
@@ -120,8 +123,22 @@ std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, con
     const std::string clip = number(spec.normalize.clip_observation);
     out << "    x = torch.clamp((x - self.obs_mean) * self.obs_scale, -" << clip << ", " << clip << ")\n";
   }
+  // A structured observation's images: each through its own convolution,
+  // after the row's other values (model/actor_critic.cpp's `encoded`).
+  if (!spec.image_inputs.empty()) {
+    std::string parts = "x.index_select(1, self.flat_columns)";
+    for (size_t i = 0; i < spec.image_inputs.size(); ++i) {
+      const image_input& in = spec.image_inputs[i];
+      const std::string name = "e" + std::to_string(i), module = "encoder_" + std::to_string(i);
+      out << "    " << name << " = x.narrow(1, " << in.offset << ", " << in.size() << ").reshape(-1, "
+          << in.shape[0] << ", " << in.shape[1] << ", " << in.shape[2] << ").permute(0, 3, 1, 2)\n";
+      emit_layers(out, children.at(module), module, name);
+      parts += ", " + name;
+    }
+    out << "    x = torch.cat([" << parts << "], 1)\n";
+  }
   // A CNN reads each row as H x W x C, channels first.
-  const std::string image = spec.kind == "cnn" ? ".reshape(-1, " + std::to_string(spec.obs_shape[0]) +
+  const std::string image = spec.kind == "cnn" && spec.image_inputs.empty() ? ".reshape(-1, " + std::to_string(spec.obs_shape[0]) +
                                                      ", " + std::to_string(spec.obs_shape[1]) + ", " +
                                                      std::to_string(spec.obs_shape[2]) + ").permute(0, 3, 1, 2)"
                                                : "";

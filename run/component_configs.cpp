@@ -1,8 +1,42 @@
 #include "run/component_configs.hpp"
 
-#include <stdexcept>
+#include <algorithm>
+
+#include "run/config_loader.hpp"
 
 namespace troupe::run {
+
+namespace {
+
+// The leaves of a structured observation that a convolution reads
+// (model.encoders, by default every image), checked against the leaves.
+std::vector<model::image_input> image_inputs_for(const run_config& config, const envs::env_spec& env) {
+  const auto& encoders = config.model.encoders;
+  std::string keys;
+  for (const envs::space_leaf& leaf : env.observation.leaves) keys += (keys.empty() ? "" : ", ") + leaf.key;
+  for (const auto& [key, encoder] : encoders) {
+    const bool known = std::any_of(env.observation.leaves.begin(), env.observation.leaves.end(),
+                                   [&](const envs::space_leaf& leaf) { return leaf.key == key; });
+    if (!known)
+      throw config_error(
+          "model.encoders." + key + ": " + config.env.id + "'s observation " + env.observation.describe() +
+          (keys.empty() ? " is not structured: it has no leaves to encode" : " has no leaf '" + key + "' (its leaves: " + keys + ")"));
+  }
+  std::vector<model::image_input> images;
+  for (const envs::space_leaf& leaf : env.observation.leaves) {
+    const bool image = leaf.kind == "box" && leaf.shape.size() == 3;
+    const auto chosen = encoders.find(leaf.key);
+    const bool cnn = chosen == encoders.end() ? image : chosen->second == "cnn";
+    if (!cnn) continue;
+    if (!image)
+      throw config_error("model.encoders." + leaf.key + ": cnn reads an image (a rank-3 Box, H x W x C), but '" +
+                                  leaf.key + "' is a " + leaf.kind + " leaf of " + std::to_string(leaf.size) + " values");
+    images.push_back({leaf.offset, leaf.shape});
+  }
+  return images;
+}
+
+}  // namespace
 
 model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env) {
   const bool continuous = env.action.type == envs::space::kind::box;
@@ -10,8 +44,9 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
                                              continuous ? env.action.flat_size() : env.action.choice_count());
   if (env.action.type == envs::space::kind::multi_discrete) net.action_heads = env.action.nvec;
   net.normalize = config.normalize;
-  if (net.kind == "cnn" && net.obs_shape.size() != 3)
-    throw std::invalid_argument("model.kind: cnn needs image-like (H x W x C) observations, but " +
+  net.image_inputs = image_inputs_for(config, env);
+  if (net.kind == "cnn" && net.obs_shape.size() != 3 && net.image_inputs.empty())
+    throw config_error("model.kind: cnn needs image-like (H x W x C) observations, but " +
                                 config.env.id + " has " + env.observation.describe());
   return net;
 }

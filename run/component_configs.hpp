@@ -13,7 +13,8 @@
 namespace troupe::run {
 
 // The network a config asks for, sized from its environments' spec. Throws
-// std::invalid_argument when the two do not fit (a cnn on a vector).
+// config_error when the two do not fit (a cnn on a vector, a model.encoders
+// key the observation does not have), naming the key.
 model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env);
 
 // What a replica's learner of a run with this config trains by;

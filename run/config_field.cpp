@@ -218,6 +218,40 @@ field text_list(const std::string& key, std::vector<std::string>& target, const 
           }};
 }
 
+field name_map(const std::string& key, std::map<std::string, std::string>& target,
+               std::vector<std::string> allowed, const std::string& help) {
+  std::string choices;
+  for (const auto& a : allowed) choices += (choices.empty() ? "" : " | ") + a;
+  return {key, "mapping of names to " + choices, "names to " + choices, help,
+          [&target, key, allowed, choices](const YAML::Node& n, const std::string& where) {
+            target.clear();
+            if (n.IsNull()) return;
+            std::function<void(const YAML::Node&, const std::string&)> walk = [&](const YAML::Node& m,
+                                                                                const std::string& prefix) {
+              if (!m.IsMap()) fail(where, key + prefix, "expected a mapping of names to " + choices + ", got " + scalar_text(m));
+              for (const auto& item : m) {
+                if (!item.first.IsScalar() || item.first.Scalar().empty())
+                  fail(where, key + prefix, "expected plain names as keys");
+                const std::string name = (prefix.empty() ? "" : prefix.substr(1) + ".") + item.first.Scalar();
+                if (item.second.IsMap()) {
+                  walk(item.second, "." + name);
+                  continue;
+                }
+                const std::string value = item.second.IsScalar() ? item.second.Scalar() : "";
+                if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+                  fail(where, key + "." + name, "expected one of " + choices + ", got " + scalar_text(item.second));
+                target[name] = value;
+              }
+            };
+            walk(n, "");
+          },
+          [&target] {
+            YAML::Node out(YAML::NodeType::Map);
+            for (const auto& [name, value] : target) out[name] = value;
+            return out;
+          }};
+}
+
 // Why a YAML value cannot become JSON (json_of).
 struct not_json : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -94,6 +94,11 @@ field env_id(const std::string& key, std::string& target, const std::string& hel
 
 field text_list(const std::string& key, std::vector<std::string>& target, const std::string& help);
 
+// A mapping of names to one of `allowed` each. A name may hold dots: nested
+// mappings (what --set a.b.c=x writes) join their keys with ".".
+field name_map(const std::string& key, std::map<std::string, std::string>& target,
+               std::vector<std::string> allowed, const std::string& help);
+
 // A YAML value as JSON. YAML keeps no types: a quoted scalar is a string,
 // a plain one the first of bool, integer, number that reads it, else a string.
 // `budget` counts the values it may still make: aliases let a few lines of

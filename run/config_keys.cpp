@@ -95,6 +95,7 @@ std::vector<field> model_keys(run_config& c) {
     boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
     number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
     int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+    name_map("model.encoders", c.model.encoders, {"cnn", "flat"}, "a structured observation's leaves (Dict keys and Tuple indices joined by '.', as troupe envs --describe names them): how the network reads each, cnn (a 3x3 convolution of its own, then the dense layers; the default for an image, a rank-3 Box) or flat (its values, one-hot for a discrete leaf; the default for the others); e.g. model.encoders.view: flat"),
     text("model.activation", c.model.activation, {"tanh", "relu"}, "activation of an mlp's hidden layers (a cnn's are ReLU); relu is several times cheaper to compute on a CPU"),
     text("model.recurrent.kind", c.model.recurrent.kind, {"none", "lstm", "gru"}, "a recurrent core between the trunk and the heads (one state per environment, reset at every episode start; trained by backpropagation through each rollout); needs model.shared_trunk: true"),
     integer("model.recurrent.size", c.model.recurrent.size, 1, 4096, "units of the recurrent core"),

@@ -113,3 +113,30 @@ TEST_CASE("structured spaces: a Dict observation with a mask key and MultiDiscre
   CHECK(std::abs(std::stod(played.output.substr(at + 12)) - troupe_return) < 0.3);
 }
 }
+
+TEST_SUITE("e2e") {
+TEST_CASE("structured spaces: an image inside a Dict observation is read by a convolution of its own, and learns") {
+  // tests/envs/python/test_envs.py's Glimpse: a random policy scores 5 of
+  // 10, one that reads the image 10.
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string dir = fresh_dir("glimpse");
+  const std::string python_path = " --set env.python_path=[" + source + "/tests/envs/python," + source +
+                                  "/examples/python_env]";
+  const auto described = run_troupe("envs --describe python:test_envs:glimpse" + python_path);
+  INFO(described.output);
+  CHECK(contains(described.output, "observation Box(61) from Dict(view: Box(5x5x2), clock: Discrete(11))"));
+  const auto r = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + dir +
+                            " --set env.id=python:test_envs:glimpse" + python_path +
+                            " --set env.envs_per_agent=16 --set run.stop.mean_return=9.5 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_json(dir + "/summary.json")["solved"] == true);
+  // Read as plain values instead, by the key troupe envs --describe names.
+  const auto flat = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + dir + "_flat" +
+                               " --set env.id=python:test_envs:glimpse" + python_path +
+                               " --set model.encoders.view=flat --set model.encoders.clock=cnn" +
+                               " --set env.envs_per_agent=16 --set log.progress=false");
+  CHECK(flat.exit_code == 2);
+  CHECK(contains(flat.output, "model.encoders.clock: cnn reads an image"));
+}
+}

@@ -52,6 +52,12 @@ std::vector<network_case> cases() {
     rec.normalize.observation = true;
     out.push_back({core, rec, {4}, {0, 2}});
   }
+  // A structured observation's image (the first 50 of 54 values) read by a
+  // convolution of its own, the other 4 as they are.
+  net_spec images = mlp_spec(54, 2, {16});
+  images.image_inputs = {{0, {5, 5, 2}}};
+  images.normalize.observation = true;
+  out.push_back({"an image leaf, its own convolution", images, {54}, {}});
   net_spec gaussian = mlp_spec(3, 2, {16});
   gaussian.continuous = true;
   gaussian.log_std_init = -0.5;

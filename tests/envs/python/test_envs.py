@@ -181,7 +181,18 @@ def spaces_env():
     return Spaces()
 
 
-class Routing:
+class DrawnEachStep:
+    """reset() for the environments below, which draw their state afresh at
+    every step (_draw) and show it (_observe)."""
+
+    def reset(self, seed=None, options=None):
+        self.rng = np.random.default_rng(seed)
+        self.t = 0
+        self._draw()
+        return self._observe(), {}
+
+
+class Routing(DrawnEachStep):
     """A Dict observation with an "action_mask" key (PettingZoo's
     convention) and MultiDiscrete([4 3]) actions: each step shows a target
     (Discrete(4)), three flags (MultiBinary(3)) and noise (a Box); component
@@ -221,12 +232,6 @@ class Routing:
         return {"target": self.target, "flags": self.flags.copy(),
                 "noise": self.rng.uniform(-1, 1, 2).astype(np.float32), "action_mask": self.mask}
 
-    def reset(self, seed=None, options=None):
-        self.rng = np.random.default_rng(seed)
-        self.t = 0
-        self._draw()
-        return self._observe(), {}
-
     def step(self, action):
         a = np.asarray(action)
         if a.shape != (2,) or not self.mask[a[0]] or not self.mask[4 + a[1]]:
@@ -239,6 +244,38 @@ class Routing:
 
 def routing(**kwargs):
     return Routing(**kwargs)
+
+
+class Glimpse(DrawnEachStep):
+    """A Dict observation with an image: "view" is a 5 x 5 x 2 Box, dark but
+    for one bright cell of channel 0 in column 0, 1, 3 or 4; "clock" a
+    Discrete(11) of the step (0-10). Action 0 earns 1 when the cell is left of the
+    middle, action 1 when it is right of it; 10 steps. A random policy
+    scores 5, one that reads the image 10."""
+
+    def __init__(self):
+        self.observation_space = Dict({"view": Box(0.0, 1.0, (5, 5, 2)), "clock": Discrete(11)})
+        self.action_space = Discrete(2)
+        self.spec = Spec("Glimpse", 10)
+
+    def _observe(self):
+        view = np.zeros((5, 5, 2), dtype=np.float32)
+        view[int(self.rng.integers(5)), self.column, 0] = 1.0
+        view[:, :, 1] = 0.1
+        return {"view": view, "clock": self.t}
+
+    def _draw(self):
+        self.column = int(self.rng.choice([0, 1, 3, 4]))
+
+    def step(self, action):
+        reward = 1.0 if int(action) == (1 if self.column > 2 else 0) else 0.0
+        self.t += 1
+        self._draw()
+        return self._observe(), reward, False, self.t >= 10, {}
+
+
+def glimpse():
+    return Glimpse()
 
 
 def raising_constructor():
