@@ -6,6 +6,7 @@
 #include "envs/cartpole.hpp"
 #include "envs/env_id.hpp"
 #include "envs/examples/corridor.hpp"
+#include "envs/examples/courier.hpp"
 #include "envs/examples/legal_moves.hpp"
 #include "envs/examples/memory_cue.hpp"
 #include "envs/minatar/minatar_env.hpp"
@@ -48,6 +49,7 @@ std::vector<registry_entry> builtin_envs() {
       entry<mountain_car_continuous>("MountainCarContinuous-v0"),
       entry<examples::corridor>("Example/Corridor-v0"),
       entry<examples::legal_moves>("Example/LegalMoves-v0"),
+      entry<examples::courier>("Example/Courier-v0"),
       entry<examples::memory_cue>("Example/MemoryCue-v0"),
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});

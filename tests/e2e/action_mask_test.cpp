@@ -8,6 +8,7 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <torch/script.h>
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
@@ -138,5 +139,41 @@ TEST_CASE("structured spaces: an image inside a Dict observation is read by a co
                                " --set env.envs_per_agent=16 --set log.progress=false");
   CHECK(flat.exit_code == 2);
   CHECK(contains(flat.output, "model.encoders.clock: cnn reads an image"));
+}
+}
+
+TEST_SUITE("e2e") {
+TEST_CASE("structured spaces: a native environment's declared leaves train, and its export takes them as a dict") {
+  // Example/Courier-v0 throws on a masked kind: its agent would restart.
+  const std::string dir = fresh_dir("courier");
+  const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/example_courier.yaml --run-dir " +
+                            dir + " --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["agent_restarts"] == 0);
+  const std::string policy = dir + "/courier.pt";
+  const auto x = run_troupe("export " + dir + " --out " + policy);
+  INFO(x.output);
+  REQUIRE(x.exit_code == 0);
+  torch::jit::Module module = torch::jit::load(policy);
+  const auto keys = module.attr("observation_keys").toList();
+  REQUIRE(keys.size() == 2);
+  CHECK(keys.get(0).toStringRef() == "map");
+  CHECK(keys.get(1).toStringRef() == "parcel");
+  // A lit cell right of the middle, parcel kind 2, kind 0 masked: the
+  // greedy action is (1, 2) for a policy that solved the task.
+  c10::Dict<std::string, torch::Tensor> obs;
+  torch::Tensor map = torch::zeros({1, 5, 5, 1});
+  map[0][2][4][0] = 1.f;
+  obs.insert("map", map);
+  obs.insert("parcel", torch::tensor({2}));
+  const torch::Tensor mask = torch::tensor({{1, 1, 0, 1, 1}}, torch::kUInt8);
+  const torch::Tensor logits = module.forward({obs, mask}).toTuple()->elements()[0].toTensor();
+  REQUIRE(logits.size(1) == 5);
+  CHECK(logits[0].narrow(0, 0, 2).argmax().item<int64_t>() == 1);
+  CHECK(logits[0].narrow(0, 2, 3).argmax().item<int64_t>() == 2);
+  CHECK(logits[0][2].item<float>() == -1e9f);  // the masked kind
 }
 }

@@ -246,6 +246,46 @@ TEST_CASE("python envs: cluster workers host their own Python processes") {
   CHECK(hosts_left(marker).empty());
 }
 
+TEST_CASE("python envs: a Dict observation with a mask key and MultiDiscrete actions trains on a cluster worker") {
+  // tests/envs/python/test_envs.py's Routing (it raises on a masked choice):
+  // the worker's requests and rollouts carry one index per component and
+  // the components' masks, which the learner's gateway checks per component.
+  const std::string dir = fresh_dir("py_cluster_routing");
+  const std::string marker = host_marker("e2e_cluster_routing");
+  fs::create_directories(dir + ".cfg");
+  const std::string config = dir + ".cfg/routing.yaml";
+  std::ofstream(config) << "run:\n  name: routing\n  stop:\n    mean_return: 9.0\n    confirm_episodes: 100\n"
+                        << "    env_steps: 3000000\n    wall_seconds: 90\n"
+                        << "env:\n  id: python:test_envs:routing\n  python_path: [" << test_envs_dir << ", "
+                        << source << "/examples/python_env, " << marker << "]\n  envs_per_agent: 32\n"
+                        << "agents:\n  count: 2\n"
+                        << "algo:\n  kind: ppo\n  gamma: 0.9\n  n_steps: 16\n  batch_rollouts: 2\n"
+                        << "  max_rollouts_in_flight: 2\n  lr: 0.003\n  optimizer: adam\n  entropy_coef: 0.0\n"
+                        << "  ppo:\n    epochs: 3\n    minibatches: 1\n    targets: vtrace\n"
+                        << "model:\n  hidden: [64, 64]\n  activation: relu\nlog:\n  progress: false\n";
+  const std::string token = "routing-cluster-token";
+  child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
+                         "--run-dir", dir, "--set", "agents.count=0"},
+                        dir + ".learner.log");
+  const std::string address = learner_address(dir + ".learner.log");
+  REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
+  child_process worker({TROUPE_BINARY, "join", address, "--agents", "2", "--token", token, "--name",
+                        "routing-worker", "--retry", "5"},
+                       dir + ".worker.log");
+  INFO(read_file(dir + ".learner.log"));
+  INFO(read_file(dir + ".worker.log"));
+  REQUIRE(learner.wait_exit(std::chrono::seconds(120)) == 0);
+  CHECK(worker.wait_exit(std::chrono::seconds(20)) == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["agent_restarts"] == 0);
+  CHECK(s["cluster"]["workers_joined"] == 1);
+  CHECK(s["cluster"]["messages_rejected"] == 0);  // every request and rollout passed the gateway's checks
+  CHECK(s["cluster"]["rollouts_relayed"].get<long>() > 0);
+  check_accounting(s);
+  CHECK(hosts_left(marker).empty());
+}
+
 TEST_CASE("python envs: a worker that cannot make the environment exits with code 2") {
   const std::string dir = fresh_dir("py_cluster_refused");
   const std::string marker = host_marker("e2e_cluster_refused");
