@@ -50,7 +50,7 @@ class collector {
   const float* observations() const;
   const std::vector<float>& states() const { return states_; }
   // With spec().has_action_mask: each environment's legal actions now
-  // (size() rows of spec().action.n bytes, algo/action_mask.hpp); else null.
+  // (size() rows of spec().action.choice_count() bytes, algo/action_mask.hpp); else null.
   const std::uint8_t* action_masks() const { return masks_.empty() ? nullptr : masks_.data(); }
 
   // One step of every environment. `actions`: size() rows as the policy

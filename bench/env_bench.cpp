@@ -36,19 +36,23 @@ double time_env_steps(envs::env& environment, long steps, std::uint64_t seed) {
   environment.reset(reset_seeds(), observation.data());
   double reward_sum = 0.0;  // used below, so the steps cannot be optimised away
   // An environment with an action mask is asked for it at every step (a
-  // cost of stepping it), and the drawn action moves on to the next legal one.
-  const int n = spec.action.n;
-  std::vector<std::uint8_t> legal(spec.has_action_mask ? size_t(n) : 0);
-  float masked_action = 0;
+  // cost of stepping it), and each drawn component moves on to its next
+  // legal choice.
+  const std::vector<int> heads = spec.action.categories();
+  std::vector<std::uint8_t> legal(spec.has_action_mask ? size_t(spec.action.choice_count()) : 0);
+  std::vector<float> masked_action(action_size);
   const auto start = std::chrono::steady_clock::now();
   for (long t = 0; t < steps; ++t) {
     const float* action = actions.data() + (size_t(t) % action_cycle) * action_size;
     if (!legal.empty()) {
       environment.action_mask(legal.data());
-      int a = int(action[0]);
-      for (int k = 0; k < n && !legal[size_t(a)]; ++k) a = (a + 1) % n;
-      masked_action = float(a);
-      action = &masked_action;
+      for (size_t j = 0, offset = 0; j < heads.size(); offset += size_t(heads[j++])) {
+        const int n = heads[j];
+        int a = int(action[j]);
+        for (int k = 0; k < n && !legal[offset + size_t(a)]; ++k) a = (a + 1) % n;
+        masked_action[j] = float(a);
+      }
+      action = masked_action.data();
     }
     const envs::step_result r = environment.step(action, observation.data());
     reward_sum += r.reward;

@@ -46,7 +46,7 @@ class env_vector {
 
   // With spec().has_action_mask: each environment's legal actions in its
   // current state (after any reset within the last step), size() rows of
-  // spec().action.n bytes (algo/action_mask.hpp's rows). Not called otherwise.
+  // spec().action.choice_count() bytes (algo/action_mask.hpp's rows). Not called otherwise.
   virtual void action_masks(std::uint8_t* masks) const {}
 
   // Whether render() can draw these environments.
