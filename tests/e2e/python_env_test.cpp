@@ -10,7 +10,9 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <memory>
 #include <thread>
+#include <utility>
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
@@ -58,6 +60,23 @@ std::vector<int> wait_for_hosts(const std::string& marker, size_t n) {
   std::vector<int> hosts;
   wait_until([&] { return (hosts = host_processes(marker)).size() >= n; }, 30);
   return hosts;
+}
+
+// A learner serving `config` (no agents of its own) and one worker of two
+// agents joined to it over TCP on this machine; their logs beside `dir`.
+std::pair<std::unique_ptr<child_process>, std::unique_ptr<child_process>> start_cluster(
+    const std::string& config, const std::string& dir, const std::string& token, const std::string& worker_name) {
+  auto learner = std::make_unique<child_process>(
+      std::vector<std::string>{TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
+                               "--run-dir", dir, "--set", "agents.count=0"},
+      dir + ".learner.log");
+  const std::string address = learner_address(dir + ".learner.log");
+  REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
+  auto worker = std::make_unique<child_process>(
+      std::vector<std::string>{TROUPE_BINARY, "join", address, "--agents", "2", "--token", token, "--name",
+                               worker_name, "--retry", "5"},
+      dir + ".worker.log");
+  return {std::move(learner), std::move(worker)};
 }
 
 }  // namespace
@@ -222,23 +241,15 @@ TEST_CASE("python envs: cluster workers host their own Python processes") {
   const std::string marker = host_marker("e2e_cluster");
   const std::string config = signal_config(dir + ".cfg", marker, "{}",
                                            "    mean_return: 9.5\n");
-  const std::string token = "python-cluster-token";
-  child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
-                         "--run-dir", dir, "--set", "agents.count=0"},
-                        dir + ".learner.log");
-  const std::string address = learner_address(dir + ".learner.log");
-  REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
-  child_process worker({TROUPE_BINARY, "join", address, "--agents", "2", "--token", token, "--name",
-                        "pyworker", "--retry", "5"},
-                       dir + ".worker.log");
+  auto [learner, worker] = start_cluster(config, dir, "python-cluster-token", "pyworker");
   // The worker's agents start their hosts: children of the worker process.
   const auto hosts = wait_for_hosts(marker, 2);
   int of_worker = 0;
-  for (int pid : hosts) of_worker += parent_of(pid) == worker.pid();
+  for (int pid : hosts) of_worker += parent_of(pid) == worker->pid();
   CHECK(of_worker >= 2);
   INFO(read_file(dir + ".learner.log"));
-  REQUIRE(learner.wait_exit(std::chrono::seconds(90)) == 0);
-  CHECK(worker.wait_exit(std::chrono::seconds(20)) == 0);
+  REQUIRE(learner->wait_exit(std::chrono::seconds(90)) == 0);
+  CHECK(worker->wait_exit(std::chrono::seconds(20)) == 0);
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["solved"] == true);
   CHECK(s["cluster"]["workers_joined"] == 1);
@@ -263,19 +274,11 @@ TEST_CASE("python envs: a Dict observation with a mask key and MultiDiscrete act
                         << "  max_rollouts_in_flight: 2\n  lr: 0.003\n  optimizer: adam\n  entropy_coef: 0.0\n"
                         << "  ppo:\n    epochs: 3\n    minibatches: 1\n    targets: vtrace\n"
                         << "model:\n  hidden: [64, 64]\n  activation: relu\nlog:\n  progress: false\n";
-  const std::string token = "routing-cluster-token";
-  child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
-                         "--run-dir", dir, "--set", "agents.count=0"},
-                        dir + ".learner.log");
-  const std::string address = learner_address(dir + ".learner.log");
-  REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
-  child_process worker({TROUPE_BINARY, "join", address, "--agents", "2", "--token", token, "--name",
-                        "routing-worker", "--retry", "5"},
-                       dir + ".worker.log");
+  auto [learner, worker] = start_cluster(config, dir, "routing-cluster-token", "routing-worker");
   INFO(read_file(dir + ".learner.log"));
   INFO(read_file(dir + ".worker.log"));
-  REQUIRE(learner.wait_exit(std::chrono::seconds(120)) == 0);
-  CHECK(worker.wait_exit(std::chrono::seconds(20)) == 0);
+  REQUIRE(learner->wait_exit(std::chrono::seconds(120)) == 0);
+  CHECK(worker->wait_exit(std::chrono::seconds(20)) == 0);
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["solved"] == true);
   CHECK(s["agent_restarts"] == 0);
