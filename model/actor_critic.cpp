@@ -32,15 +32,14 @@ int add_dense_layers(torch::nn::Sequential& trunk, int width, const std::vector<
 }  // namespace
 
 namespace {
-// The 3x3 convolution that reads one image: conv_channels of ReLU, flattened.
-torch::nn::Sequential make_conv(const net_spec& spec, int channels) {
-  torch::nn::Sequential conv_layers;
+// Appends the 3x3 convolution that reads one image: conv_channels of ReLU,
+// flattened (a cnn trunk's first layers, and each image encoder).
+void add_conv(torch::nn::Sequential& layers, const net_spec& spec, int channels) {
   torch::nn::Conv2d conv(torch::nn::Conv2dOptions(channels, spec.conv_channels, 3));
   init_layer(conv, std::sqrt(2.0));
-  conv_layers->push_back(conv);
-  conv_layers->push_back(torch::nn::ReLU());
-  conv_layers->push_back(torch::nn::Flatten());
-  return conv_layers;
+  layers->push_back(conv);
+  layers->push_back(torch::nn::ReLU());
+  layers->push_back(torch::nn::Flatten());
 }
 
 int conv_features(const net_spec& spec, const std::vector<int>& hwc) {
@@ -68,14 +67,8 @@ std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
   } else if (spec.kind == "cnn") {
     if (spec.obs_shape.size() != 3)
       throw std::invalid_argument("model.kind cnn needs H x W x C observations");
-    const int h = spec.obs_shape[0], w = spec.obs_shape[1], c = spec.obs_shape[2];
-    torch::nn::Conv2d conv(torch::nn::Conv2dOptions(c, spec.conv_channels, 3));
-    init_layer(conv, std::sqrt(2.0));
-    trunk->push_back(conv);
-    trunk->push_back(torch::nn::ReLU());
-    trunk->push_back(torch::nn::Flatten());
-    width = add_dense_layers<torch::nn::ReLU>(trunk, spec.conv_channels * (h - 2) * (w - 2),
-                                              spec.hidden);
+    add_conv(trunk, spec, spec.obs_shape[2]);
+    width = add_dense_layers<torch::nn::ReLU>(trunk, conv_features(spec, spec.obs_shape), spec.hidden);
   } else if (spec.kind == "mlp" && spec.activation == "relu") {
     width = add_dense_layers<torch::nn::ReLU>(trunk, width, spec.hidden);
   } else if (spec.kind == "mlp" && spec.activation == "tanh") {
@@ -97,7 +90,9 @@ ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
       if (image.shape.size() != 3 || image.shape[0] < 3 || image.shape[1] < 3 || image.offset < 0 ||
           image.offset + image.size() > spec.obs_size)
         throw std::invalid_argument("an image input must be H x W x C (H, W >= 3) within the observation");
-      encoders_.push_back(register_module("encoder_" + std::to_string(i), make_conv(spec, image.shape[2])));
+      torch::nn::Sequential encoder;
+      add_conv(encoder, spec, image.shape[2]);
+      encoders_.push_back(register_module("encoder_" + std::to_string(i), encoder));
       std::fill(in_image.begin() + image.offset, in_image.begin() + image.offset + image.size(), 1);
     }
     std::vector<std::int64_t> columns;
