@@ -5,9 +5,9 @@
 #include <string>
 
 #include "algo/act_from_policy.hpp"
-#include "algo/action_mask.hpp"
 #include "algo/learner_core.hpp"
 #include "algo/optimizer.hpp"
+#include "algo/rollout.hpp"
 #include "algo/rollout_batch.hpp"
 #include "algo/update_rules.hpp"
 #include "model/compute_runtime.hpp"
@@ -37,14 +37,8 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
       const float a = r.actions[i];
       if (!(a >= 0 && a < heads[i % heads.size()] && a == int(a))) fail("action out of range");
     }
-    if (r.mask_size != 0 && heads.size() > 1) {
-      const long rows = r.samples();
-      if (std::string problem = mask_problem(r.action_masks.data(), rows, heads); !problem.empty())
-        fail(problem);
-      if (std::string problem = illegal_action_problem(r.actions.data(), r.action_masks.data(), rows, heads);
-          !problem.empty())
-        fail(problem);
-    }
+    if (r.mask_size != 0 && heads.size() > 1)
+      if (const std::string problem = rollout_mask_error(r, heads); !problem.empty()) fail(problem);
   }
   for (float o : r.observations)
     if (!std::isfinite(o)) fail("observation is not finite");

@@ -20,15 +20,8 @@ std::string rollout_shape_error(const rollout& r) {
   if (r.mask_size > 0) {
     // A row's split among several components is the model's to know
     // (learner checks it); with one, the whole row is the action's.
-    if (r.action_size == 1) {
-      if (const std::string problem = mask_problem(r.action_masks.data(), long(n), r.mask_size);
-          !problem.empty())
-        return problem;
-      if (const std::string problem =
-              illegal_action_problem(r.actions.data(), r.action_masks.data(), long(n), {r.mask_size});
-          !problem.empty())
-        return problem;
-    }
+    if (r.action_size == 1)
+      if (const std::string problem = rollout_mask_error(r, {r.mask_size}); !problem.empty()) return problem;
     if (r.mask_size < r.action_size) return "action masks shorter than the action's components";
   }
   size_t truncations = 0;
@@ -36,6 +29,12 @@ std::string rollout_shape_error(const rollout& r) {
   if (r.truncation_observations.size() != truncations * r.obs_size)
     return "truncation observations do not match the truncation flags";
   return "";
+}
+
+std::string rollout_mask_error(const rollout& r, const std::vector<int>& heads) {
+  if (std::string problem = mask_problem(r.action_masks.data(), r.samples(), heads); !problem.empty())
+    return problem;
+  return illegal_action_problem(r.actions.data(), r.action_masks.data(), r.samples(), heads);
 }
 
 }  // namespace troupe::algo

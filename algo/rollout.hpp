@@ -43,4 +43,11 @@ struct rollout {
 // Whoever receives rollouts checks this before trusting them.
 std::string rollout_shape_error(const rollout& r);
 
+// Why r's action masks, split among the action's components as `heads`
+// says (each one's number of choices), are not usable or its actions not
+// all legal under them; "" when they are. rollout_shape_error checks a
+// one-component rollout so; the learner and the cluster gateway, which know
+// the components, check the others.
+std::string rollout_mask_error(const rollout& r, const std::vector<int>& heads);
+
 }  // namespace troupe::algo

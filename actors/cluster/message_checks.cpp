@@ -38,14 +38,9 @@ std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
            std::to_string(r.n_envs) + " envs) is not the run's";
   if (const std::string error = algo::rollout_shape_error(r); !error.empty())
     return "rollout: " + error;
-  if (r.mask_size > 0 && shapes.mask_heads.size() > 1) {
-    const std::string error = algo::mask_problem(r.action_masks.data(), r.samples(), shapes.mask_heads);
-    if (!error.empty()) return "rollout: " + error;
-    if (const std::string illegal = algo::illegal_action_problem(
-            r.actions.data(), r.action_masks.data(), r.samples(), shapes.mask_heads);
-        !illegal.empty())
-      return "rollout: " + illegal;
-  }
+  if (r.mask_size > 0 && shapes.mask_heads.size() > 1)
+    if (const std::string error = algo::rollout_mask_error(r, shapes.mask_heads); !error.empty())
+      return "rollout: " + error;
   if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions) ||
       !all_finite(r.initial_states) || !all_finite(r.behaviour_logp) ||
       !all_finite(r.truncation_observations))
