@@ -121,8 +121,7 @@ void act(agent_pointer self, const predict_reply& reply) {
   if (st.stopped) return;
   agents::collector& c = *st.collector;
   const envs::space& action_space = c.spec().action;
-  const size_t policy_size = action_space.type == envs::space::kind::box ? size_t(action_space.flat_size())
-                                                                         : size_t(action_space.choice_count());
+  const size_t policy_size = size_t(action_space.policy_size());
   if (st.frame_wanted && reply.row_policy.size() >= policy_size) deliver_frame(st, reply);
   std::optional<algo::rollout> done =
       c.step(reply.actions.data(), reply.logp.data(), reply.version, reply.states);

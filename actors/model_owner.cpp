@@ -74,7 +74,7 @@ bool well_formed(const model_owner_state& st, const predict_request& req) {
     return false;
   if (req.action_masks.empty()) return true;
   return !st.net.continuous &&
-         req.action_masks.size() == size_t(req.rows) * size_t(st.net.action_size) &&
+         req.action_masks.size() == size_t(req.rows) * size_t(st.net.logit_count()) &&
          algo::mask_problem(req.action_masks.data(), req.rows, st.net.heads()).empty();
 }
 
@@ -109,7 +109,7 @@ void flush(model_owner_state& st) {
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.net.action_size];
       const std::uint8_t* legal =
-          p.mask_at < 0 ? nullptr : &st.masks[size_t(p.mask_at) + size_t(i) * st.net.action_size];
+          p.mask_at < 0 ? nullptr : &st.masks[size_t(p.mask_at) + size_t(i) * st.net.logit_count()];
       reply.logp[i] = algo::act_from_policy(st.net, policy, st.out.log_std.data(), false, st.rng,
                                             &reply.actions[size_t(i) * width], legal);
     }

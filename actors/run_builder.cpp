@@ -29,7 +29,8 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.shapes.state_size = config.model.recurrent.state_size();
   g.shapes.n_steps = config.algo.n_steps;
   g.shapes.mask_size = run.env.has_action_mask ? run.env.action.choice_count() : 0;
-  if (run.env.action.type == envs::space::kind::multi_discrete) g.shapes.mask_heads = run.env.action.nvec;
+  if (run.env.action.type == envs::space::kind::multi_discrete || run.env.action.type == envs::space::kind::hybrid)
+    g.shapes.mask_heads = run.env.action.nvec;
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
   auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);
@@ -75,7 +76,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
     if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
     run.trainers.push_back(std::make_shared<algo::learner>(
-        run.models[d], run::learner_config_for(config, run.streams.learner(d))));
+        run.models[d], run::learner_config_for(config, run.env, run.streams.learner(d))));
     if (!request.resume_from.empty()) {
       try {
         run.resumed = run.trainers[d]->restore(request.resume_from);

@@ -10,11 +10,13 @@
 namespace troupe::agents {
 
 void clip_to_space(const envs::space& action_space, float* actions, int rows) {
-  if (action_space.type != envs::space::kind::box) return;
-  const size_t width = action_space.low.size();
+  const size_t box = size_t(action_space.continuous_size());
+  if (box == 0) return;
+  // A hybrid action's Box values follow its components' indices.
+  const size_t width = size_t(action_space.flat_size()), first = width - box;
   for (int r = 0; r < rows; ++r)
-    for (size_t j = 0; j < width; ++j) {
-      float& a = actions[size_t(r) * width + j];
+    for (size_t j = 0; j < box; ++j) {
+      float& a = actions[size_t(r) * width + first + j];
       a = static_cast<float>(std::clamp<double>(a, action_space.low[j], action_space.high[j]));
     }
 }

@@ -96,7 +96,7 @@ class collector {
 };
 
 // Clips `rows` actions of `action_space` to its bounds in place: a Box's
-// elements to [low, high]; a Discrete action is left as it is.
+// elements (a hybrid action's Box part) to [low, high]; discrete indices are left as they are.
 void clip_to_space(const envs::space& action_space, float* actions, int rows);
 
 }  // namespace troupe::agents

@@ -27,7 +27,7 @@ void choose_action(const model::net_spec& net, const envs::space& action_space,
                    const float* policy, const float* log_std, bool greedy, std::mt19937_64& rng,
                    float* action, const std::uint8_t* legal) {
   algo::act_from_policy(net, policy, log_std, greedy, rng, action, legal);
-  if (net.continuous) clip_to_space(action_space, action, 1);
+  clip_to_space(action_space, action, 1);
 }
 
 namespace {

@@ -12,30 +12,33 @@ void show_policy(viewer::overlay_info& info, const envs::space& action_space, co
   info.action_names.clear();
   info.chosen_actions.clear();
   info.legal_actions.clear();
-  if (action_space.type != envs::space::kind::box) {
-    const std::vector<int> heads = action_space.categories();
+  const std::vector<int> heads = action_space.categories();
+  int offset = 0;
+  if (!heads.empty()) {
     const int choices = action_space.choice_count();
     info.action_probabilities.resize(size_t(choices));
-    int offset = 0;
     for (size_t j = 0; j < heads.size(); ++j) {
       algo::categorical_probabilities(policy + offset, heads[j],
                                       info.action_probabilities.data() + offset,
                                       legal ? legal + offset : nullptr);
       info.chosen_actions.push_back(offset + static_cast<std::int32_t>(action[j]));
-      if (heads.size() > 1)
+      if (heads.size() > 1 || action_space.type == envs::space::kind::hybrid)
         for (int a = 0; a < heads[j]; ++a)
           info.action_names.push_back(std::to_string(j) + ":" + std::to_string(a));
       offset += heads[j];
     }
-    if (heads.size() == 1) info.action_names = labels;
+    if (heads.size() == 1 && action_space.type != envs::space::kind::hybrid) info.action_names = labels;
     if (legal) info.legal_actions.assign(legal, legal + choices);
-    return;
   }
-  const int size = action_space.flat_size();
-  info.action_values.assign(policy, policy + size);
-  info.action_values.insert(info.action_values.end(), action, action + size);
+  // A Box's (or a hybrid action's Box part's) means, then the values taken.
+  const int size = action_space.continuous_size();
+  if (size == 0) return;
+  const float* mean = policy + offset;
+  const float* taken = action + heads.size();
+  info.action_values.assign(mean, mean + size);
+  info.action_values.insert(info.action_values.end(), taken, taken + size);
   if (size == 1) {
-    info.action_names = {"mean", "act"};
+    info.action_names.insert(info.action_names.end(), {"mean", "act"});
     return;
   }
   for (int j = 1; j <= size; ++j) info.action_names.push_back("mu" + std::to_string(j));

@@ -17,8 +17,10 @@ namespace troupe::agents {
 // action's values). Discrete: the action probabilities, the chosen one(s)
 // highlighted, labelled by `labels` (a MultiDiscrete action's entries as
 // "component:choice"). Continuous: the means, then the actions taken,
-// labelled "mean"/"act" (or mu1.., a1..). `legal`: a discrete action's mask,
-// or null: masked actions show probability 0, drawn grey.
+// labelled "mean"/"act" (or mu1.., a1..). A hybrid action: its components'
+// probabilities ("component:choice"), then its Box part's means and values.
+// `legal`: a discrete action's mask, or null: masked actions show
+// probability 0, drawn grey.
 void show_policy(viewer::overlay_info& info, const envs::space& action_space, const float* policy,
                  const float* action, const std::vector<std::string>& labels,
                  const std::uint8_t* legal = nullptr);

@@ -26,7 +26,7 @@ train_result a3c_update(learner_core& core, const rollout& r) {
       core.on_device(torch::from_blob(targets.returns.data(), {samples}, torch::kFloat32)),
       cfg.value_coef, cfg.entropy_coef);
 
-  const step_outcome step = core.step(loss.total);
+  const step_outcome step = core.step(core.with_bounds_penalty(loss.total, now.out.policy.slice(0, 0, samples)));
   train_result result;
   result.applied = step.applied;
   result.frozen = step.frozen;

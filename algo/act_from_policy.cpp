@@ -6,6 +6,19 @@
 
 namespace troupe::algo {
 
+namespace {
+
+// `d` values drawn from the Gaussian of `mean` and `log_std` (its mean when
+// `greedy`) into `action`; returns their log-density.
+float gaussian_action(const float* mean, const float* log_std, int d, bool greedy, std::mt19937_64& rng,
+                      float* action) {
+  if (!greedy) return sample_gaussian(mean, log_std, d, rng, action);
+  std::copy(mean, mean + d, action);
+  return gaussian_logp(mean, log_std, d, action);
+}
+
+}  // namespace
+
 float act_from_policy(const model::net_spec& net, const float* policy, const float* log_std,
                       bool greedy, std::mt19937_64& rng, float* action,
                       const std::uint8_t* legal) {
@@ -27,11 +40,10 @@ float act_from_policy(const model::net_spec& net, const float* policy, const flo
       logp += a.logp;
       offset += choices;
     }
-    return logp;
+    if (!net.hybrid()) return logp;
+    return logp + gaussian_action(policy + offset, log_std, net.gaussian_size, greedy, rng, action + j);
   }
-  if (!greedy) return sample_gaussian(policy, log_std, n, rng, action);
-  std::copy(policy, policy + n, action);
-  return gaussian_logp(policy, log_std, n, action);
+  return gaussian_action(policy, log_std, n, greedy, rng, action);
 }
 
 }  // namespace troupe::algo

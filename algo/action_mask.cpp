@@ -37,13 +37,14 @@ void first_legal_actions(const std::uint8_t* legal, const std::vector<int>& head
 }
 
 std::string illegal_action_problem(const float* actions, const std::uint8_t* masks, long rows,
-                                   const std::vector<int>& heads) {
+                                   const std::vector<int>& heads, long stride) {
+  if (stride == 0) stride = long(heads.size());
   long width = 0;
   for (int n : heads) width += n;
   for (long r = 0; r < rows; ++r) {
     const std::uint8_t* row = masks + r * width;
     for (size_t j = 0; j < heads.size(); ++j) {
-      const float a = actions[r * long(heads.size()) + long(j)];
+      const float a = actions[r * stride + long(j)];
       if (!(a >= 0 && a < heads[j] && a == float(int(a))) || !row[int(a)])
         return "sample " + std::to_string(r) + " took an action its mask does not allow";
       row += heads[j];

@@ -26,10 +26,11 @@ std::string mask_problem(const std::uint8_t* masks, long rows, const std::vector
 // Each component's first legal choice, as an action (heads.size() floats).
 void first_legal_actions(const std::uint8_t* legal, const std::vector<int>& heads, float* action);
 
-// Why the taken `actions` (`rows` x heads.size() indices, as floats) are not
-// all legal under their mask rows, naming the first that is not ("" when
-// they are).
+// Why the taken `actions` (`rows` rows of `stride` floats, the first
+// heads.size() of each the components' indices; stride 0: heads.size()) are
+// not all legal under their mask rows, naming the first that is not (""
+// when they are). A hybrid action's Box values follow its indices.
 std::string illegal_action_problem(const float* actions, const std::uint8_t* masks, long rows,
-                                   const std::vector<int>& heads);
+                                   const std::vector<int>& heads, long stride = 0);
 
 }  // namespace troupe::algo

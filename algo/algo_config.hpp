@@ -45,6 +45,9 @@ struct algo_config {
   double entropy_coef = 0.01;
   double value_coef = 0.5;
   double max_grad_norm = 0.5;      // 0 disables clipping
+  // A hybrid action's Gaussian means beyond its Box part's bounds cost this
+  // times the square of the excess (learner_core::with_bounds_penalty).
+  double bounds_coef = 1.0;
   double rmsprop_alpha = 0.99;
   double optimizer_eps = 1e-5;
   int max_rollouts_in_flight = 2;  // per agent: rollouts sent but not yet trained

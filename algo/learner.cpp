@@ -25,21 +25,22 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
   if (r.action_size != action_width(spec))
     fail("action size does not match the model");
   if (r.state_size != spec.state_size()) fail("recurrent state size does not match the model");
-  if (r.mask_size != 0 && (spec.continuous || r.mask_size != spec.action_size))
+  if (r.mask_size != 0 && (spec.continuous || r.mask_size != spec.logit_count()))
     fail("action mask size does not match the model's actions");
   if (const std::string error = rollout_shape_error(r); !error.empty()) fail(error);
-  if (spec.continuous) {
-    for (float a : r.actions)
+  // A row: each categorical component's index, then any Gaussian values.
+  const std::vector<int> heads = spec.continuous ? std::vector<int>{} : spec.heads();
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    const float a = r.actions[i];
+    const size_t column = i % size_t(r.action_size);
+    if (column >= heads.size()) {
       if (!std::isfinite(a)) fail("action is not finite");
-  } else {
-    const std::vector<int> heads = spec.heads();
-    for (size_t i = 0; i < r.actions.size(); ++i) {
-      const float a = r.actions[i];
-      if (!(a >= 0 && a < heads[i % heads.size()] && a == int(a))) fail("action out of range");
+    } else if (!(a >= 0 && a < heads[column] && a == int(a))) {
+      fail("action out of range");
     }
-    if (r.mask_size != 0 && heads.size() > 1)
-      if (const std::string problem = rollout_mask_error(r, heads); !problem.empty()) fail(problem);
   }
+  if (r.mask_size != 0 && r.action_size > 1)
+    if (const std::string problem = rollout_mask_error(r, heads); !problem.empty()) fail(problem);
   for (float o : r.observations)
     if (!std::isfinite(o)) fail("observation is not finite");
 }

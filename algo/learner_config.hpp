@@ -2,6 +2,7 @@
 // What a learner is built with: the algorithm's hyperparameters and what the
 // run adds to them (reward normalisation, the schedule's budget, a seed).
 #include <cstdint>
+#include <vector>
 
 #include "algo/algo_config.hpp"
 #include "model/net_spec.hpp"
@@ -13,6 +14,9 @@ struct learner_config {
   model::normalize_config normalize;    // .reward: rewards are scaled for learning
   std::int64_t schedule_env_steps = 0;  // algo.lr_schedule linear: the lr is 0 here (run.stop.env_steps)
   std::uint64_t seed = 1;               // PPO's minibatch shuffles
+  // A hybrid action's Box part's bounds, for algo.bounds_coef's penalty;
+  // empty: no penalty.
+  std::vector<double> action_low = {}, action_high = {};
 };
 
 }  // namespace troupe::algo

@@ -47,7 +47,8 @@ rollout_outputs learner_core::run(const rollout& r) {
 }
 
 torch::Tensor learner_core::taken_actions(const rollout& r) const {
-  if (model->spec.continuous)
+  // A Box or hybrid action's row stays floats (terms splits a hybrid's indices off).
+  if (model->spec.gaussian_dims() > 0)
     return on_device(torch::from_blob(const_cast<float*>(r.actions.data()),
                                       {r.samples(), r.action_size}, torch::kFloat32)
                          .clone());
@@ -67,8 +68,22 @@ policy_terms learner_core::terms(const torch::Tensor& policy, const torch::Tenso
                                   const torch::Tensor& actions, const torch::Tensor& legal) const {
   const model::net_spec& spec = model->spec;
   if (spec.continuous) return gaussian_terms(policy, log_std, actions);
+  if (spec.hybrid()) return hybrid_terms(policy, log_std, actions, spec.action_heads, legal);
   return spec.action_heads.empty() ? categorical_terms(policy, actions, legal)
                                    : multi_categorical_terms(policy, actions, spec.action_heads, legal);
+}
+
+torch::Tensor learner_core::with_bounds_penalty(const torch::Tensor& loss, const torch::Tensor& policy) const {
+  const model::net_spec& spec = model->spec;
+  if (!spec.hybrid() || config.algo.bounds_coef == 0 || config.action_low.empty()) return loss;
+  const auto bound = [this](const std::vector<double>& values) {
+    return on_device(torch::tensor(std::vector<float>(values.begin(), values.end()), torch::kFloat32));
+  };
+  const torch::Tensor mean = policy.narrow(-1, spec.logit_count(), spec.gaussian_size);
+  // An infinite bound gives relu(-inf) = 0: no penalty on that side.
+  const torch::Tensor excess =
+      torch::relu(mean - bound(config.action_high)) + torch::relu(bound(config.action_low) - mean);
+  return loss + config.algo.bounds_coef * excess.pow(2).sum(-1).mean();
 }
 
 step_outcome learner_core::step(const torch::Tensor& loss) {

@@ -66,6 +66,11 @@ struct learner_core {
   // over the legal actions where `legal` is given.
   policy_terms terms(const torch::Tensor& policy, const torch::Tensor& log_std,
                      const torch::Tensor& actions, const torch::Tensor& legal = {}) const;
+  // `loss` plus algo.bounds_coef times the squared excess of a hybrid
+  // policy's Gaussian means (in `policy`, after the logits) beyond
+  // config.action_low / action_high, summed over values and averaged over
+  // rows; `loss` itself where there is no such penalty.
+  torch::Tensor with_bounds_penalty(const torch::Tensor& loss, const torch::Tensor& policy) const;
   // One update: the gradients of `loss`, clipped to algo.max_grad_norm,
   // applied as one atomic update, or skipped when not finite.
   step_outcome step(const torch::Tensor& loss);

@@ -38,4 +38,17 @@ policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_
   return {logp, entropy};
 }
 
+policy_terms hybrid_terms(const torch::Tensor& policy, const torch::Tensor& log_std,
+                          const torch::Tensor& actions, const std::vector<int>& heads,
+                          const torch::Tensor& legal) {
+  std::int64_t logits = 0;
+  for (int n : heads) logits += n;
+  const auto k = std::int64_t(heads.size());
+  const policy_terms discrete = multi_categorical_terms(
+      policy.narrow(-1, 0, logits), actions.narrow(-1, 0, k).to(torch::kInt64), heads, legal);
+  const policy_terms box = gaussian_terms(policy.narrow(-1, logits, log_std.size(0)), log_std,
+                                          actions.narrow(-1, k, log_std.size(0)));
+  return {discrete.logp + box.logp, discrete.entropy + box.entropy};
+}
+
 }  // namespace troupe::algo

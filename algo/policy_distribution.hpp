@@ -26,5 +26,14 @@ policy_terms multi_categorical_terms(const torch::Tensor& logits, const torch::T
 // `actions`: float [batch, d]; a diagonal Gaussian with state-independent log-std.
 policy_terms gaussian_terms(const torch::Tensor& mean, const torch::Tensor& log_std,
                             const torch::Tensor& actions);
+// A hybrid action (a Tuple of discrete and Box parts): `policy` holds the
+// components' logits (sizes `heads`, masked by `legal`) then the Box part's
+// Gaussian means (as many as log_std's entries); `actions`: float [batch,
+// heads.size() + d], the indices then the values. The parts are independent
+// given the state: log-probability and entropy are the sums of the
+// components' and the Gaussian's.
+policy_terms hybrid_terms(const torch::Tensor& policy, const torch::Tensor& log_std,
+                          const torch::Tensor& actions, const std::vector<int>& heads,
+                          const torch::Tensor& legal = {});
 
 }  // namespace troupe::algo

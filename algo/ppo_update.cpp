@@ -116,7 +116,7 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
       const std::vector<torch::Tensor> mine = per_sample.index_select(0, i).unbind(1);
       const ppo_loss_terms loss = ppo_loss(terms.logp, terms.entropy, pass.out.values, mine[0],
                                            mine[1], mine[2], mine[3], settings);
-      const step_outcome step = core.step(loss.total);
+      const step_outcome step = core.step(core.with_bounds_penalty(loss.total, pass.out.policy));
       result.applied |= step.applied;
       result.frozen |= step.frozen;
       result.updates += step.applied ? 1 : 0;

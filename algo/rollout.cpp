@@ -22,7 +22,6 @@ std::string rollout_shape_error(const rollout& r) {
     // (learner checks it); with one, the whole row is the action's.
     if (r.action_size == 1)
       if (const std::string problem = rollout_mask_error(r, {r.mask_size}); !problem.empty()) return problem;
-    if (r.mask_size < r.action_size) return "action masks shorter than the action's components";
   }
   size_t truncations = 0;
   for (auto t : r.truncated) truncations += t ? 1 : 0;
@@ -32,9 +31,13 @@ std::string rollout_shape_error(const rollout& r) {
 }
 
 std::string rollout_mask_error(const rollout& r, const std::vector<int>& heads) {
+  long choices = 0;
+  for (int n : heads) choices += n;
+  if (r.mask_size != choices || r.action_size < long(heads.size()))
+    return "action masks do not match the action's components";
   if (std::string problem = mask_problem(r.action_masks.data(), r.samples(), heads); !problem.empty())
     return problem;
-  return illegal_action_problem(r.actions.data(), r.action_masks.data(), r.samples(), heads);
+  return illegal_action_problem(r.actions.data(), r.action_masks.data(), r.samples(), heads, r.action_size);
 }
 
 }  // namespace troupe::algo

@@ -39,7 +39,7 @@ void export_policy(const export_options& opts) {
   for (const envs::space_leaf& leaf : spec.observation.leaves)
     meta.inputs.push_back({leaf.key, leaf.kind, leaf.nvec, leaf.start, leaf.size});
   meta.mask_key = spec.observation_mask_key;
-  if (spec.action.type == envs::space::kind::box) {
+  if (spec.action.continuous_size() > 0) {  // a Box, or a hybrid action's Box part
     meta.action_low = spec.action.low;
     meta.action_high = spec.action.high;
   }

@@ -62,13 +62,15 @@ class fixed_playback_policy final : public playback_policy {
     std::copy(chosen, chosen + action_.flat_size(), a);
     if (action_.type != envs::space::kind::box) {
       // As logits: random is uniform over the legal actions (all without a
-      // mask), noop certain of its one action.
+      // mask), noop certain of its one action; a hybrid action's Box part
+      // as means equal to the values taken.
       const std::vector<int> heads = action_.categories();
       std::vector<std::uint8_t> legal(size_t(action_.choice_count()), 1);
       if (env_.spec().has_action_mask) env_.action_mask(legal.data());
       std::vector<float> logits(legal.size(), random_ ? 0.f : algo::masked_logit);
       for (size_t j = 0, offset = 0; !random_ && j < heads.size(); offset += size_t(heads[j++]))
         logits[offset + size_t(a[j])] = 0.f;
+      logits.insert(logits.end(), a + heads.size(), a + action_.flat_size());
       agents::show_policy(info, action_, logits.data(), a, labels_,
                           env_.spec().has_action_mask ? legal.data() : nullptr);
       return;

@@ -23,9 +23,12 @@ struct space_leaf {
 // A discrete space has `n` actions; a multi-discrete space one choice
 // among nvec[j] for each component j (MultiBinary is nvec all 2; a Tuple or
 // Dict of discrete actions is one too, component by component); a box space
-// has `shape` with bounds.
+// has `shape` with bounds. A hybrid action space (a Tuple or Dict with both
+// discrete and Box parts, as parameterised actions are) is the components
+// of `nvec` followed by a Box of `shape` {d} with bounds: an action is the
+// nvec.size() indices, then the d values.
 struct space {
-  enum class kind { discrete, box, multi_discrete };
+  enum class kind { discrete, box, multi_discrete, hybrid };
   kind type = kind::discrete;
   int n = 0;                       // discrete: number of actions
   std::vector<int> shape;          // box: dimensions
@@ -46,14 +49,24 @@ struct space {
   static space multi_discrete_space(std::vector<int> nvec) {
     return {kind::multi_discrete, 0, {}, {}, {}, std::move(nvec)};
   }
+  static space hybrid_space(std::vector<int> nvec, std::vector<double> low, std::vector<double> high) {
+    const int d = int(low.size());
+    return {kind::hybrid, 0, {d}, std::move(low), std::move(high), std::move(nvec)};
+  }
   // Number of scalars an element of this space holds (1 for a discrete
-  // action, one per component of a multi-discrete one).
+  // action, one per component of a multi-discrete one, a box's values).
   int flat_size() const;
   // The number of choices of each categorical component: {n} for a
-  // discrete space, nvec for a multi-discrete one, none for a box.
+  // discrete space, nvec for a multi-discrete or hybrid one, none for a box.
   std::vector<int> categories() const;
   // Choices over all components: the length of an action mask row.
   int choice_count() const;
+  // The values of a box or of a hybrid space's Box part (0 for the others):
+  // they come after the categorical indices in an action.
+  int continuous_size() const;
+  // Floats of a policy's output for this space: each component's logits,
+  // then a Gaussian's means.
+  int policy_size() const { return choice_count() + continuous_size(); }
   std::string describe() const;
 };
 

@@ -22,27 +22,31 @@ fixed_policy_actions::fixed_policy_actions(fixed_policy policy, const space& act
       rng_(seed) {
   for (int choices : space_.categories())
     if (choices < 1) throw std::invalid_argument("a discrete action space needs at least one action");
-  if (space_.type == space::kind::box && policy_ == fixed_policy::random) {
-    if (space_.low.size() != action_.size() || space_.high.size() != action_.size())
+  const size_t box = size_t(space_.continuous_size());
+  if (box > 0 && policy_ == fixed_policy::random) {
+    if (space_.low.size() != box || space_.high.size() != box)
       throw std::invalid_argument("a box action space needs one bound per element");
-    for (size_t i = 0; i < action_.size(); ++i)
+    for (size_t i = 0; i < box; ++i)
       if (!std::isfinite(space_.low[i]) || !std::isfinite(space_.high[i]))
         throw std::invalid_argument("the random policy needs a bounded box action space");
   }
 }
 
+void fixed_policy_actions::draw_box() {
+  // A hybrid action's Box values follow its components' indices.
+  const size_t first = action_.size() - size_t(space_.continuous_size());
+  for (size_t i = first; i < action_.size(); ++i) {
+    std::uniform_real_distribution<double> pick(space_.low[i - first], space_.high[i - first]);
+    action_[i] = static_cast<float>(pick(rng_));
+  }
+}
+
 const float* fixed_policy_actions::next() {
   if (policy_ == fixed_policy::noop) return action_.data();  // zeros, never written
-  if (space_.type != space::kind::box) {
-    const std::vector<int> heads = space_.categories();
-    for (size_t j = 0; j < heads.size(); ++j)
-      action_[j] = static_cast<float>(std::uniform_int_distribution<int>(0, heads[j] - 1)(rng_));
-  } else {
-    for (size_t i = 0; i < action_.size(); ++i) {
-      std::uniform_real_distribution<double> pick(space_.low[i], space_.high[i]);
-      action_[i] = static_cast<float>(pick(rng_));
-    }
-  }
+  const std::vector<int> heads = space_.categories();
+  for (size_t j = 0; j < heads.size(); ++j)
+    action_[j] = static_cast<float>(std::uniform_int_distribution<int>(0, heads[j] - 1)(rng_));
+  draw_box();
   return action_.data();
 }
 
@@ -64,6 +68,7 @@ const float* fixed_policy_actions::next_for(const env& e) {
                             : std::uniform_int_distribution<size_t>(0, allowed.size() - 1)(rng_);
     action_[j] = static_cast<float>(allowed[pick]);
   }
+  if (policy_ == fixed_policy::random) draw_box();
   return action_.data();
 }
 

@@ -33,6 +33,8 @@ class fixed_policy_actions {
   const float* next_for(const env& e);
 
  private:
+  void draw_box();  // random values for the Box part, within its bounds
+
   fixed_policy policy_;
   space space_;
   std::vector<float> action_;

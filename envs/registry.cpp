@@ -5,6 +5,7 @@
 #include "envs/acrobot.hpp"
 #include "envs/cartpole.hpp"
 #include "envs/env_id.hpp"
+#include "envs/examples/archer.hpp"
 #include "envs/examples/corridor.hpp"
 #include "envs/examples/courier.hpp"
 #include "envs/examples/legal_moves.hpp"
@@ -50,6 +51,7 @@ std::vector<registry_entry> builtin_envs() {
       entry<examples::corridor>("Example/Corridor-v0"),
       entry<examples::legal_moves>("Example/LegalMoves-v0"),
       entry<examples::courier>("Example/Courier-v0"),
+      entry<examples::archer>("Example/Archer-v0"),
       entry<examples::memory_cue>("Example/MemoryCue-v0"),
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});

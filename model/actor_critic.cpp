@@ -126,7 +126,8 @@ ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
   }
   register_module("policy_head", policy_head_);
   register_module("value_head", value_head_);
-  if (spec.continuous) log_std_ = register_parameter("log_std", torch::full({spec.action_size}, spec.log_std_init));
+  if (spec.gaussian_dims() > 0)
+    log_std_ = register_parameter("log_std", torch::full({spec.gaussian_dims()}, spec.log_std_init));
   if (spec.normalize.observation) {
     // No data yet: mean 0 and variance 1, as model::running_moments starts.
     obs_mean = register_buffer("obs_mean", torch::zeros({spec.obs_size}));

@@ -18,8 +18,8 @@
 namespace troupe::model {
 
 struct actor_critic_output {
-  torch::Tensor policy;   // [batch, action_size]: logits, or Gaussian means
-  torch::Tensor log_std;  // [action_size] for a Gaussian head; undefined otherwise
+  torch::Tensor policy;   // [batch, action_size]: logits, then any Gaussian means
+  torch::Tensor log_std;  // [gaussian_dims] for a Gaussian (or hybrid) head; undefined otherwise
   torch::Tensor values;   // [batch]
   torch::Tensor states;   // [batch, state_size]: each row's next state; undefined without a core
 };

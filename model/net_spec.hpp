@@ -58,11 +58,15 @@ struct net_spec {
   std::vector<int> obs_shape;  // e.g. {4} or {10, 10, 4}
   int obs_size = 0;            // product of obs_shape
   bool continuous = false;     // Box actions: Gaussian head; else categorical
-  int action_size = 0;         // number of actions (categorical) or action dimensions
+  int action_size = 0;         // the policy head's outputs: logits, then any Gaussian means
   // A categorical policy over several components (MultiDiscrete actions):
   // each one's number of choices, its logits in turn among the action_size;
   // empty: one component of action_size choices.
   std::vector<int> action_heads = {};
+  // A hybrid policy (a Tuple or Dict action of discrete and Box parts): the
+  // Box's dimensions, a Gaussian's means after the logits of action_heads
+  // (which a hybrid policy always names); 0 for the others.
+  int gaussian_size = 0;
   std::vector<int> hidden = {64, 64};  // mlp: hidden widths; cnn: widths after the conv
   std::string activation = "tanh";     // mlp: tanh | relu (a cnn's layers are ReLU)
   int conv_channels = 16;      // cnn: channels of the 3x3 convolution
@@ -77,10 +81,15 @@ struct net_spec {
 
   // Floats of recurrent state per observation row (0: feed-forward).
   int state_size() const { return recurrent.state_size(); }
-  // A categorical policy's components: action_heads, or the one of them all.
+  // A categorical or hybrid policy's components: action_heads, or the one of them all.
   std::vector<int> heads() const {
     return action_heads.empty() ? std::vector<int>{action_size} : action_heads;
   }
+  bool hybrid() const { return gaussian_size > 0; }
+  // Dimensions of the Gaussian part: a Box policy's all, a hybrid's Box part.
+  int gaussian_dims() const { return continuous ? action_size : gaussian_size; }
+  // Logits over all components (the length of an action mask row); 0 for a Box policy.
+  int logit_count() const { return continuous ? 0 : action_size - gaussian_size; }
 };
 
 // The network `config` asks for, over observations of `obs_shape` and with

@@ -162,12 +162,25 @@ std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, con
   if (!value_trunk) out << "    v = h\n";
   out << "    policy = torch.linear(h, self.policy_head_weight, self.policy_head_bias)\n"
       << "    value = torch.linear(v, self.value_head_weight, self.value_head_bias).squeeze(-1)\n";
-  if (!spec.continuous)
+  if (!spec.continuous && !spec.hybrid())
     out << "    if mask is not None:\n"
         << "        policy = policy.masked_fill(mask.reshape(policy.size(0), -1) == 0, "
         << number(algo_masked_logit) << ")\n";
+  if (spec.hybrid()) {
+    // The mask covers the logits; the Gaussian's means after them stay.
+    const std::string logits = std::to_string(spec.logit_count());
+    out << "    if mask is not None:\n"
+        << "        policy = torch.cat([policy.narrow(1, 0, " << logits
+        << ").masked_fill(mask.reshape(policy.size(0), -1) == 0, " << number(algo_masked_logit)
+        << "), policy.narrow(1, " << logits << ", " << spec.gaussian_size << ")], 1)\n";
+  }
   out << (recurrent ? "    return (policy, value, next_state)\n" : "    return (policy, value)\n");
   return out.str();
+}
+
+// What the module's action_space attribute says of the policy.
+std::string action_space_name(const net_spec& spec) {
+  return spec.continuous ? "box" : spec.hybrid() ? "hybrid" : "discrete";
 }
 
 c10::List<int64_t> int_list(const std::vector<int>& values) {
@@ -191,7 +204,7 @@ std::string policy_metadata_json(const shared_model& model, const policy_metadat
                    {"env_id", meta.env_id},
                    {"observation_shape", meta.observation_shape},
                    {"observe", meta.observe},
-                   {"action_space", spec.continuous ? "box" : "discrete"},
+                   {"action_space", action_space_name(spec)},
                    {"observation_keys", keys_of(meta)},
                    {"mask_key", meta.mask_key},
                    {"action_count", spec.action_size},
@@ -226,7 +239,7 @@ void export_torchscript(shared_model& model, const policy_metadata& meta, const 
   module.register_attribute("env_id", c10::StringType::get(), meta.env_id);
   module.register_attribute("observation_shape", c10::ListType::ofInts(), int_list(meta.observation_shape));
   module.register_attribute("action_space", c10::StringType::get(),
-                            std::string(spec.continuous ? "box" : "discrete"));
+                            action_space_name(spec));
   module.register_attribute("action_count", c10::IntType::get(), int64_t(spec.action_size));
   module.register_attribute("action_low", c10::ListType::ofFloats(), c10::List<double>(meta.action_low));
   module.register_attribute("action_high", c10::ListType::ofFloats(), c10::List<double>(meta.action_high));

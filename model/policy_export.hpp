@@ -14,14 +14,17 @@
 //   forward(obs, state, mask=None) -> (policy, value, next_state)   LSTM or GRU
 //   initial_state(batch) -> zeros [batch, state_size]               every policy
 //
-// `policy` is [batch, actions]: logits (Discrete; a MultiDiscrete action's
-// components' logits in turn, action_heads giving their sizes), or the
-// Gaussian's mean (Box), whose log-std is the module's `log_std` parameter.
-// `mask` ([batch, actions], nonzero where legal), or a Dict observation's
-// mask key when `mask` is None, sets the masked logits to -1e9. `value` is
-// [batch]. What a user needs of the task is in attributes (env_id,
-// observation_shape, observation_keys, mask_key, action_space "discrete" |
-// "box", action_count, action_heads, action_low, action_high,
+// `policy` is [batch, action_count]: logits (Discrete; a MultiDiscrete
+// action's components' logits in turn, action_heads giving their sizes), or
+// the Gaussian's mean (Box), whose log-std is the module's `log_std`
+// parameter; a hybrid action (a Tuple or Dict of discrete and Box parts):
+// its components' logits, then its Box part's means (action_count less the
+// sum of action_heads of them). `mask` ([batch, the logits], nonzero where
+// legal), or a Dict observation's mask key when `mask` is None, sets the
+// masked logits to -1e9. `value` is [batch]. What a user needs of the task
+// is in attributes (env_id, observation_shape, observation_keys, mask_key,
+// action_space "discrete" | "box" | "hybrid", action_count, action_heads,
+// action_low, action_high (a Box's or a hybrid's Box part's),
 // action_labels, state_size, recurrent, parameter_version, troupe_version)
 // and, the same as JSON, in the archive's extra file "troupe.json".
 #include <cstdint>

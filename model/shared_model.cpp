@@ -127,7 +127,7 @@ void predict(shared_model& model, const float* observations, const float* states
                 out.policy.size() * sizeof(float));
     if (result.log_std.defined()) {
       const float* ls = result.log_std.contiguous().data_ptr<float>();
-      out.log_std.assign(ls, ls + actions);
+      out.log_std.assign(ls, ls + result.log_std.numel());
     }
     std::memcpy(out.values.data(), result.values.contiguous().data_ptr<float>(),
                 out.values.size() * sizeof(float));

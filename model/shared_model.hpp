@@ -36,7 +36,7 @@ std::vector<float> flat_parameters(shared_model& model);
 
 struct prediction {
   std::vector<float> policy;   // batch x action_size: logits, or Gaussian means
-  std::vector<float> log_std;  // action_size, for a Gaussian policy; else empty
+  std::vector<float> log_std;  // the Gaussian part's dimensions (net_spec::gaussian_dims); else empty
   std::vector<float> values;   // batch
   std::vector<float> states;   // batch x state_size: each row's next recurrent state; else empty
   std::uint64_t version = 0;  // the one parameter version all rows were computed with

@@ -40,9 +40,11 @@ std::vector<model::image_input> image_inputs_for(const run_config& config, const
 
 model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env) {
   const bool continuous = env.action.type == envs::space::kind::box;
-  model::net_spec net = model::make_net_spec(config.model, env.observation.shape, continuous,
-                                             continuous ? env.action.flat_size() : env.action.choice_count());
-  if (env.action.type == envs::space::kind::multi_discrete) net.action_heads = env.action.nvec;
+  model::net_spec net =
+      model::make_net_spec(config.model, env.observation.shape, continuous, env.action.policy_size());
+  if (env.action.type == envs::space::kind::multi_discrete || env.action.type == envs::space::kind::hybrid)
+    net.action_heads = env.action.nvec;
+  if (env.action.type == envs::space::kind::hybrid) net.gaussian_size = env.action.continuous_size();
   net.normalize = config.normalize;
   net.image_inputs = image_inputs_for(config, env);
   if (net.kind == "cnn" && net.obs_shape.size() != 3 && net.image_inputs.empty())
@@ -51,8 +53,13 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
   return net;
 }
 
-algo::learner_config learner_config_for(const run_config& config, std::uint64_t seed) {
-  return {config.algo, config.normalize, config.run.stop.env_steps, seed};
+algo::learner_config learner_config_for(const run_config& config, const envs::env_spec& env, std::uint64_t seed) {
+  algo::learner_config learner{config.algo, config.normalize, config.run.stop.env_steps, seed};
+  if (env.action.type == envs::space::kind::hybrid) {
+    learner.action_low = env.action.low;
+    learner.action_high = env.action.high;
+  }
+  return learner;
 }
 
 }  // namespace troupe::run

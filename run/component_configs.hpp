@@ -19,6 +19,6 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
 
 // What a replica's learner of a run with this config trains by;
 // `seed`: its minibatch shuffles (agents::run_streams::learner).
-algo::learner_config learner_config_for(const run_config& config, std::uint64_t seed);
+algo::learner_config learner_config_for(const run_config& config, const envs::env_spec& env, std::uint64_t seed);
 
 }  // namespace troupe::run

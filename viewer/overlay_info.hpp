@@ -23,9 +23,11 @@ struct overlay_info {
   std::int64_t parameter_version = -1;  // the model version that chose the action
   // Discrete actions: the policy's probability of each action, drawn as bars.
   std::vector<float> action_probabilities;
-  // Continuous actions: the action's values, drawn as numbers with centred bars.
+  // Continuous actions: the action's values, drawn as numbers with centred
+  // bars (a hybrid action: after its components' probabilities).
   std::vector<float> action_values;
-  // Optional labels of the actions (probabilities) or action dimensions (values).
+  // Optional labels of the actions (probabilities), then of the action
+  // dimensions (values).
   std::vector<std::string> action_names;
   // Indices of the actions taken (highlighted): one, or one per component
   // of a MultiDiscrete action (into its components' probabilities in turn).

@@ -141,11 +141,13 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
   const int foot_top = out.height - margin - help_height - foot_lines * row;
 
   // Actions between the fields and the foot.
-  const bool probs = !info.action_probabilities.empty();
-  const std::vector<float>& actions = probs ? info.action_probabilities : info.action_values;
-  if (!actions.empty()) {
+  // A discrete policy's probabilities, then a continuous action's values
+  // (a hybrid action has both); action_names label the rows in that order.
+  const size_t probabilities = info.action_probabilities.size();
+  const size_t total = probabilities + info.action_values.size();
+  if (total > 0) {
     y += 6;
-    draw_text(out, px, y, probs ? "actions" : "action", dim_text, scale);
+    draw_text(out, px, y, probabilities > 0 ? "actions" : "action", dim_text, scale);
     y += row;
     const int label_chars = 5;
     const int bar_x = px + label_chars * glyph_advance * scale + 4;
@@ -153,23 +155,24 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
     float extent = 1.f;  // continuous values: bars span [-extent, extent]
     for (float v : info.action_values) extent = std::max(extent, std::fabs(v));
     const int rows_fit = std::max(0, (foot_top - y) / row);
-    const int shown = static_cast<int>(std::min<size_t>(actions.size(), size_t(rows_fit)));
+    const int shown = static_cast<int>(std::min<size_t>(total, size_t(rows_fit)));
     for (int i = 0; i < shown; ++i) {
-      const bool more = i == shown - 1 && size_t(shown) < actions.size();
+      const bool more = i == shown - 1 && size_t(shown) < total;
       if (more) {
-        draw_text(out, px, y, "+" + std::to_string(actions.size() - shown + 1) + " more",
-                  dim_text, scale);
+        draw_text(out, px, y, "+" + std::to_string(total - shown + 1) + " more", dim_text, scale);
         break;
       }
+      const bool probs = size_t(i) < probabilities;
+      const size_t index = probs ? size_t(i) : size_t(i) - probabilities;
       const std::string label = size_t(i) < info.action_names.size()
                                     ? fit(info.action_names[size_t(i)], label_chars)
-                                    : (probs ? "" : "a") + std::to_string(i);
-      const bool chosen = std::find(info.chosen_actions.begin(), info.chosen_actions.end(), i) !=
-                          info.chosen_actions.end();
-      const bool masked = size_t(i) < info.legal_actions.size() && !info.legal_actions[size_t(i)];
+                                    : (probs ? "" : "a") + std::to_string(index);
+      const bool chosen = probs && std::find(info.chosen_actions.begin(), info.chosen_actions.end(), i) !=
+                                       info.chosen_actions.end();
+      const bool masked = probs && size_t(i) < info.legal_actions.size() && !info.legal_actions[size_t(i)];
       draw_text(out, px, y, label, chosen ? chosen_fill : masked ? dim_text : text_color, scale);
       const int bar_y0 = y, bar_y1 = y + (glyph_height - 1) * scale;  // cap height
-      const float v = actions[size_t(i)];
+      const float v = probs ? info.action_probabilities[index] : info.action_values[index];
       if (probs) {
         // A bar of the probability, its number (small) after it.
         const int number_w = text_width("0.00");

@@ -38,8 +38,9 @@ std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
            std::to_string(r.n_envs) + " envs) is not the run's";
   if (const std::string error = algo::rollout_shape_error(r); !error.empty())
     return "rollout: " + error;
-  if (r.mask_size > 0 && shapes.mask_heads.size() > 1)
-    if (const std::string error = algo::rollout_mask_error(r, shapes.mask_heads); !error.empty())
+  // One component alone rollout_shape_error checked; the others split as the run's heads say.
+  if (r.mask_size > 0 && r.action_size > 1)
+    if (const std::string error = algo::rollout_mask_error(r, shapes.heads()); !error.empty())
       return "rollout: " + error;
   if (!all_finite(r.observations) || !all_finite(r.rewards) || !all_finite(r.actions) ||
       !all_finite(r.initial_states) || !all_finite(r.behaviour_logp) ||

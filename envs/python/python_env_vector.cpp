@@ -54,7 +54,8 @@ space flat_space_of(const json& d, bool observation) {
 // A space as the host described it: a Discrete observation becomes a
 // one-hot Box, and the host encodes a structured one (Dict, Tuple,
 // MultiDiscrete, MultiBinary) as a flat Box too, which `declared` names; a
-// structured discrete action is a MultiDiscrete one.
+// structured discrete action is a MultiDiscrete one, a structured one with
+// Box parts a hybrid one (or a Box, with no discrete part).
 space space_of(const json& d, bool observation) {
   space s = [&] {
     if (d.at("kind") == "multi_discrete") {
@@ -62,6 +63,17 @@ space space_of(const json& d, bool observation) {
       if (nvec.empty() || std::any_of(nvec.begin(), nvec.end(), [](int n) { return n < 1; }))
         throw env_key_error("env.id", "a MultiDiscrete action space needs at least one choice in each component");
       return space::multi_discrete_space(std::move(nvec));
+    }
+    if (d.at("kind") == "hybrid") {
+      std::vector<int> nvec = d.at("nvec").get<std::vector<int>>();
+      std::vector<double> low, high;
+      for (const auto& v : d.at("low")) low.push_back(bound(v));
+      for (const auto& v : d.at("high")) high.push_back(bound(v));
+      if (nvec.empty() || std::any_of(nvec.begin(), nvec.end(), [](int n) { return n < 1; }) ||
+          low.empty() || low.size() != high.size())
+        throw env_key_error("env.id", "a hybrid action space needs discrete components with a choice each "
+                                      "and a Box part with its bounds");
+      return space::hybrid_space(std::move(nvec), std::move(low), std::move(high));
     }
     return flat_space_of(d, observation);
   }();

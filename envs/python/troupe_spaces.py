@@ -15,7 +15,9 @@ depth). Then:
 - an action is a Discrete or a Box alone, or a MultiDiscrete one of discrete
   components: a MultiDiscrete, a MultiBinary (two choices per element), or a
   Tuple or Dict whose leaves are these or Discrete; Troupe sends one index
-  per component and `ActionDecoder` rebuilds the value the environment takes;
+  per component and `ActionDecoder` rebuilds the value the environment takes.
+  A Tuple or Dict with Box leaves too is a hybrid action (the components'
+  indices, then the Box leaves' values), or a Box when it has only Box leaves;
 - an action mask is one 0/1 entry per choice, the components' in turn.
 """
 
@@ -100,6 +102,8 @@ def text(d):
         return "MultiBinary(%s)" % shape
     if kind == "multi_discrete":
         return "MultiDiscrete([%s])" % " ".join(str(n) for n in d["nvec"])
+    if kind == "hybrid":  # as Troupe takes a Tuple or Dict action of discrete and Box parts
+        return "MultiDiscrete([%s]) + Box(%d)" % (" ".join(str(n) for n in d["nvec"]), len(d["low"]))
     if kind == "tuple":
         return "Tuple(%s)" % ", ".join(text(s) for s in d["spaces"])
     return "Dict(%s)" % ", ".join("%s: %s" % (k, text(s)) for k, s in zip(d["keys"], d["spaces"]))
@@ -209,7 +213,13 @@ class ObservationEncoder:
 
 
 class ActionDecoder:
-    """From one row of action floats to the value the environment takes."""
+    """From one row of action floats to the value the environment takes.
+
+    A structured action's row holds one index per discrete component first
+    (Discrete, each MultiDiscrete element, each MultiBinary element; leaves
+    in order), then the values of its Box leaves, each flattened, in order:
+    the policy's categorical heads, then its Gaussian. With no discrete leaf
+    it is a Box to Troupe, with no Box leaf a MultiDiscrete, else hybrid."""
 
     def __init__(self, d, np):
         self.np = np
@@ -218,54 +228,64 @@ class ActionDecoder:
         if kind in ("discrete", "box"):
             self.hello = d
             self.components = [d["n"]] if kind == "discrete" else None
+            self.box_size = 0 if kind == "discrete" else int(np.prod(d["shape"]))
             return
-        nvec = []
+        nvec, low, high = [], [], []
         for path, leaf in leaves(d):
             if leaf["kind"] == "box":
-                raise Refused("unsupported action space %s: %s is a Box; Troupe takes a Box action "
-                              "alone, or discrete components (Discrete, MultiDiscrete, MultiBinary, "
-                              "and Dict or Tuple of these)" % (text(d), path_text("action", path)))
+                low += leaf["low"]
+                high += leaf["high"]
+                continue
             nvec += (
                 [leaf["n"]] if leaf["kind"] == "discrete"
                 else leaf["nvec"] if leaf["kind"] == "multi_discrete"
                 else [2] * int(np.prod(leaf["shape"])))
-        self.components = nvec
-        self.hello = {"kind": "multi_discrete", "nvec": nvec}
+        self.box_size = len(low)
+        self.components = nvec or None
+        if not nvec:
+            self.hello = {"kind": "box", "shape": [len(low)], "low": low, "high": high}
+        elif not low:
+            self.hello = {"kind": "multi_discrete", "nvec": nvec}
+        else:
+            self.hello = {"kind": "hybrid", "nvec": nvec, "low": low, "high": high}
         if text(d) != text(self.hello):  # e.g. a Tuple, not a MultiDiscrete alone
             self.hello["declared"] = text(d)
 
     def width(self):
         """Floats per action in shared memory."""
-        if self.d["kind"] == "box":
-            return int(self.np.prod(self.d["shape"]))
-        return len(self.components)
+        return len(self.components or []) + self.box_size
 
     def decode(self, row):
-        value, _ = self._build(self.d, row, 0)
+        # Two cursors: the discrete components' indices, then the Box values.
+        value, _, _ = self._build(self.d, row, 0, len(self.components or []))
         return value
 
-    def _build(self, d, row, at):
+    def _build(self, d, row, at, box_at):
         np = self.np
         kind = d["kind"]
         if kind == "discrete":
-            return int(row[at]) + d["start"], at + 1
+            return int(row[at]) + d["start"], at + 1, box_at
+        if kind == "box":
+            k = int(np.prod(d["shape"]))
+            shape = d["shape"] if "shape" in d else [k]
+            return row[box_at:box_at + k].astype(d.get("dtype", "float32")).reshape(shape), at, box_at + k
         if kind == "multi_discrete":
             k = len(d["nvec"])
             values = row[at:at + k].astype(np.int64) + np.asarray(d["start"], np.int64)
-            return values.reshape(d["shape"]), at + k
+            return values.reshape(d["shape"]), at + k, box_at
         if kind == "multi_binary":
             k = int(np.prod(d["shape"]))
-            return row[at:at + k].astype(np.int8).reshape(d["shape"]), at + k
+            return row[at:at + k].astype(np.int8).reshape(d["shape"]), at + k, box_at
         if kind == "tuple":
             parts = []
             for s in d["spaces"]:
-                part, at = self._build(s, row, at)
+                part, at, box_at = self._build(s, row, at, box_at)
                 parts.append(part)
-            return tuple(parts), at
+            return tuple(parts), at, box_at
         parts = {}
         for key, s in zip(d["keys"], d["spaces"]):
-            parts[key], at = self._build(s, row, at)
-        return parts, at
+            parts[key], at, box_at = self._build(s, row, at, box_at)
+        return parts, at, box_at
 
 
 def mask_values(mask, np):

@@ -18,7 +18,9 @@
 // of [rows, *the leaf's shape] raw values, the action mask's key included.
 // An action is the discrete action's index as one float (one per component
 // of a MultiDiscrete action), or a Box action's floats clipped to its
-// bounds, as Troupe's own agents give them; a masked action is never chosen. A recurrent
+// bounds, or for a hybrid action (a Tuple or Dict of discrete and Box parts)
+// its components' indices then its Box part's clipped floats, as Troupe's
+// own agents give them; a masked action is never chosen. A recurrent
 // policy keeps each environment's state in this instance, from act() to
 // act(), until reset(). Header-only: link LibTorch (find_package(Troupe)
 // gives the target Troupe::policy that does).
@@ -45,7 +47,9 @@ class policy {
       module_.eval();
       env_id_ = module_.attr("env_id").toStringRef();
       for (auto d : module_.attr("observation_shape").toIntList()) observation_shape_.push_back(d);
-      discrete_ = module_.attr("action_space").toStringRef() == "discrete";
+      const std::string kind = module_.attr("action_space").toStringRef();
+      discrete_ = kind == "discrete";
+      hybrid_ = kind == "hybrid";
       action_count_ = static_cast<int>(module_.attr("action_count").toInt());
       for (double v : module_.attr("action_low").toDoubleList()) low_.push_back(v);
       for (double v : module_.attr("action_high").toDoubleList()) high_.push_back(v);
@@ -54,6 +58,7 @@ class policy {
       state_size_ = static_cast<int>(module_.attr("state_size").toInt());
       version_ = static_cast<std::uint64_t>(module_.attr("parameter_version").toInt());
       if (!discrete_) log_std_ = module_.attr("log_std").toTensor().contiguous();
+      gaussian_size_ = discrete_ ? 0 : static_cast<int>(log_std_.numel());
       // Exports before action masks and structured spaces lack these.
       if (module_.hasattr("action_heads"))
         for (auto n : module_.attr("action_heads").toIntList()) heads_.push_back(static_cast<int>(n));
@@ -76,9 +81,15 @@ class policy {
     return n;
   }
   bool discrete() const { return discrete_; }
-  int action_count() const { return action_count_; }  // actions, or a Box's dimensions
-  int action_width() const { return discrete_ ? static_cast<int>(heads_.size()) : action_count_; }  // floats per action
-  // A discrete action's components' numbers of choices ({action_count()} for a Discrete one).
+  bool hybrid() const { return hybrid_; }  // discrete components and a Box part
+  // The policy's outputs: actions (their logits), a Box's dimensions, or a
+  // hybrid's logits and then its Box part's dimensions.
+  int action_count() const { return action_count_; }
+  // Floats per action: an index per component, then any Box values.
+  int action_width() const { return static_cast<int>(heads_.size()) + gaussian_size_; }
+  // The entries of an action mask row: every component's choices.
+  int mask_size() const { return action_count_ - gaussian_size_; }
+  // A discrete or hybrid action's components' numbers of choices ({action_count()} for a Discrete one).
   const std::vector<int>& action_heads() const { return heads_; }
   // A structured observation's keys (act's map); empty: rows of floats.
   const std::vector<std::string>& observation_keys() const { return keys_; }
@@ -92,7 +103,7 @@ class policy {
   // environment (the same environments, in the same order, from call to
   // call for a recurrent policy). `greedy`: the most likely action (a
   // Gaussian's mean); else drawn from the policy with this instance's seed.
-  // `masks`: each row's action mask (action_count() bytes, 1 where legal), or empty.
+  // `masks`: each row's action mask (mask_size() bytes, 1 where legal), or empty.
   std::vector<float> act(const std::vector<float>& observations, bool greedy = true,
                          const std::vector<std::uint8_t>& masks = {}) {
     const std::int64_t size = observation_size();
@@ -106,11 +117,11 @@ class policy {
         torch::from_blob(const_cast<float*>(observations.data()), shape, torch::kFloat32);
     c10::IValue mask;  // None
     if (!masks.empty()) {
-      if (masks.size() != static_cast<size_t>(rows * action_count_))
+      if (masks.size() != static_cast<size_t>(rows * mask_size()))
         throw std::invalid_argument("policy::act: " + std::to_string(masks.size()) +
                                     " mask bytes for " + std::to_string(rows) + " rows of " +
-                                    std::to_string(action_count_) + " actions");
-      mask = torch::from_blob(const_cast<std::uint8_t*>(masks.data()), {rows, action_count_}, torch::kUInt8);
+                                    std::to_string(mask_size()) + " actions");
+      mask = torch::from_blob(const_cast<std::uint8_t*>(masks.data()), {rows, mask_size()}, torch::kUInt8);
     }
     return act_on(obs, rows, mask, greedy);
   }
@@ -163,7 +174,7 @@ class policy {
   // Appends the action for one row of policy outputs (masked logits are
   // -1e9 there: never the most likely, drawn with probability 0).
   void choose(const float* p, bool greedy, std::vector<float>& actions) {
-    if (discrete_) {
+    if (discrete_ || hybrid_) {
       for (int n : heads_) {
         int best = static_cast<int>(std::max_element(p, p + n) - p);
         if (!greedy) {
@@ -175,11 +186,12 @@ class policy {
         actions.push_back(static_cast<float>(best));
         p += n;
       }
-      return;
+      if (discrete_) return;
     }
+    // A Box's values, or a hybrid's Box part's after its logits.
     const float* log_std = log_std_.data_ptr<float>();
     std::normal_distribution<double> normal;
-    for (int j = 0; j < action_count_; ++j) {
+    for (int j = 0; j < gaussian_size_; ++j) {
       double a = greedy ? p[j] : p[j] + std::exp(double(log_std[j])) * normal(rng_);
       if (j < static_cast<int>(low_.size())) a = std::clamp(a, low_[j], high_[j]);
       actions.push_back(static_cast<float>(a));
@@ -190,7 +202,9 @@ class policy {
   std::string env_id_;
   std::vector<std::int64_t> observation_shape_;
   bool discrete_ = true;
+  bool hybrid_ = false;
   int action_count_ = 0;
+  int gaussian_size_ = 0;
   std::vector<int> heads_;
   std::vector<std::string> keys_;
   std::vector<double> low_, high_;

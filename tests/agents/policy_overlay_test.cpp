@@ -62,4 +62,19 @@ TEST_CASE("the panel shows a Gaussian's means, then the actions taken") {
   show_policy(info, space::box_space({1}, {-1}, {1}), mean, taken, {});
   CHECK(info.action_names == std::vector<std::string>{"mean", "act"});
 }
+
+TEST_CASE("the panel shows a hybrid action's choice probabilities, then its Box part's mean and value") {
+  troupe::viewer::overlay_info info;
+  // Discrete(2) (its second choice masked), then a Box(1): two logits, one mean.
+  const float policy[3] = {0.f, 3.f, 0.25f};
+  const std::uint8_t legal[2] = {1, 0};
+  const float taken[2] = {0, 0.5f};
+  show_policy(info, space::hybrid_space({2}, {-1}, {1}), policy, taken, {"left", "right"}, legal);
+  CHECK(info.action_probabilities == std::vector<float>{1.f, 0.f});
+  CHECK(info.chosen_actions == std::vector<std::int32_t>{0});
+  CHECK(info.legal_actions == std::vector<std::uint8_t>{1, 0});
+  CHECK(info.action_values == std::vector<float>{0.25f, 0.5f});
+  // The rows in the panel's order: the choices, then the mean and the value.
+  CHECK(info.action_names == std::vector<std::string>{"0:0", "0:1", "mean", "act"});
+}
 }

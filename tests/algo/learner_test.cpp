@@ -61,6 +61,37 @@ TEST_CASE("a malformed rollout is refused before it touches the parameters") {
 }
 
 TEST_SUITE("algo") {
+TEST_CASE("a hybrid rollout trains: its choices are checked as indices and against the mask, its Box values as numbers") {
+  // Discrete(2), then a Box(1): rows of (index, value), masks of 2.
+  model::net_spec spec = model::mlp_spec(4, 3, {8});
+  spec.action_heads = {2};
+  spec.gaussian_size = 1;
+  auto model = model::make_shared_model(spec, 1);
+  algo::learner learner(model, algo::algo_config{});
+  const auto hybrid = [] {
+    auto r = small_rollout(2, 2, 0);
+    r.action_size = 2;
+    r.actions = {0, 2.5f, 1, -3.f, 0, 0.f, 1, 7.f};  // values far from any index
+    r.mask_size = 2;
+    r.action_masks = {1, 1, /**/ 0, 1, /**/ 1, 0, /**/ 1, 1};
+    return r;
+  };
+  const auto result = learner.train_one(hybrid());
+  CHECK(result.applied);
+  auto bad_index = hybrid();
+  bad_index.actions[2] = 2;  // Discrete(2) has no choice 2
+  CHECK_THROWS_AS(learner.train_one(bad_index), std::invalid_argument);
+  auto masked = hybrid();
+  masked.action_masks[2] = 1, masked.action_masks[3] = 0;  // sample 1 took its masked choice 1
+  CHECK_THROWS_WITH_AS(learner.train_one(masked), doctest::Contains("mask does not allow"), std::invalid_argument);
+  auto infinite = hybrid();
+  infinite.actions[1] = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_AS(learner.train_one(infinite), std::invalid_argument);
+  CHECK(model::current_version(*model) == 1);
+}
+}
+
+TEST_SUITE("algo") {
 TEST_CASE("a non-finite loss is never applied: the update is skipped and reported") {
   auto model = model::make_shared_model(model::mlp_spec(4, 2, {8}), 1);
   algo::learner learner(model, algo::algo_config{});

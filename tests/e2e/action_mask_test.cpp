@@ -15,6 +15,52 @@
 
 using namespace troupe::tests;
 
+namespace {
+
+// Trains tests/envs/python/test_envs.py's `name` (a 10-step environment
+// that raises on a masked choice) with PPO until a mean of `target` is
+// confirmed by 100 fresh episodes, with no agent restart; its greedy eval
+// over 200 episodes must reach `greedy_bar`. Then the export plays other
+// episodes in PyTorch alone (tests/e2e/play_exported.py), where
+// /usr/bin/python3 has torch: never a masked choice, and the same greedy
+// policy's mean within 0.3 of the eval's.
+void train_export_and_play(const std::string& name, double target, long env_steps, double greedy_bar) {
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string dir = fresh_dir(name);
+  const std::string config = dir + ".yaml";
+  std::ofstream(config) << masked_test_env_config(name, target, env_steps, source + "/tests/envs/python, " + source +
+                                                                           "/examples/python_env");
+  const auto r = run_troupe("train " + config + " --run-dir " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["agent_restarts"] == 0);  // no masked choice reached the environment
+  const auto e = run_troupe("eval " + dir + " --episodes 200 --greedy --json " + dir + "/eval.json");
+  INFO(e.output);
+  REQUIRE(e.exit_code == 0);
+  const double troupe_return = read_json(dir + "/eval.json")["return_mean"].get<double>();
+  CHECK(troupe_return >= greedy_bar);
+  // The exported module takes the observation dict as it is.
+  const std::string policy = dir + "/" + name + ".pt";
+  const auto x = run_troupe("export " + dir + " --out " + policy);
+  INFO(x.output);
+  REQUIRE(x.exit_code == 0);
+  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) {
+    MESSAGE("the Python half is skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
+    return;
+  }
+  const auto played =
+      run_command("/usr/bin/python3 " + source + "/tests/e2e/play_exported.py " + name + " " + policy + " 200");
+  INFO(played.output);
+  REQUIRE(played.exit_code == 0);  // it raised on no masked choice
+  const size_t at = played.output.find("mean_return ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::abs(std::stod(played.output.substr(at + 12)) - troupe_return) < 0.3);
+}
+
+}  // namespace
+
 TEST_SUITE("e2e") {
 TEST_CASE("action masks: Example/LegalMoves-v0 learns with A3C and PPO, and no masked action reaches it") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/example_legal_moves.yaml";
@@ -72,46 +118,16 @@ TEST_CASE("action masks: a Python environment's info['action_mask'] trains the s
 TEST_SUITE("e2e") {
 TEST_CASE("structured spaces: a Dict observation with a mask key and MultiDiscrete actions learns, and its export plays in Python's torch") {
   // tests/envs/python/test_envs.py's Routing: a random legal policy scores
-  // about 4.7 of 10; a masked choice of either component raises.
-  const std::string source = TROUPE_SOURCE_DIR;
-  const std::string dir = fresh_dir("routing");
-  const std::string config = dir + ".yaml";
-  std::ofstream(config) << "run:\n  name: routing\n  stop:\n    mean_return: 9.0\n    confirm_episodes: 100\n"
-                        << "    env_steps: 2000000\n    wall_seconds: 120\n"
-                        << "env:\n  id: python:test_envs:routing\n  python_path: [" << source
-                        << "/tests/envs/python, " << source << "/examples/python_env]\n  envs_per_agent: 32\n"
-                        << "agents:\n  count: 2\n"
-                        << "algo:\n  kind: ppo\n  gamma: 0.9\n  n_steps: 16\n  batch_rollouts: 2\n"
-                        << "  max_rollouts_in_flight: 2\n  lr: 0.003\n  optimizer: adam\n  entropy_coef: 0.0\n"
-                        << "  ppo:\n    epochs: 3\n    minibatches: 1\n    targets: vtrace\n"
-                        << "model:\n  hidden: [64, 64]\n  activation: relu\nlog:\n  progress: false\n";
-  const auto r = run_troupe("train " + config + " --run-dir " + dir);
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
-  CHECK(s["solved"] == true);
-  CHECK(s["agent_restarts"] == 0);  // no masked choice reached Routing
-  const auto e = run_troupe("eval " + dir + " --episodes 200 --greedy --json " + dir + "/eval.json");
-  INFO(e.output);
-  REQUIRE(e.exit_code == 0);
-  const double troupe_return = read_json(dir + "/eval.json")["return_mean"].get<double>();
-  CHECK(troupe_return >= 9.0);
-  // The exported module takes Routing's observation dict as it is.
-  const std::string policy = dir + "/routing.pt";
-  const auto x = run_troupe("export " + dir + " --out " + policy);
-  INFO(x.output);
-  REQUIRE(x.exit_code == 0);
-  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) {
-    MESSAGE("the Python half is skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
-    return;
-  }
-  const auto played = run_command("/usr/bin/python3 " + source + "/tests/e2e/play_routing.py " + policy + " 200");
-  INFO(played.output);
-  REQUIRE(played.exit_code == 0);  // it raised on no masked choice
-  const size_t at = played.output.find("mean_return ");
-  REQUIRE(at != std::string::npos);
-  // Other episodes than troupe eval's, the same greedy policy: both near 9.5.
-  CHECK(std::abs(std::stod(played.output.substr(at + 12)) - troupe_return) < 0.3);
+  // about 4.7 of 10, the best 10; a masked choice of either component raises.
+  train_export_and_play("routing", 9.0, 2000000, 9.0);
+}
+
+TEST_CASE("hybrid actions: a masked choice with a Box parameter learns, evaluates greedily and plays exported in Python's torch") {
+  // tests/envs/python/test_envs.py's Aim: the right one of three choices
+  // (one wrong one masked) earns 1 - |aim - its centre|; a uniformly random
+  // legal policy scores about 1.9 of 10, the best 10; a masked choice or an
+  // aim out of bounds raises.
+  train_export_and_play("aim", 8.5, 3000000, 9.0);
 }
 }
 
@@ -177,3 +193,24 @@ TEST_CASE("structured spaces: a native environment's declared leaves train, and 
   CHECK(logits[0][2].item<float>() == -1e9f);  // the masked kind
 }
 }
+
+TEST_SUITE("e2e") {
+TEST_CASE("hybrid actions: a native environment's bow and draw train from their config, and greedy play is near the best") {
+  // Example/Archer-v0 throws on a broken bow or a draw outside [-1, 1]: its
+  // agent would restart. Its best policy scores about 8.6 of 10, a random
+  // legal one about 2.9.
+  const std::string dir = fresh_dir("archer");
+  const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/example_archer.yaml --run-dir " +
+                            dir + " --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["solved"] == true);
+  CHECK(s["agent_restarts"] == 0);
+  const auto e = run_troupe("eval " + dir + " --episodes 300 --greedy --json " + dir + "/eval.json");
+  INFO(e.output);
+  REQUIRE(e.exit_code == 0);
+  CHECK(read_json(dir + "/eval.json")["return_mean"].get<double>() >= 7.8);
+}
+}
+

@@ -161,7 +161,6 @@ TEST_CASE("python envs: what cannot be made stops troupe train with exit code 2 
        {"cannot import module 'no_such_module_here'", "No module named 'no_such_module_here'"}},
       {"python:test_envs:no_such_callable", "{}", {"module 'test_envs'", "no attribute 'no_such_callable'"}},
       {"python:test_envs:text_in_observation", "{}", {"unsupported space at observation['name'][1]: Text(8)"}},
-      {"python:test_envs:box_in_tuple_action", "{}", {"action[1] is a Box"}},
       {"gymnasium:CartPole-v1", "{}", {"No module named 'gymnasium'"}},
   };
   const std::string marker = host_marker("e2e_refused");
@@ -257,36 +256,33 @@ TEST_CASE("python envs: cluster workers host their own Python processes") {
   CHECK(hosts_left(marker).empty());
 }
 
-TEST_CASE("python envs: a Dict observation with a mask key and MultiDiscrete actions trains on a cluster worker") {
-  // tests/envs/python/test_envs.py's Routing (it raises on a masked choice):
-  // the worker's requests and rollouts carry one index per component and
+TEST_CASE("python envs: masked MultiDiscrete and hybrid actions train on a cluster worker") {
+  // tests/envs/python/test_envs.py's Routing and Aim (each raises on a
+  // masked choice, Aim on an aim out of bounds too): the worker's requests
+  // and rollouts carry one index per component (then Aim's Box value) and
   // the components' masks, which the learner's gateway checks per component.
-  const std::string dir = fresh_dir("py_cluster_routing");
-  const std::string marker = host_marker("e2e_cluster_routing");
-  fs::create_directories(dir + ".cfg");
-  const std::string config = dir + ".cfg/routing.yaml";
-  std::ofstream(config) << "run:\n  name: routing\n  stop:\n    mean_return: 9.0\n    confirm_episodes: 100\n"
-                        << "    env_steps: 3000000\n    wall_seconds: 90\n"
-                        << "env:\n  id: python:test_envs:routing\n  python_path: [" << test_envs_dir << ", "
-                        << source << "/examples/python_env, " << marker << "]\n  envs_per_agent: 32\n"
-                        << "agents:\n  count: 2\n"
-                        << "algo:\n  kind: ppo\n  gamma: 0.9\n  n_steps: 16\n  batch_rollouts: 2\n"
-                        << "  max_rollouts_in_flight: 2\n  lr: 0.003\n  optimizer: adam\n  entropy_coef: 0.0\n"
-                        << "  ppo:\n    epochs: 3\n    minibatches: 1\n    targets: vtrace\n"
-                        << "model:\n  hidden: [64, 64]\n  activation: relu\nlog:\n  progress: false\n";
-  auto [learner, worker] = start_cluster(config, dir, "routing-cluster-token", "routing-worker");
-  INFO(read_file(dir + ".learner.log"));
-  INFO(read_file(dir + ".worker.log"));
-  REQUIRE(learner->wait_exit(std::chrono::seconds(120)) == 0);
-  CHECK(worker->wait_exit(std::chrono::seconds(20)) == 0);
-  const auto s = read_json(dir + "/summary.json");
-  CHECK(s["solved"] == true);
-  CHECK(s["agent_restarts"] == 0);
-  CHECK(s["cluster"]["workers_joined"] == 1);
-  CHECK(s["cluster"]["messages_rejected"] == 0);  // every request and rollout passed the gateway's checks
-  CHECK(s["cluster"]["rollouts_relayed"].get<long>() > 0);
-  check_accounting(s);
-  CHECK(hosts_left(marker).empty());
+  for (const auto& [name, target] : {std::pair<std::string, double>{"routing", 9.0}, {"aim", 8.5}}) {
+    CAPTURE(name);
+    const std::string dir = fresh_dir("py_cluster_" + name);
+    const std::string marker = host_marker("e2e_cluster_" + name);
+    fs::create_directories(dir + ".cfg");
+    const std::string config = dir + ".cfg/" + name + ".yaml";
+    std::ofstream(config) << masked_test_env_config(name, target, 3000000, test_envs_dir + ", " + source +
+                                                                               "/examples/python_env, " + marker);
+    auto [learner, worker] = start_cluster(config, dir, name + "-cluster-token", name + "-worker");
+    INFO(read_file(dir + ".learner.log"));
+    INFO(read_file(dir + ".worker.log"));
+    REQUIRE(learner->wait_exit(std::chrono::seconds(120)) == 0);
+    CHECK(worker->wait_exit(std::chrono::seconds(20)) == 0);
+    const auto s = read_json(dir + "/summary.json");
+    CHECK(s["solved"] == true);
+    CHECK(s["agent_restarts"] == 0);
+    CHECK(s["cluster"]["workers_joined"] == 1);
+    CHECK(s["cluster"]["messages_rejected"] == 0);  // every request and rollout passed the gateway's checks
+    CHECK(s["cluster"]["rollouts_relayed"].get<long>() > 0);
+    check_accounting(s);
+    CHECK(hosts_left(marker).empty());
+  }
 }
 
 TEST_CASE("python envs: a worker that cannot make the environment exits with code 2") {

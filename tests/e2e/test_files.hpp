@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -103,6 +104,24 @@ inline nlohmann::json read_json(const std::filesystem::path& path) {
 
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// A run config of PPO on one of tests/envs/python/test_envs.py's 10-step
+// masked environments (python:test_envs:NAME: Routing, Aim), the settings
+// that train them in seconds, stopping at a mean of `target` confirmed by
+// 100 fresh episodes; `python_path` is its env.python_path list's inside.
+inline std::string masked_test_env_config(const std::string& name, double target, long env_steps,
+                                          const std::string& python_path) {
+  std::ostringstream out;
+  out << "run:\n  name: " << name << "\n  stop:\n    mean_return: " << target
+      << "\n    confirm_episodes: 100\n    env_steps: " << env_steps << "\n    wall_seconds: 120\n"
+      << "env:\n  id: python:test_envs:" << name << "\n  python_path: [" << python_path
+      << "]\n  envs_per_agent: 32\nagents:\n  count: 2\n"
+      << "algo:\n  kind: ppo\n  gamma: 0.9\n  n_steps: 16\n  batch_rollouts: 2\n"
+      << "  max_rollouts_in_flight: 2\n  lr: 0.003\n  optimizer: adam\n  entropy_coef: 0.0\n"
+      << "  ppo:\n    epochs: 3\n    minibatches: 1\n    targets: vtrace\n"
+      << "model:\n  hidden: [64, 64]\n  activation: relu\nlog:\n  progress: false\n";
+  return out.str();
 }
 
 // Every sample a run collected was trained or dropped (summary.json).

@@ -14,6 +14,7 @@
 #include <torch/script.h>
 
 #include "algo/action_mask.hpp"
+#include "include/troupe/policy.hpp"
 #include "model/policy_export.hpp"
 #include "model/shared_model_impl.hpp"
 #include "tests/torch_checks.hpp"
@@ -62,6 +63,12 @@ std::vector<network_case> cases() {
   gaussian.continuous = true;
   gaussian.log_std_init = -0.5;
   out.push_back({"gaussian", gaussian, {3}, {}});
+  // A hybrid action: Discrete(2) and Discrete(3) components, then a Box(2).
+  net_spec hybrid = mlp_spec(3, 7, {16});
+  hybrid.action_heads = {2, 3};
+  hybrid.gaussian_size = 2;
+  hybrid.log_std_init = -0.25;
+  out.push_back({"hybrid", hybrid, {3}, {}});
   return out;
 }
 
@@ -118,7 +125,8 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
     meta.env_id = "test";
     meta.observation_shape = c.observation_shape;
     meta.observe = c.observe;
-    if (c.spec.continuous) meta.action_low.assign(c.spec.action_size, -2), meta.action_high.assign(c.spec.action_size, 2);
+    if (c.spec.gaussian_dims() > 0)
+      meta.action_low.assign(c.spec.gaussian_dims(), -2), meta.action_high.assign(c.spec.gaussian_dims(), 2);
     meta.parameter_version = 42;
     meta.troupe_version = "test";
     const std::string path = troupe::tests::temp_file("troupe_policy_export_test", "policy.pt");
@@ -159,9 +167,9 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
       }
       recorded["steps"].push_back({{"obs", raw}, {"policy", troupe_out.policy}, {"value", troupe_out.values}});
     }
-    if (c.spec.continuous) {
+    if (c.spec.gaussian_dims() > 0) {
       CHECK(torch::allclose(module.attr("log_std").toTensor(), m->net->named_parameters()["log_std"]));
-      recorded["log_std"] = std::vector<float>(c.spec.action_size, float(c.spec.log_std_init));
+      recorded["log_std"] = std::vector<float>(c.spec.gaussian_dims(), float(c.spec.log_std_init));
     }
     if (python) check_in_python(path, recorded, "recorded");
   }
@@ -271,5 +279,58 @@ TEST_CASE("an exported policy of a flat observation takes an action mask as its 
   CHECK(torch::allclose(masked.masked_select(mask.to(torch::kBool)), plain.masked_select(mask.to(torch::kBool))));
   CHECK((masked.masked_select(mask == 0) == algo::masked_logit).all().item<bool>());  // the learner's value
   CHECK(module.attr("action_heads").toIntList().vec() == std::vector<int64_t>{3});
+}
+
+TEST_CASE("an exported hybrid policy masks its logits only, and troupe::policy acts with indices then clipped values") {
+  net_spec spec = mlp_spec(3, 7, {8});
+  spec.action_heads = {2, 3};
+  spec.gaussian_size = 2;
+  auto m = make_shared_model(spec, 5);
+  {
+    // Means far outside the bounds: the policy's actions must be clipped.
+    torch::NoGradGuard no_grad;
+    auto params = m->net->named_parameters();
+    params["policy_head.bias"].narrow(0, 5, 2).fill_(30.f);
+  }
+  policy_metadata meta;
+  meta.env_id = "test";
+  meta.observation_shape = {3};
+  meta.action_low = {-1.0, 0.0};
+  meta.action_high = {1.0, 4.0};
+  const std::string path = troupe::tests::temp_file("troupe_policy_export_test", "hybrid.pt");
+  export_torchscript(*m, meta, path);
+  torch::jit::Module module = torch::jit::load(path);
+  CHECK(module.attr("action_space").toStringRef() == "hybrid");
+  CHECK(module.attr("action_heads").toIntList().vec() == std::vector<int64_t>{2, 3});
+  const torch::Tensor obs = torch::randn({2, 3});
+  const torch::Tensor plain = module.forward({obs}).toTuple()->elements()[0].toTensor();
+  const torch::Tensor mask = torch::tensor({1, 0, 0, 1, 1, /**/ 0, 1, 1, 0, 0}, torch::kUInt8).reshape({2, 5});
+  const torch::Tensor masked = module.forward({obs, mask}).toTuple()->elements()[0].toTensor();
+  CHECK(masked.sizes() == plain.sizes());
+  CHECK(torch::equal(masked.narrow(1, 5, 2), plain.narrow(1, 5, 2)));  // the means stay
+  const torch::Tensor logits = masked.narrow(1, 0, 5);
+  CHECK((logits.masked_select(mask == 0) == algo::masked_logit).all().item<bool>());
+  CHECK(torch::equal(logits.masked_select(mask != 0), plain.narrow(1, 0, 5).masked_select(mask != 0)));
+
+  troupe::policy pi(path, 9);
+  CHECK(pi.hybrid());
+  CHECK(pi.action_width() == 4);
+  CHECK(pi.mask_size() == 5);
+  const std::vector<float> rows(obs.data_ptr<float>(), obs.data_ptr<float>() + 6);
+  const std::vector<std::uint8_t> legal = {1, 0, 0, 1, 1, /**/ 0, 1, 1, 0, 0};
+  for (bool greedy : {true, false})
+    for (int k = 0; k < 200; ++k) {
+      const std::vector<float> a = pi.act(rows, greedy, legal);
+      REQUIRE(a.size() == 8);
+      CHECK(a[0] == 0.f);  // row 0: component 0's only legal choice
+      CHECK((a[1] == 1.f || a[1] == 2.f));
+      CHECK(a[4] == 1.f);  // row 1
+      CHECK(a[5] == 0.f);
+      // Means of about 30 clipped to the upper bounds.
+      CHECK(a[2] == 1.f);
+      CHECK(a[3] == 4.f);
+      CHECK(a[6] == 1.f);
+      CHECK(a[7] == 4.f);
+    }
 }
 }

@@ -114,4 +114,27 @@ TEST_CASE("gateway checks: a MultiDiscrete run's masks need a legal choice per c
   req.action_masks[2] = 1;
   CHECK(actors::predict_request_problem(shapes, req).empty());
 }
+
+TEST_CASE("gateway checks: a hybrid run's taken choices must be legal, its Box values only finite") {
+  // Discrete(3), then a Box(2): 3 floats per action, 3 mask bytes.
+  actors::run_shapes shapes{/*envs_per_agent=*/2, /*obs_size=*/3, /*action_width=*/3,
+                            /*state_size=*/0, /*n_steps=*/2, /*mask_size=*/3, /*mask_heads=*/{3}};
+  algo::rollout r = good_rollout();
+  r.action_size = 3;
+  r.state_size = 0;
+  r.initial_states.clear();
+  // Box values that are no index (-7.5, 40) pass; each choice is legal.
+  r.actions = {0, -7.5f, 40.f, /**/ 2, 0.f, 0.f, /**/ 1, 1.f, 1.f, /**/ 0, 0.f, 0.f};
+  r.mask_size = 3;
+  r.action_masks = {1, 0, 1, /**/ 0, 0, 1, /**/ 1, 1, 0, /**/ 1, 1, 1};
+  CHECK(actors::rollout_problem(shapes, r).empty());
+  auto illegal = r;
+  illegal.action_masks[size_t(2 * 3 + 1)] = 0;  // sample 2 took choice 1
+  illegal.action_masks[size_t(2 * 3 + 0)] = 1;
+  CHECK(actors::rollout_problem(shapes, illegal).find("took an action its mask does not allow") !=
+        std::string::npos);
+  auto infinite = r;
+  infinite.actions[2] = std::numeric_limits<float>::infinity();
+  CHECK_FALSE(actors::rollout_problem(shapes, infinite).empty());
+}
 }

@@ -121,12 +121,6 @@ def text_in_observation():
     return env
 
 
-def box_in_tuple_action():
-    env = Signal()
-    env.action_space = Tuple([Discrete(2), Box(-1, 1, (2,))])
-    return env
-
-
 class Spaces:
     """Every space kind Troupe takes, for the bridge's round trip. The
     observation is a Dict of a Tuple (Discrete(3, start=1), MultiBinary(2)),
@@ -244,6 +238,57 @@ class Routing(DrawnEachStep):
 
 def routing(**kwargs):
     return Routing(**kwargs)
+
+
+class Aim(DrawnEachStep):
+    """A hybrid action (a parameterised one): Tuple(Dict{"aim": Box(-1, 1,
+    (1,))}, Discrete(3)), the Box before the choice. Each step shows a
+    target (Discrete(3)) and a mask ("action_mask") that hides one wrong
+    choice; choosing the target earns 1 - |aim - (-0.6, 0, 0.6)[target]|,
+    another choice 0. "echo" is the last action as it arrived (choice, aim;
+    -2 before the first). A masked choice, an aim outside [-1, 1] or not a
+    float32 array of shape (1,), or a choice not an int raises. 10 steps:
+    the best policy scores 10, a uniformly random legal one about 1.9."""
+
+    CENTRES = (-0.6, 0.0, 0.6)
+
+    def __init__(self):
+        self.observation_space = Dict({
+            "target": Discrete(3),
+            "echo": Box(-2.0, 2.0, (2,)),
+            "action_mask": MultiBinary(3),
+        })
+        self.action_space = Tuple([Dict({"aim": Box(-1.0, 1.0, (1,))}), Discrete(3)])
+        self.spec = Spec("Aim", 10)
+        self.echo = np.full(2, -2.0, dtype=np.float32)
+
+    def _draw(self):
+        self.target = int(self.rng.integers(3))
+        self.mask = np.ones(3, dtype=np.int8)
+        self.mask[(self.target + 1 + int(self.rng.integers(2))) % 3] = 0
+        if self.t == 0:
+            self.echo = np.full(2, -2.0, dtype=np.float32)
+
+    def _observe(self):
+        return {"target": self.target, "echo": self.echo.copy(), "action_mask": self.mask.copy()}
+
+    def step(self, action):
+        part, choice = action
+        aim = part["aim"]
+        if not isinstance(choice, int) or not 0 <= choice < 3 or not self.mask[choice]:
+            raise ValueError("choice %r is not legal in this state (mask %r)" % (choice, self.mask))
+        if (not isinstance(aim, np.ndarray) or aim.dtype != np.float32 or aim.shape != (1,)
+                or not -1.0 <= aim[0] <= 1.0):
+            raise ValueError("aim %r is not a float32 value of Box(-1, 1, (1,))" % (aim,))
+        reward = 1.0 - abs(float(aim[0]) - self.CENTRES[self.target]) if choice == self.target else 0.0
+        self.echo = np.array([choice, aim[0]], dtype=np.float32)
+        self.t += 1
+        self._draw()
+        return self._observe(), reward, False, self.t >= 10, {}
+
+
+def aim():
+    return Aim()
 
 
 class Glimpse(DrawnEachStep):
