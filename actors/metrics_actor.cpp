@@ -9,10 +9,12 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
 #include "actors/run_metrics.hpp"
+#include "run/tensorboard_writer.hpp"
 
 namespace troupe::actors {
 
@@ -42,6 +44,7 @@ struct metrics_state {
   run_control coordinator;
   run_metrics metrics;
   std::ofstream csv;
+  std::unique_ptr<run::tensorboard_writer> tensorboard;  // null: none, or it failed
   bool stop_sent = false;
   bool evaluating = false;              // a confirmation or a best evaluation is under way
   std::int64_t next_confirm_at = 0;     // episodes: a failed confirmation waits for a new window
@@ -242,6 +245,8 @@ progress_row take_row(metrics_pointer self) {
   row.updates = st.metrics.updates();
   row.policy_lag_mean = st.metrics.mean_policy_lag();
   row.policy_lag_max = st.metrics.max_policy_lag();
+  row.mean_length = st.metrics.mean_length();
+  row.lr = st.metrics.lr();
   row.losses = st.metrics.take_period_losses();
   const auto& stop = st.config.stop;
   double left = -1;
@@ -282,6 +287,11 @@ void write_row(metrics_pointer self, progress_row row, const batch_stats& batchi
       st.csv.close();
     }
   }
+  if (st.tensorboard && !st.tensorboard->write(row.env_steps, tensorboard_scalars(row))) {
+    std::cerr << "troupe: warning: cannot append to " << st.tensorboard->path() << " (" << std::strerror(errno)
+              << "); later TensorBoard events are not written" << std::endl;
+    st.tensorboard.reset();
+  }
 }
 
 metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
@@ -304,6 +314,13 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
     st.csv.open(config.csv_path, append ? std::ios::app : std::ios::trunc);
     if (!append) st.csv << csv_header() << '\n';
   }
+  if (!config.tensorboard_dir.empty()) {
+    try {
+      st.tensorboard = std::make_unique<run::tensorboard_writer>(config.tensorboard_dir);
+    } catch (const std::runtime_error& e) {  // the run goes on without them
+      std::cerr << "troupe: warning: no TensorBoard events: " << e.what() << std::endl;
+    }
+  }
   const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::duration<double>(config.log.progress_seconds));
   self->delayed_send(self, period, caf::tick_atom_v);
@@ -317,7 +334,8 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         node.predict_seconds += report.predict_seconds;
         node.predicts += report.predicts;
         st.metrics.add_env_steps(report.env_steps);
-        for (float r : report.returns) st.metrics.add_episode(r);
+        for (size_t i = 0; i < report.returns.size(); ++i)
+          st.metrics.add_episode(report.returns[i], i < report.lengths.size() ? report.lengths[i] : 0);
         check_stop(self);
         check_best(self);
       },

@@ -33,6 +33,7 @@ struct metrics_config {
   evaluator_actor evaluator;
   std::uint64_t confirm_seed = 1;  // of the first evaluation; each next one adds 1
   run::best_config best;  // checkpoint.best
+  std::string tensorboard_dir = {};  // empty: no TensorBoard events; else a new event file there
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

@@ -96,6 +96,8 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
                       request.run_dir.empty() ? std::string()
                                               : run::run_directory{request.run_dir}.metrics_file(),
                       start, run.resumed};
+  if (config.log.tensorboard && !request.run_dir.empty())
+    mcfg.tensorboard_dir = run::run_directory{request.run_dir}.tensorboard_dir();
   const bool keeps_best = config.checkpoint.best.episodes > 0 && !request.run_dir.empty();
   if (config.run.stop.confirm_episodes > 0 || keeps_best) {
     // Replica 0's parameters are judged (and saved by checkpoints).

@@ -5,10 +5,12 @@
 
 namespace troupe::actors {
 
-void run_metrics::add_episode(float episode_return) {
+void run_metrics::add_episode(float episode_return, std::int32_t length) {
   ++episodes_;
   recent_.push_back(episode_return);
+  recent_lengths_.push_back(length);
   if (int(recent_.size()) > window_) recent_.pop_front();
+  if (int(recent_lengths_.size()) > window_) recent_lengths_.pop_front();
 }
 
 void run_metrics::add_update(const algo::train_result& r) {
@@ -22,6 +24,7 @@ void run_metrics::add_update(const algo::train_result& r) {
     period_sums_.approx_kl += r.approx_kl;
     period_sums_.clip_fraction += r.clip_fraction;
     ++period_batches_;
+    lr_ = r.lr;
   }
   lag_sum_ += r.lag_sum;
   lag_samples_ += r.samples;
@@ -36,12 +39,19 @@ double run_metrics::mean_return() const {
   return sum / recent_.size();
 }
 
+double run_metrics::mean_length() const {
+  if (recent_lengths_.empty()) return 0.0;
+  double sum = 0.0;
+  for (std::int32_t n : recent_lengths_) sum += n;
+  return sum / recent_lengths_.size();
+}
+
 run_metrics::losses run_metrics::take_period_losses() {
   losses mean;
   if (period_batches_ > 0) {
     const double n = double(period_batches_);
     mean = {period_sums_.policy / n, period_sums_.value / n, period_sums_.entropy / n,
-            period_sums_.approx_kl / n, period_sums_.clip_fraction / n};
+            period_sums_.approx_kl / n, period_sums_.clip_fraction / n, period_batches_};
   }
   period_sums_ = {};
   period_batches_ = 0;
@@ -81,6 +91,31 @@ std::string csv_row(const progress_row& r) {
                 static_cast<unsigned long long>(r.policy_lag_max), r.losses.policy, r.losses.value,
                 r.losses.entropy, r.losses.approx_kl, r.losses.clip_fraction);
   return line;
+}
+
+std::vector<std::pair<std::string, float>> tensorboard_scalars(const progress_row& r) {
+  std::vector<std::pair<std::string, float>> out;
+  const auto add = [&out](const char* tag, double v) { out.emplace_back(tag, static_cast<float>(v)); };
+  if (r.episodes > 0) {
+    add("episode/return_mean", r.mean_return);
+    add("episode/length_mean", r.mean_length);
+  }
+  add("episode/count", double(r.episodes));
+  if (r.losses.batches > 0) {
+    add("loss/policy", r.losses.policy);
+    add("loss/value", r.losses.value);
+    add("policy/entropy", r.losses.entropy);
+    add("policy/approx_kl", r.losses.approx_kl);
+    add("policy/clip_fraction", r.losses.clip_fraction);
+    add("train/lr", r.lr);
+  }
+  add("train/updates", double(r.updates));
+  add("train/policy_lag_mean", r.policy_lag_mean);
+  add("train/policy_lag_max", double(r.policy_lag_max));
+  add("perf/env_steps_per_s", r.env_steps_per_s);
+  add("perf/predict_batch_mean", r.mean_predict_batch);
+  add("perf/wall_seconds", r.wall_seconds);
+  return out;
 }
 
 }  // namespace troupe::actors

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run/run_config.hpp"
@@ -22,7 +23,7 @@ class run_metrics {
     samples_trained_ = samples_trained;
   }
   void add_env_steps(std::int64_t steps) { env_steps_ += steps; }
-  void add_episode(float episode_return);
+  void add_episode(float episode_return, std::int32_t length);
   void add_update(const algo::train_result& r);
 
   std::int64_t env_steps() const { return env_steps_; }
@@ -31,6 +32,10 @@ class run_metrics {
   std::int64_t samples_trained() const { return samples_trained_; }
   // Mean return of the last `window` episodes (of all, while fewer ran).
   double mean_return() const;
+  // Mean length of the same episodes.
+  double mean_length() const;
+  // The learning rate of the latest batch that trained (0 before any).
+  double lr() const { return lr_; }
   bool window_full() const { return int(recent_.size()) >= window_; }
   double mean_policy_lag() const;
   std::uint64_t max_policy_lag() const { return lag_max_; }
@@ -38,12 +43,15 @@ class run_metrics {
   // when no batch trained), and a fresh period.
   struct losses {
     double policy = 0, value = 0, entropy = 0, approx_kl = 0, clip_fraction = 0;
+    std::int64_t batches = 0;  // that trained in the period: none, and the means are no news
   };
   losses take_period_losses();
 
  private:
   int window_;
   std::deque<float> recent_;
+  std::deque<std::int32_t> recent_lengths_;
+  double lr_ = 0;
   std::int64_t env_steps_ = 0, episodes_ = 0, updates_ = 0, samples_trained_ = 0;
   std::uint64_t lag_sum_ = 0, lag_max_ = 0, lag_samples_ = 0;
   losses period_sums_;
@@ -57,16 +65,22 @@ struct progress_row {
   double env_steps_per_s = 0;
   std::int64_t episodes = 0;
   double mean_return = 0;
+  double mean_length = 0;  // of the same window's episodes (not in metrics.csv)
   double mean_predict_batch = 0;
   std::int64_t updates = 0;
   double policy_lag_mean = 0;
   std::uint64_t policy_lag_max = 0;
   double remaining_seconds = -1;  // < 0: unknown
+  double lr = 0;                  // the latest batch's (not in metrics.csv)
   run_metrics::losses losses;     // of the batches trained since the previous row
 };
 
 std::string format_progress_line(const progress_row& row);
 std::string csv_header();
 std::string csv_row(const progress_row& row);
+// The row as TensorBoard scalars (run/tensorboard_writer.hpp): the losses
+// only when a batch trained in the row's period, the episodes' means only
+// once an episode ended.
+std::vector<std::pair<std::string, float>> tensorboard_scalars(const progress_row& row);
 
 }  // namespace troupe::actors

@@ -136,6 +136,7 @@ std::vector<field> log_keys(run_config& c) {
   return {
     boolean("log.progress", c.log.progress, "print a progress line"),
     number("log.progress_seconds", c.log.progress_seconds, 0.05, 3600, false, "seconds between progress lines and metrics.csv rows"),
+    boolean("log.tensorboard", c.log.tensorboard, "write RUN_DIR/tensorboard/ (tensorboard --logdir RUN_DIR/tensorboard): each metrics.csv row as TensorBoard scalars against env steps (episode/return_mean, episode/length_mean, loss/*, policy/entropy, policy/approx_kl, policy/clip_fraction, train/lr, train/policy_lag_*, perf/*), handed to the system row by row"),
     boolean("log.plot", c.log.plot, "after the run, draw RUN_DIR/curves.png with scripts/plot.py (needs python3 with matplotlib)"),
   };
 }

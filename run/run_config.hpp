@@ -78,6 +78,7 @@ struct log_config {
   bool progress = true;
   double progress_seconds = 1.0;
   bool plot = false;  // after the run, draw RUN_DIR/curves.png with scripts/plot.py
+  bool tensorboard = true;  // RUN_DIR/tensorboard/: TensorBoard event files of the rows
 };
 
 // TLS for cluster mode: all three PEM files, or none.

@@ -2,7 +2,9 @@
 // What a run leaves on disk, in one place: RUN/config.yaml (the resolved
 // config), RUN/metrics.csv (a row per progress period, and one when a stop
 // condition is met), RUN/summary.json (the outcome), RUN/checkpoints/
-// (model/checkpoint_store.hpp) and, with log.plot, RUN/curves.png.
+// (model/checkpoint_store.hpp), RUN/tensorboard/ (the same rows as
+// TensorBoard event files, with log.tensorboard) and, with log.plot,
+// RUN/curves.png.
 #include <string>
 
 #include "model/checkpoint_store.hpp"
@@ -19,6 +21,7 @@ struct run_directory {
   std::string metrics_file() const { return root + "/metrics.csv"; }
   std::string summary_file() const { return root + "/summary.json"; }
   std::string curves_file() const { return root + "/curves.png"; }
+  std::string tensorboard_dir() const { return root + "/tensorboard"; }
   model::checkpoint_store checkpoints(int keep = 1) const { return {root, keep}; }
 
   void create() const;

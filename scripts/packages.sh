@@ -11,6 +11,7 @@ troupe_packages=(
   python3-numpy                 # Python environments: their host process (envs/python/)
   xvfb xauth                    # the viewer's headless tests
   openssl                       # the cluster TLS test makes its certificates
+  libprotobuf-dev               # the tests read TensorBoard event files back with it
 )
 
 # Not needed to build or run Troupe: with them, tests that would say they

@@ -12,6 +12,7 @@
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
+#include "tests/tensorboard_events.hpp"
 
 namespace fs = std::filesystem;
 
@@ -79,20 +80,35 @@ TEST_CASE("SIGKILL at 20 random moments of a whole run: the newest checkpoint lo
   }
 }
 
-TEST_CASE("SIGINT stops gracefully: final checkpoint and summary, exit code 0") {
-  const std::string dir = fresh_dir("ckpt_sigint");
-  troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
-                                  "run.stop.mean_return=100000", "--set",
-                                  "checkpoint.every_seconds=0", "--set", "log.progress=false"},
-                                 dir + ".log");
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  p.signal(SIGINT);
-  REQUIRE(p.wait_exit(std::chrono::seconds(60)) == 0);
-  const auto s = read_json(dir + "/summary.json");
-  CHECK(s["stop_reason"] == "interrupted");
-  CHECK(s["samples_collected"].get<long>() ==
-        s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
-  CHECK(has_checkpoint(dir));  // written at the end although every_seconds is 0
+TEST_CASE("SIGINT or SIGTERM stops gracefully: final checkpoint, summary and logs, exit code 0") {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    CAPTURE(sig);
+    const std::string dir = fresh_dir("ckpt_sigint");
+    troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
+                                    "run.stop.mean_return=100000", "--set", "checkpoint.every_seconds=0",
+                                    "--set", "log.progress=false", "--set", "log.progress_seconds=0.25"},
+                                   dir + ".log");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    p.signal(sig);
+    REQUIRE(p.wait_exit(std::chrono::seconds(60)) == 0);
+    const auto s = read_json(dir + "/summary.json");
+    CHECK(s["stop_reason"] == "interrupted");
+    CHECK(s["samples_collected"].get<long>() ==
+          s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+    CHECK(has_checkpoint(dir));  // written at the end although every_seconds is 0
+    // The TensorBoard events hold every metrics.csv row, the stop's last.
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir + "/tensorboard")) files.push_back(entry.path());
+    REQUIRE(files.size() == 1);
+    const auto events = read_events(files[0]);
+    std::ifstream csv(dir + "/metrics.csv");
+    std::string line;
+    long rows = -1;  // the header
+    while (std::getline(csv, line)) ++rows;
+    REQUIRE(rows >= 2);
+    CHECK(long(events.size()) == rows + 1);  // and the version event
+    CHECK(events.back().step == last_row_env_steps(dir + "/metrics.csv"));
+  }
 }
 
 TEST_CASE("a second SIGINT leaves at once, and the newest checkpoint still loads") {

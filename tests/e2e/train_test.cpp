@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/process.hpp"
+#include "tests/tensorboard_events.hpp"
 #include "tests/e2e/test_files.hpp"
 
 using namespace troupe::tests;
@@ -57,6 +58,31 @@ TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for ever
   const long last_row_steps = last_row_env_steps(dir + "/metrics.csv");
   REQUIRE(last_row_steps >= 0);
   CHECK(last_row_steps >= s["env_steps_to_target"].get<long>());
+  // The same rows as TensorBoard events (log.tensorboard is on by default),
+  // against env steps, the last one the stop's.
+  std::vector<std::string> event_files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/tensorboard"))
+    event_files.push_back(entry.path());
+  REQUIRE(event_files.size() == 1);
+  const auto events = read_events(event_files[0]);
+  REQUIRE(events.size() >= 2);
+  CHECK(events[0].file_version == "brain.Event:2");
+  for (size_t i = 2; i < events.size(); ++i) CHECK(events[i].step >= events[i - 1].step);
+  const auto& last = events.back().scalars;
+  CHECK(events.back().step == last_row_steps);
+  for (const char* tag : {"episode/return_mean", "episode/length_mean", "loss/policy", "loss/value", "policy/entropy",
+                          "train/lr", "train/policy_lag_mean", "perf/env_steps_per_s", "perf/predict_batch_mean"})
+    CHECK_MESSAGE(last.count(tag) == 1, tag);
+  // CartPole's return is its length; the window's mean return is metrics.csv's.
+  CHECK(last.at("episode/length_mean") == doctest::Approx(last.at("episode/return_mean")));
+  std::ifstream rows(dir + "/metrics.csv");
+  std::string row, last_row;
+  while (std::getline(rows, row)) last_row = row;
+  std::stringstream cells(last_row);
+  std::string cell;
+  for (int column = 0; column <= 4; ++column) std::getline(cells, cell, ',');  // mean_return
+  CHECK(last.at("episode/return_mean") == doctest::Approx(std::stod(cell)).epsilon(1e-4));
+  CHECK(last.at("train/lr") > 0.f);
   CHECK(r.output.find("BLAS:") != std::string::npos);
 }
 
@@ -67,8 +93,9 @@ TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.ya
   // written at the stop is the only one.
   const auto s = train_and_summarise(std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml" +
                                          " --set run.stop.wall_seconds=120 --set log.progress=false" +
-                                         " --set log.progress_seconds=600",
+                                         " --set log.progress_seconds=600 --set log.tensorboard=false",
                                      dir);
+  CHECK_FALSE(std::filesystem::exists(dir + "/tensorboard"));
   CHECK(s["solved"] == true);
   CHECK(s["confirmations"].get<int>() >= 1);
   CHECK(s["confirmed_return"].get<double>() >= 475.0);
