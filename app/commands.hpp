@@ -29,5 +29,6 @@ void add_join_command(CLI::App& cli, int& exit_code);
 CLI::App* bench_command(CLI::App& cli);
 void add_bench_envs_command(CLI::App& cli, int& exit_code);
 void add_bench_inference_command(CLI::App& cli, int& exit_code);
+void add_bench_learner_command(CLI::App& cli, int& exit_code);
 
 }  // namespace troupe::app

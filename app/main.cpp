@@ -21,5 +21,6 @@ int main(int argc, char** argv) {
   add_join_command(cli, exit_code);
   add_bench_envs_command(cli, exit_code);
   add_bench_inference_command(cli, exit_code);
+  add_bench_learner_command(cli, exit_code);
   return run_command_line(cli, argc, argv, exit_code);
 }
