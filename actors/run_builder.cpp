@@ -29,8 +29,7 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.shapes.state_size = config.model.recurrent.state_size();
   g.shapes.n_steps = config.algo.n_steps;
   g.shapes.mask_size = run.env.has_action_mask ? run.env.action.choice_count() : 0;
-  if (run.env.action.type == envs::space::kind::multi_discrete || run.env.action.type == envs::space::kind::hybrid)
-    g.shapes.mask_heads = run.env.action.nvec;
+  g.shapes.mask_heads = run.env.action.categories();
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
   auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);

@@ -50,6 +50,7 @@ void check_shapes(const rollout& r, const model::net_spec& spec) {
 learner::learner(std::shared_ptr<model::shared_model> m, const learner_config& config)
     : core_(new learner_core{std::move(m), config, nullptr, std::mt19937_64(config.seed), std::nullopt, 0}) {
   core_->optimizer = make_optimizer(config.algo, {core_->model->flat});
+  core_->prepare_bounds();
   if (config.normalize.reward)
     core_->rewards.emplace(config.algo.gamma, config.normalize.clip_reward, config.normalize.epsilon);
 }

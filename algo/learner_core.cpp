@@ -73,16 +73,21 @@ policy_terms learner_core::terms(const torch::Tensor& policy, const torch::Tenso
                                    : multi_categorical_terms(policy, actions, spec.action_heads, legal);
 }
 
-torch::Tensor learner_core::with_bounds_penalty(const torch::Tensor& loss, const torch::Tensor& policy) const {
-  const model::net_spec& spec = model->spec;
-  if (!spec.hybrid() || config.algo.bounds_coef == 0 || config.action_low.empty()) return loss;
+void learner_core::prepare_bounds() {
+  if (config.action_low.empty()) return;
   const auto bound = [this](const std::vector<double>& values) {
     return on_device(torch::tensor(std::vector<float>(values.begin(), values.end()), torch::kFloat32));
   };
+  low_bounds = bound(config.action_low);
+  high_bounds = bound(config.action_high);
+}
+
+torch::Tensor learner_core::with_bounds_penalty(const torch::Tensor& loss, const torch::Tensor& policy) const {
+  const model::net_spec& spec = model->spec;
+  if (!spec.hybrid() || config.algo.bounds_coef == 0 || !low_bounds.defined()) return loss;
   const torch::Tensor mean = policy.narrow(-1, spec.logit_count(), spec.gaussian_size);
   // An infinite bound gives relu(-inf) = 0: no penalty on that side.
-  const torch::Tensor excess =
-      torch::relu(mean - bound(config.action_high)) + torch::relu(bound(config.action_low) - mean);
+  const torch::Tensor excess = torch::relu(mean - high_bounds) + torch::relu(low_bounds - mean);
   return loss + config.algo.bounds_coef * excess.pow(2).sum(-1).mean();
 }
 

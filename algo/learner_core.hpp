@@ -45,6 +45,11 @@ struct learner_core {
   std::mt19937_64 rng;
   std::optional<reward_normalizer> rewards;  // with normalize.reward
   std::int64_t samples_seen = 0;             // by the learning-rate schedule
+  // config.action_low / action_high on the model's device, made once by
+  // prepare_bounds (undefined without bounds): with_bounds_penalty's.
+  torch::Tensor low_bounds = {}, high_bounds = {};
+
+  void prepare_bounds();
 
   // A host tensor on the model's device.
   torch::Tensor on_device(const torch::Tensor& t) const;
@@ -68,8 +73,8 @@ struct learner_core {
                      const torch::Tensor& actions, const torch::Tensor& legal = {}) const;
   // `loss` plus algo.bounds_coef times the squared excess of a hybrid
   // policy's Gaussian means (in `policy`, after the logits) beyond
-  // config.action_low / action_high, summed over values and averaged over
-  // rows; `loss` itself where there is no such penalty.
+  // config.action_low / action_high (prepared), summed over values and
+  // averaged over rows; `loss` itself where there is no such penalty.
   torch::Tensor with_bounds_penalty(const torch::Tensor& loss, const torch::Tensor& policy) const;
   // One update: the gradients of `loss`, clipped to algo.max_grad_norm,
   // applied as one atomic update, or skipped when not finite.

@@ -162,17 +162,15 @@ std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, con
   if (!value_trunk) out << "    v = h\n";
   out << "    policy = torch.linear(h, self.policy_head_weight, self.policy_head_bias)\n"
       << "    value = torch.linear(v, self.value_head_weight, self.value_head_bias).squeeze(-1)\n";
-  if (!spec.continuous && !spec.hybrid())
-    out << "    if mask is not None:\n"
-        << "        policy = policy.masked_fill(mask.reshape(policy.size(0), -1) == 0, "
-        << number(algo_masked_logit) << ")\n";
-  if (spec.hybrid()) {
-    // The mask covers the logits; the Gaussian's means after them stay.
+  if (!spec.continuous) {
+    // The mask covers the logits; a hybrid policy's Gaussian means after them stay.
     const std::string logits = std::to_string(spec.logit_count());
-    out << "    if mask is not None:\n"
-        << "        policy = torch.cat([policy.narrow(1, 0, " << logits
-        << ").masked_fill(mask.reshape(policy.size(0), -1) == 0, " << number(algo_masked_logit)
-        << "), policy.narrow(1, " << logits << ", " << spec.gaussian_size << ")], 1)\n";
+    const std::string fill = "masked_fill(mask.reshape(policy.size(0), -1) == 0, " + number(algo_masked_logit) + ")";
+    out << "    if mask is not None:\n        policy = "
+        << (spec.hybrid() ? "torch.cat([policy.narrow(1, 0, " + logits + ")." + fill + ", policy.narrow(1, " + logits +
+                                ", " + std::to_string(spec.gaussian_size) + ")], 1)"
+                          : "policy." + fill)
+        << "\n";
   }
   out << (recurrent ? "    return (policy, value, next_state)\n" : "    return (policy, value)\n");
   return out.str();

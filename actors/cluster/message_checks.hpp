@@ -20,8 +20,8 @@ struct run_shapes {
   int state_size = 0;    // a recurrent policy's state per environment
   int n_steps = 1;
   int mask_size = 0;     // actions an action mask row covers; 0: the environments give none
-  // How a mask row splits among a MultiDiscrete or hybrid action's
-  // components (each one's choices); empty: the row is one Discrete action's.
+  // How a mask row splits among the action's components (each one's
+  // choices: the action space's categories); empty: one of mask_size.
   std::vector<int> mask_heads = {};
 
   std::vector<int> heads() const { return mask_heads.empty() ? std::vector<int>{mask_size} : mask_heads; }

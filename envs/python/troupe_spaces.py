@@ -267,8 +267,7 @@ class ActionDecoder:
             return int(row[at]) + d["start"], at + 1, box_at
         if kind == "box":
             k = int(np.prod(d["shape"]))
-            shape = d["shape"] if "shape" in d else [k]
-            return row[box_at:box_at + k].astype(d.get("dtype", "float32")).reshape(shape), at, box_at + k
+            return row[box_at:box_at + k].astype(d["dtype"]).reshape(d["shape"]), at, box_at + k
         if kind == "multi_discrete":
             k = len(d["nvec"])
             values = row[at:at + k].astype(np.int64) + np.asarray(d["start"], np.int64)

@@ -158,6 +158,7 @@ TEST_CASE("hybrid actions: Gaussian means beyond the Box part's bounds cost algo
   config.action_low = {-1.0, 0.0};
   config.action_high = {1.0, std::numeric_limits<double>::infinity()};
   learner_core core{model::make_shared_model(spec, 1), config, nullptr, std::mt19937_64(1), std::nullopt, 0};
+  core.prepare_bounds();
   // Row 0: means 3 (2 beyond) and 50 (no upper bound); row 1: -0.5 (inside) and -3 (3 below).
   // The logits (100, -100) are not bounded.
   const torch::Tensor policy =

@@ -30,10 +30,7 @@ void train_export_and_play(const std::string& name, double target, long env_step
   const std::string config = dir + ".yaml";
   std::ofstream(config) << masked_test_env_config(name, target, env_steps, source + "/tests/envs/python, " + source +
                                                                            "/examples/python_env");
-  const auto r = run_troupe("train " + config + " --run-dir " + dir);
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
+  const auto s = train_and_summarise(config, dir);
   CHECK(s["solved"] == true);
   CHECK(s["agent_restarts"] == 0);  // no masked choice reached the environment
   const auto e = run_troupe("eval " + dir + " --episodes 200 --greedy --json " + dir + "/eval.json");
@@ -162,11 +159,8 @@ TEST_SUITE("e2e") {
 TEST_CASE("structured spaces: a native environment's declared leaves train, and its export takes them as a dict") {
   // Example/Courier-v0 throws on a masked kind: its agent would restart.
   const std::string dir = fresh_dir("courier");
-  const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/example_courier.yaml --run-dir " +
-                            dir + " --set log.progress=false");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
+  const auto s =
+      train_and_summarise(std::string(TROUPE_SOURCE_DIR) + "/configs/example_courier.yaml --set log.progress=false", dir);
   CHECK(s["solved"] == true);
   CHECK(s["agent_restarts"] == 0);
   const std::string policy = dir + "/courier.pt";
@@ -200,11 +194,8 @@ TEST_CASE("hybrid actions: a native environment's bow and draw train from their 
   // agent would restart. Its best policy scores about 8.6 of 10, a random
   // legal one about 2.9.
   const std::string dir = fresh_dir("archer");
-  const auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/example_archer.yaml --run-dir " +
-                            dir + " --set log.progress=false");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
+  const auto s =
+      train_and_summarise(std::string(TROUPE_SOURCE_DIR) + "/configs/example_archer.yaml --set log.progress=false", dir);
   CHECK(s["solved"] == true);
   CHECK(s["agent_restarts"] == 0);
   const auto e = run_troupe("eval " + dir + " --episodes 300 --greedy --json " + dir + "/eval.json");

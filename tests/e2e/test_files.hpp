@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/process.hpp"
+
 namespace troupe::tests {
 
 // The whole file, or "" when it cannot be read (yet).
@@ -122,6 +124,14 @@ inline std::string masked_test_env_config(const std::string& name, double target
       << "  ppo:\n    epochs: 3\n    minibatches: 1\n    targets: vtrace\n"
       << "model:\n  hidden: [64, 64]\n  activation: relu\nlog:\n  progress: false\n";
   return out.str();
+}
+
+// `troupe train ARGS --run-dir DIR`, which must exit 0; its summary.json.
+inline nlohmann::json train_and_summarise(const std::string& args, const std::string& dir) {
+  const auto r = run_troupe("train " + args + " --run-dir " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  return read_json(dir + "/summary.json");
 }
 
 // Every sample a run collected was trained or dropped (summary.json).

@@ -22,14 +22,6 @@ namespace {
 
 const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
-// `troupe train ARGS --run-dir DIR`, which must exit 0; its summary.json.
-nlohmann::json train_and_summarise(const std::string& args, const std::string& dir) {
-  const auto r = run_troupe("train " + args + " --run-dir " + dir);
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  return read_json(dir + "/summary.json");
-}
-
 }  // namespace
 
 TEST_SUITE("e2e") {
