@@ -52,6 +52,7 @@ void request_actions(agent_pointer self);
 void send_rollout(agent_pointer self, algo::rollout&& done) {
   auto& st = self->state;
   const std::int64_t samples = done.samples();
+  st.report.rollout = done.sequence;
   ++st.in_flight;
   ++st.rollouts_sent;
   self->request(st.learner, caf::infinite, std::move(done))
@@ -224,6 +225,7 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
         // Steps of the unfinished rollout are never sent: count them dropped.
         const std::int64_t partial = std::int64_t(st.collector->rollout_steps()) * st.collector->size();
         st.dropped += partial;
+        st.report.rollout = st.rollouts_sent;  // the one under way
         if (st.metrics) self->send(st.metrics, std::move(st.report));
         agent_final final{st.config.id, st.collected, st.dropped, st.rollouts_sent};
         self->quit();
@@ -251,7 +253,9 @@ agent_config agent_config_for(const run::run_config& config, std::uint32_t id, s
   a.env = config.env;
   a.envs = config.env.envs_per_agent;
   a.n_steps = config.algo.n_steps;
-  a.max_rollouts_in_flight = config.algo.max_rollouts_in_flight;
+  // A deterministic run's agents wait for each round to train before they act
+  // on: no prediction races an update.
+  a.max_rollouts_in_flight = config.run.deterministic ? 1 : config.algo.max_rollouts_in_flight;
   a.state_size = config.model.recurrent.state_size();
   a.seed = seed;
   a.batch_scheduling = config.agents.batch_scheduling;

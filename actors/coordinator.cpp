@@ -71,8 +71,11 @@ agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& sel
   auto named = [&self, hub = request.frame_hub](size_t i, const agent_actor& agent) {
     if (hub) self->send(hub, agent_atom_v, std::int32_t(i), agent);
   };
-  return agent_supervisor(sys, self, std::move(configs), std::move(wires),
-                          config.agents.max_restarts, seeds, named);
+  // A deterministic run's replacement agent would begin its rollouts anew and
+  // its rounds could never be whole: a failure ends that run.
+  const int max_restarts = config.run.deterministic ? 0 : config.agents.max_restarts;
+  return agent_supervisor(sys, self, std::move(configs), std::move(wires), max_restarts, seeds,
+                          named);
 }
 
 // One run (segment) under way: what the phases below share.

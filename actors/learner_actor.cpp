@@ -6,9 +6,11 @@
 #include <iostream>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
+#include "actors/round_gather.hpp"
 #include "algo/collection_budget.hpp"
 #include "model/staleness_bound.hpp"
 
@@ -22,6 +24,8 @@ namespace {
 struct waiting_rollout {
   algo::rollout rollout;
   std::uint64_t ticket = 0;
+  bool acknowledged = false;  // a deterministic run's leftover: acknowledged with its round
+  bool refused = false;       // a deterministic run's place of a refused rollout in its round
 };
 
 // An acknowledgement owed to an agent: ready, or not yet (its rollout waits).
@@ -50,6 +54,12 @@ struct learner_state {
   std::unordered_map<std::uint64_t, owed_ack> owed;  // by ticket
   std::uint64_t next_ticket = 0;
   bool tick_pending = false;
+  // A deterministic run's rounds: rollouts by (sequence, agent) until their
+  // round is whole, and the acknowledgements owed when the one training ends.
+  round_gather<waiting_rollout> gathering;
+  bool asking_metrics = false;  // about the next round
+  bool halted = false;          // the metrics actor said the run stops: no round trains any more
+  std::vector<std::uint64_t> round_tickets;
   static inline const char* name = "learner";
 };
 
@@ -104,6 +114,7 @@ void deliver(learner_pointer self, const std::vector<std::uint64_t>& tickets) {
 void acknowledge(learner_pointer self, std::uint32_t agent, std::uint64_t ticket, train_ack ack) {
   auto& st = self->state;
   st.owed[ticket].ack = ack;
+  if (st.admission.deterministic_agents > 0) return st.round_tickets.push_back(ticket);
   if (!st.budget) return deliver(self, {ticket});
   deliver(self, st.budget->on_ready(agent, ticket, std::chrono::steady_clock::now()));
 }
@@ -129,8 +140,9 @@ void drop_stale(learner_pointer self) {
     const auto agent = w->rollout.agent_id;
     const auto ack = train_ack{w->rollout.sequence, false};
     const auto ticket = w->ticket;
+    const bool acknowledged = w->acknowledged;
     w = st.waiting.erase(w);
-    acknowledge(self, agent, ticket, ack);
+    if (!acknowledged) acknowledge(self, agent, ticket, ack);
   }
 }
 
@@ -141,6 +153,7 @@ void train_batch(learner_pointer self) {
   std::vector<std::uint64_t> tickets;
   std::vector<std::uint32_t> agents;
   std::vector<std::uint64_t> sequences;
+  std::vector<bool> acknowledged;
   std::int64_t samples = 0;
   for (int i = 0; i < st.batch_rollouts; ++i) {
     waiting_rollout& w = st.waiting.front();
@@ -148,6 +161,7 @@ void train_batch(learner_pointer self) {
     sequences.push_back(w.rollout.sequence);
     agents.push_back(w.rollout.agent_id);
     tickets.push_back(w.ticket);
+    acknowledged.push_back(w.acknowledged);
     batch.push_back(std::move(w.rollout));
     st.waiting.pop_front();
   }
@@ -198,7 +212,63 @@ void train_batch(learner_pointer self) {
   }
   if (trained && st.metrics) self->send(st.metrics, result);
   for (size_t i = 0; i < tickets.size(); ++i)
-    acknowledge(self, agents[i], tickets[i], train_ack{sequences[i], trained && result.applied});
+    if (!acknowledged[i])
+      acknowledge(self, agents[i], tickets[i], train_ack{sequences[i], trained && result.applied});
+}
+
+void advance_rounds(learner_pointer self);
+
+// A deterministic run's rollout out of its round, to train; a refused
+// one's place is only acknowledged (its samples are counted dropped).
+void take_into_waiting(learner_pointer self, waiting_rollout&& w) {
+  if (w.refused)
+    acknowledge(self, w.rollout.agent_id, w.ticket, train_ack{w.rollout.sequence, false});
+  else
+    self->state.waiting.push_back(std::move(w));
+}
+
+// A deterministic run's next round, whole and counted: trains it in agent
+// order, then acknowledges all of it at once.
+void train_round(learner_pointer self) {
+  auto& st = self->state;
+  for (auto& w : st.gathering.take_next())
+    take_into_waiting(self, std::move(w));
+  drop_stale(self);
+  while (st.waiting.size() >= size_t(st.batch_rollouts)) {
+    train_batch(self);
+    drop_stale(self);
+  }
+  for (auto& w : st.waiting)  // left over for a later round's batch
+    if (!w.acknowledged) {
+      acknowledge(self, w.rollout.agent_id, w.ticket, train_ack{w.rollout.sequence, false});
+      w.acknowledged = true;
+    }
+  deliver(self, std::exchange(st.round_tickets, {}));
+  advance_rounds(self);
+}
+
+// A deterministic run: once the next round is whole, asks the metrics actor
+// whether it trains (its reports counted, no evaluation under way).
+void advance_rounds(learner_pointer self) {
+  auto& st = self->state;
+  if (st.halted || st.asking_metrics || !st.gathering.next_is_whole()) return;
+  if (!st.metrics) return train_round(self);
+  st.asking_metrics = true;
+  self->request(st.metrics, caf::infinite, round_atom_v, st.gathering.rounds_taken())
+      .then(
+          [=](bool go) {
+            auto& st = self->state;
+            st.asking_metrics = false;
+            if (st.halted) return;  // drained meanwhile: the round was dropped
+            if (go)
+              train_round(self);
+            else
+              st.halted = true;
+          },
+          [=](caf::error&) {
+            self->state.asking_metrics = false;
+            self->state.halted = true;
+          });
 }
 
 // Trains every full batch the bound now allows. Drain requests are answered
@@ -207,18 +277,30 @@ void train_batch(learner_pointer self) {
 // are then dropped and counted, like an agent's unfinished rollout.
 void resume(learner_pointer self) {
   auto& st = self->state;
+  if (st.admission.deterministic_agents > 0) {
+    if (st.drains.empty()) return;  // rounds train in advance_rounds
+    // The run ends: a round not trained by now never is (its agents have
+    // stopped), nor are the leftovers of the last one. Not even one the
+    // metrics actor is being asked about: a stop it decided has said no
+    // already, and one it did not (an interrupt) falls at no fixed point.
+    for (auto& w : st.gathering.take_all()) take_into_waiting(self, std::move(w));
+    st.halted = true;
+  }
   drop_stale(self);
-  while (st.waiting.size() >= size_t(st.batch_rollouts) && st.bound.may_apply()) {
+  while (!st.halted && st.waiting.size() >= size_t(st.batch_rollouts) && st.bound.may_apply()) {
     train_batch(self);
     drop_stale(self);
   }
-  if (st.drains.empty() || st.waiting.size() >= size_t(st.batch_rollouts) || !st.bound.all_acked())
+  if (st.drains.empty() || (!st.halted && st.waiting.size() >= size_t(st.batch_rollouts)) ||
+      !st.bound.all_acked())
     return;
   for (auto& w : st.waiting) {
     st.totals.samples_dropped += w.rollout.samples();
-    acknowledge(self, w.rollout.agent_id, w.ticket, train_ack{w.rollout.sequence, false});
+    if (!w.acknowledged)
+      acknowledge(self, w.rollout.agent_id, w.ticket, train_ack{w.rollout.sequence, false});
   }
   st.waiting.clear();
+  deliver(self, std::exchange(st.round_tickets, {}));
   // The agents have stopped: nothing is held back any more.
   if (st.budget) deliver(self, st.budget->release_all());
   if (st.budget) st.totals.acks_held = st.budget->tickets_held_total();
@@ -251,6 +333,7 @@ learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::
   st.metrics = std::move(metrics);
   st.replica = std::move(replica);
   st.admission = admission;
+  st.gathering = round_gather<waiting_rollout>(std::size_t(std::max(0, admission.deterministic_agents)));
   if (admission.max_in_flight > 0)
     st.budget.emplace(algo::collection_budget::settings{admission.max_in_flight,
                                                         admission.per_agent_in_flight});
@@ -258,16 +341,40 @@ learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::
       [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
         if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a rollout");
+        const bool rounds = st.admission.deterministic_agents > 0;
+        if (rounds && st.gathering.has(r.sequence, r.agent_id)) {  // an agent never sends one twice; refused if it did
+          st.totals.samples_dropped += r.samples();
+          return train_ack{r.sequence, false};
+        }
         try {
           st.trainer->check(r);
         } catch (const std::exception& e) {
           std::cerr << "learner: dropped " << e.what() << "\n";
           st.totals.samples_dropped += r.samples();
+          if (rounds) {
+            // Its place in the round stays, empty, or the round could never
+            // be whole; its agent waits for the round like the others.
+            algo::rollout place;
+            place.agent_id = r.agent_id;
+            place.sequence = r.sequence;
+            auto promise = self->make_response_promise<train_ack>();
+            const std::uint64_t ticket = st.next_ticket++;
+            st.owed[ticket].promise = promise;
+            st.gathering.add(r.sequence, r.agent_id, waiting_rollout{std::move(place), ticket, false, true});
+            advance_rounds(self);
+            return promise;
+          }
           return train_ack{r.sequence, false};
         }
         auto promise = self->make_response_promise<train_ack>();
         const std::uint64_t ticket = st.next_ticket++;
         st.owed[ticket].promise = promise;
+        if (rounds) {
+          const auto [sequence, agent] = std::make_pair(r.sequence, r.agent_id);
+          st.gathering.add(sequence, agent, waiting_rollout{std::move(r), ticket});
+          advance_rounds(self);
+          return promise;
+        }
         if (st.budget) deliver(self, st.budget->on_arrival(r.agent_id, std::chrono::steady_clock::now()));
         st.waiting.push_back({std::move(r), ticket});
         resume(self);

@@ -73,6 +73,14 @@ struct rollout_admission {
   // this behind the parameters when its turn comes is dropped, not trained
   // (counted in samples_dropped and samples_stale). 0: never.
   std::uint64_t max_policy_lag = 0;
+  // run.deterministic: the agents (agents.count) whose rollouts make a round.
+  // A round (every agent's rollout r) trains once all of it has come and the
+  // metrics actor has counted its reports (round_atom), in agent order, and
+  // its acknowledgements go together after it: no agent acts while a round
+  // trains, so what each prediction and update sees is fixed by the config
+  // and seed. Those left over for a later batch are acknowledged untrained
+  // with their round. 0: rollouts train in arrival order.
+  int deterministic_agents = 0;
 };
 
 // Spawned detached. `metrics` may be an invalid handle (no reports). The

@@ -72,6 +72,9 @@ struct episode_report {
   double predict_seconds = 0;       // round trips of this report's predict requests
   std::int32_t predicts = 0;
   std::string node;                 // set by the cluster gateway; empty: the learner's node
+  // The sequence of the rollout it came with (at a stop: of the one under
+  // way): a deterministic run counts reports in (rollout, agent) order.
+  std::uint64_t rollout = 0;
 };
 
 // One node's share of a run, for the per-node metrics.
@@ -262,7 +265,7 @@ typename Inspector::result_type inspect(Inspector& f, replica_update& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
   return f(caf::meta::type_name("episode_report"), x.agent_id, x.env_steps, x.returns,
-           x.lengths, x.predict_seconds, x.predicts, x.node);
+           x.lengths, x.predict_seconds, x.predicts, x.node, x.rollout);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_stats& x) {
@@ -412,6 +415,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, lane_atom, "lane")
   CAF_ADD_ATOM(troupe, troupe::actors, act_atom, "act")
   CAF_ADD_ATOM(troupe, troupe::actors, best_atom, "best")
+  CAF_ADD_ATOM(troupe, troupe::actors, round_atom, "round")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -13,6 +13,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
+#include "actors/round_gather.hpp"
 #include "actors/run_metrics.hpp"
 #include "run/tensorboard_writer.hpp"
 
@@ -51,6 +52,7 @@ struct metrics_state {
   std::int64_t next_best_at = 0;        // episodes: a best evaluation waits for a new window
   std::int64_t evaluations = 0;         // of both kinds, for their seeds
   double evaluation_seconds = 0;        // this segment's, of both kinds
+  std::int64_t best_episodes = 0;       // this segment's best evaluations' episodes
   std::optional<double> best_return;    // the best evaluation of this segment
   metrics_totals totals;
   std::map<std::string, node_tally> nodes;
@@ -60,6 +62,12 @@ struct metrics_state {
   std::int64_t foreign_refused = 0;
   batch_stats last_batching;  // the owner's counters at the latest tick
   std::optional<progress_row> stop_row;  // taken at the stop, written with the owner's counters
+  std::int64_t row_steps = 0;    // rows every this many env steps; 0: by time
+  std::int64_t next_row_at = 0;  // env steps
+  // A deterministic run's reports wait here, by (rollout, agent), until their
+  // round is whole; the learner's questions about rounds wait beside them.
+  round_gather<episode_report> early;
+  std::vector<std::pair<std::uint64_t, caf::typed_response_promise<bool>>> round_questions;
   static inline const char* name = "metrics";
 };
 
@@ -82,6 +90,7 @@ bool from_this_process(metrics_pointer self) {
 
 progress_row take_row(metrics_pointer self);
 void write_row(metrics_pointer self, progress_row row, const batch_stats& batching);
+void answer_round_questions(metrics_pointer self);
 
 // Writes the row taken at the stop, if it waits still, with `batching`.
 void write_stop_row(metrics_pointer self, const batch_stats& batching) {
@@ -101,6 +110,7 @@ void request_stop(metrics_pointer self, run::stop_reason reason) {
   if (st.stop_sent) return;
   st.stop_sent = true;
   caf::anon_send(st.coordinator, stop_request{reason});
+  answer_round_questions(self);  // no round trains after the stop
   st.stop_row = take_row(self);
   self->request(st.owner, owner_stats_timeout, stats_atom_v)
       .then([=](const batch_stats& b) { write_stop_row(self, b); },
@@ -136,6 +146,12 @@ std::uint64_t begin_evaluation(metrics_state& st) {
   return st.config.confirm_seed + std::uint64_t(st.evaluations++);
 }
 
+// An evaluation failed to answer (the run is ending).
+void evaluation_lost(metrics_pointer self) {
+  self->state.evaluating = false;
+  answer_round_questions(self);
+}
+
 void end_evaluation(metrics_pointer self, double started, const evaluation_report& r) {
   auto& st = self->state;
   st.evaluating = false;
@@ -158,14 +174,24 @@ void check_best(metrics_pointer self) {
       !st.metrics.window_full() || st.metrics.episodes() < st.next_best_at)
     return;
   const double started = segment_seconds(st.config);
-  if (st.evaluation_seconds > best.time_share * started) return;
+  // A deterministic run cannot ask the clock: its share is of the episodes
+  // played, an evaluation's episodes against the training's.
+  const bool over_share = st.config.deterministic_agents > 0
+                              ? double(st.best_episodes + best.episodes) > best.time_share * double(st.metrics.episodes())
+                              : st.evaluation_seconds > best.time_share * started;
+  if (over_share) return;
+  st.best_episodes += best.episodes;
   const std::uint64_t seed = begin_evaluation(st);
   ++st.totals.best_evaluations;
   st.next_best_at = st.metrics.episodes() + st.config.stop.window;
   self->request(st.config.evaluator, confirmation_timeout, best_atom_v, std::int32_t(best.episodes),
                 seed, counters_now(st))
-      .then([=](const evaluation_report& r) { end_evaluation(self, started, r); },
-          [=](caf::error&) { self->state.evaluating = false; });  // the run is ending
+      .then(
+          [=](const evaluation_report& r) {
+            end_evaluation(self, started, r);
+            answer_round_questions(self);
+          },
+          [=](caf::error&) { evaluation_lost(self); });
 }
 
 // The window's mean reached the target: asks the evaluator whether the
@@ -193,10 +219,9 @@ void confirm(metrics_pointer self) {
               mark_solved(self);
             else
               st.next_confirm_at = st.metrics.episodes() + st.config.stop.window;
+            answer_round_questions(self);  // after the verdict: a solved run trains no further round
           },
-          [=](caf::error&) {  // stopped meanwhile: the run is ending anyway
-            self->state.evaluating = false;
-          });
+          [=](caf::error&) { evaluation_lost(self); });  // stopped meanwhile: the run is ending
 }
 
 void check_stop(metrics_pointer self) {
@@ -294,6 +319,65 @@ void write_row(metrics_pointer self, progress_row row, const batch_stats& batchi
   }
 }
 
+// A row of this moment's figures, written once the owner has said its
+// batching counters.
+void write_row_now(metrics_pointer self) {
+  const progress_row row = take_row(self);
+  self->request(self->state.owner, owner_stats_timeout, stats_atom_v)
+      .then([=](const batch_stats& b) { write_row(self, row, b); },
+            [=](caf::error&) { write_row(self, row, self->state.last_batching); });
+}
+
+// Rows by env steps: one when the count passes the next multiple of
+// log.progress_env_steps.
+void write_rows_by_steps(metrics_pointer self) {
+  auto& st = self->state;
+  if (st.row_steps <= 0 || st.stop_sent || st.metrics.env_steps() < st.next_row_at) return;
+  st.next_row_at = (st.metrics.env_steps() / st.row_steps + 1) * st.row_steps;
+  write_row_now(self);
+}
+
+void count_report(metrics_pointer self, const episode_report& report) {
+  auto& st = self->state;
+  auto& node = st.nodes[report.node.empty() ? learner_node : report.node];
+  node.agents.insert(report.agent_id);
+  node.env_steps += report.env_steps;
+  node.predict_seconds += report.predict_seconds;
+  node.predicts += report.predicts;
+  st.metrics.add_env_steps(report.env_steps);
+  for (size_t i = 0; i < report.returns.size(); ++i)
+    st.metrics.add_episode(report.returns[i], i < report.lengths.size() ? report.lengths[i] : 0);
+  check_stop(self);
+  check_best(self);
+  write_rows_by_steps(self);
+}
+
+// A deterministic run: counts each round whose reports have all come, in
+// agent order.
+void count_whole_rounds(metrics_pointer self) {
+  auto& st = self->state;
+  while (st.early.next_is_whole())
+    for (const episode_report& report : st.early.take_next()) count_report(self, report);
+  answer_round_questions(self);
+}
+
+// Answers the learner's questions that can be answered now.
+void answer_round_questions(metrics_pointer self) {
+  auto& st = self->state;
+  auto& questions = st.round_questions;
+  for (auto q = questions.begin(); q != questions.end();) {
+    if (st.stop_sent) {
+      q->second.deliver(false);
+    } else if (q->first < st.early.rounds_taken() && !st.evaluating) {
+      q->second.deliver(true);
+    } else {
+      ++q;
+      continue;
+    }
+    q = questions.erase(q);
+  }
+}
+
 metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
                                     model_owner_actor owner, run_control coordinator) {
   auto& st = self->state;
@@ -301,6 +385,7 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
   st.owner = std::move(owner);
   st.coordinator = std::move(coordinator);
   st.metrics = run_metrics(config.stop.window);
+  st.early = round_gather<episode_report>(std::size_t(std::max(0, config.deterministic_agents)));
   const auto& r = config.resumed;
   st.metrics.restore(r.env_steps, r.episodes, r.updates, r.samples_trained);
   st.last_seconds = r.wall_seconds;
@@ -323,30 +408,34 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
   }
   const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::duration<double>(config.log.progress_seconds));
-  self->delayed_send(self, period, caf::tick_atom_v);
+  st.row_steps = config.log.row_env_steps(config.deterministic_agents > 0);
+  if (st.row_steps > 0)
+    st.next_row_at = (st.metrics.env_steps() / st.row_steps + 1) * st.row_steps;
+  else
+    self->delayed_send(self, period, caf::tick_atom_v);
   return {
-      [=](const episode_report& report) {
+      [=](episode_report& report) {
         auto& st = self->state;
         if (!from_this_process(self)) return;
-        auto& node = st.nodes[report.node.empty() ? learner_node : report.node];
-        node.agents.insert(report.agent_id);
-        node.env_steps += report.env_steps;
-        node.predict_seconds += report.predict_seconds;
-        node.predicts += report.predicts;
-        st.metrics.add_env_steps(report.env_steps);
-        for (size_t i = 0; i < report.returns.size(); ++i)
-          st.metrics.add_episode(report.returns[i], i < report.lengths.size() ? report.lengths[i] : 0);
-        check_stop(self);
-        check_best(self);
+        if (st.config.deterministic_agents == 0 || st.stop_sent) return count_report(self, report);
+        const auto [round, agent] = std::make_pair(report.rollout, report.agent_id);
+        if (!st.early.add(round, agent, std::move(report))) return;  // no agent sends one twice
+        count_whole_rounds(self);
+      },
+      [=](round_atom, std::uint64_t round) -> caf::result<bool> {
+        auto& st = self->state;
+        if (!from_this_process(self)) return make_error(errc::not_local, "a round question from outside this process");
+        auto promise = self->make_response_promise<bool>();
+        st.round_questions.emplace_back(round, promise);
+        answer_round_questions(self);
+        return promise;
       },
       [=](const algo::train_result& result) {
         if (from_this_process(self)) self->state.metrics.add_update(result);
       },
       [=](caf::tick_atom) {
         if (self->state.stop_sent) return;  // the stop's row ends the curve
-        self->request(self->state.owner, owner_stats_timeout, stats_atom_v)
-            .then([=](const batch_stats& b) { write_row(self, take_row(self), b); },
-                  [=](caf::error&) { write_row(self, take_row(self), self->state.last_batching); });
+        write_row_now(self);
         self->delayed_send(self, period, caf::tick_atom_v);
       },
       [=](totals_atom) -> caf::result<metrics_totals> {
@@ -354,8 +443,15 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         if (!from_this_process(self))
           return make_error(errc::not_local, "totals asked from outside this process");
         write_stop_row(self, st.last_batching);
+        // With the steps and episodes of reports whose round is not whole yet
+        // (a checkpoint asks mid-run, and they stay uncounted for the rounds;
+        // at the end, a run stopped mid-round has such reports).
         st.totals.env_steps = st.metrics.env_steps();
         st.totals.episodes = st.metrics.episodes();
+        st.early.for_each([&](const episode_report& report) {
+          st.totals.env_steps += report.env_steps;
+          st.totals.episodes += std::int64_t(report.returns.size());
+        });
         st.totals.final_mean_return = st.metrics.mean_return();
         st.totals.updates = st.metrics.updates();
         st.totals.samples_trained = st.metrics.samples_trained();

@@ -15,9 +15,18 @@ namespace troupe::actors {
 
 // Times (seconds_to_target, wall_seconds in metrics.csv) count from the run's
 // first start, across resumes.
+//
+// A deterministic run (deterministic_agents > 0) counts the agents' reports
+// by rounds: round r is every agent's report of its rollout r, counted in
+// agent order once all have come. (round_atom, r) is the learner's question
+// before it trains round r; answered once round r is counted and no
+// evaluation is under way: true, or false when the run is stopping (the
+// round is then not trained). So the stop, the confirmations and the rows
+// fall at the same points of every run of the config and seed.
 using metrics_actor =
     caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<algo::train_result>,
-                     caf::replies_to<totals_atom>::with<metrics_totals>>;
+                     caf::replies_to<totals_atom>::with<metrics_totals>,
+                     caf::replies_to<round_atom, std::uint64_t>::with<bool>>;
 
 // Whoever runs the run (the coordinator): told once when a stop condition is met.
 using run_control = caf::typed_actor<caf::reacts_to<stop_request>>;
@@ -34,6 +43,7 @@ struct metrics_config {
   std::uint64_t confirm_seed = 1;  // of the first evaluation; each next one adds 1
   run::best_config best;  // checkpoint.best
   std::string tensorboard_dir = {};  // empty: no TensorBoard events; else a new event file there
+  std::int32_t deterministic_agents = 0;  // run.deterministic: agents.count; 0: not deterministic
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

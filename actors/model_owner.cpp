@@ -4,12 +4,14 @@
 #include <chrono>
 #include <thread>
 #include <random>
+#include <unordered_map>
 
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
 #include "actors/reply_courier.hpp"
 #include "algo/act_from_policy.hpp"
 #include "algo/action_mask.hpp"
+#include "agents/random_streams.hpp"
 
 namespace troupe::actors {
 
@@ -21,13 +23,20 @@ struct pending_request {
   int rows;
   int policy_row;  // its row a viewer watches, or -1
   long mask_at;    // where its action masks start in the batch's masks; -1: it gave none
+  std::uint32_t agent_id;
 };
 
 struct model_owner_state {
   std::shared_ptr<model::shared_model> model;
   run::batching_config config;
   std::shared_ptr<predict_lane> lane;  // null: messages only
+  std::uint64_t seed = 0;
   std::mt19937_64 rng;
+  // Deterministic: each request is a forward pass of its own (a row's
+  // numbers never depend on its company) and each agent's actions come from
+  // its own stream, so neither depends on the order requests arrive in.
+  bool deterministic = false;
+  std::unordered_map<std::uint32_t, std::mt19937_64> agent_rngs;
   model::net_spec net;
   int state_size = 0;  // recurrent state floats per row (0: feed-forward)
   std::vector<float> batch;   // the queued requests' observations, back to back
@@ -81,6 +90,15 @@ bool well_formed(const model_owner_state& st, const predict_request& req) {
 const char* const malformed_text =
     "predict request with malformed observations, states, policy_row or action masks";
 
+// The stream a request's actions are drawn from.
+std::mt19937_64& rng_for(model_owner_state& st, std::uint32_t agent_id) {
+  if (!st.deterministic) return st.rng;
+  auto it = st.agent_rngs.find(agent_id);
+  if (it == st.agent_rngs.end())
+    it = st.agent_rngs.emplace(agent_id, std::mt19937_64(agents::stream_seed(st.seed, agent_id, 0))).first;
+  return it->second;
+}
+
 // One forward pass for every queued request; each gets its own rows back.
 void flush(model_owner_state& st) {
   if (st.pending.empty()) return;
@@ -106,11 +124,12 @@ void flush(model_owner_state& st) {
                           st.out.states.begin() + size_t(row + p.rows) * st.state_size);
     else
       reply.states.clear();
+    std::mt19937_64& rng = rng_for(st, p.agent_id);
     for (int i = 0; i < p.rows; ++i, ++row) {
       const float* policy = &st.out.policy[size_t(row) * st.net.action_size];
       const std::uint8_t* legal =
           p.mask_at < 0 ? nullptr : &st.masks[size_t(p.mask_at) + size_t(i) * st.net.logit_count()];
-      reply.logp[i] = algo::act_from_policy(st.net, policy, st.out.log_std.data(), false, st.rng,
+      reply.logp[i] = algo::act_from_policy(st.net, policy, st.out.log_std.data(), false, rng,
                                             &reply.actions[size_t(i) * width], legal);
     }
     reply.row_policy.clear();
@@ -138,9 +157,9 @@ void queue(model_owner_state& st, const predict_request& req, reply_target targe
   st.states.insert(st.states.end(), req.states.begin(), req.states.end());
   const long mask_at = req.action_masks.empty() ? -1 : long(st.masks.size());
   st.masks.insert(st.masks.end(), req.action_masks.begin(), req.action_masks.end());
-  st.pending.push_back({std::move(target), req.rows, req.policy_row, mask_at});
+  st.pending.push_back({std::move(target), req.rows, req.policy_row, mask_at, req.agent_id});
   st.pending_rows += req.rows;
-  if (st.pending_rows >= st.config.max_batch) flush(st);
+  if (st.pending_rows >= st.config.max_batch || st.deterministic) flush(st);
 }
 
 // The slots in `arrived` into the batch.
@@ -179,8 +198,10 @@ void flush_when_idle(owner_pointer self) {
 model_owner_impl::behavior_type model_owner(owner_pointer self,
                                             std::shared_ptr<model::shared_model> model,
                                             run::batching_config config, std::uint64_t seed,
-                                            std::shared_ptr<predict_lane> lane) {
+                                            std::shared_ptr<predict_lane> lane, bool deterministic) {
   auto& st = self->state;
+  st.seed = seed;
+  st.deterministic = deterministic;
   st.model = std::move(model);
   st.config = config;
   st.lane = std::move(lane);
@@ -234,8 +255,9 @@ model_owner_impl::behavior_type model_owner(owner_pointer self,
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
                                     const run::batching_config& batching, std::uint64_t seed,
-                                    std::shared_ptr<predict_lane> lane) {
-  auto owner = sys.spawn<caf::detached>(model_owner, std::move(model), batching, seed, lane);
+                                    std::shared_ptr<predict_lane> lane, bool deterministic) {
+  auto owner =
+      sys.spawn<caf::detached>(model_owner, std::move(model), batching, seed, lane, deterministic);
   if (lane) lane->serve_by(owner.address());
   return caf::actor_cast<model_owner_actor>(owner);
 }

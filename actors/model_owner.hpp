@@ -24,9 +24,15 @@ using model_owner_actor =
 // evaluator, tests) or, from agents of this process, through `lane` when
 // one is given (actors/predict_lane.hpp): both kinds share batches. When
 // the owner stops, every request waiting in the lane fails.
+//
+// `deterministic` (run.deterministic): every request is a forward pass of
+// its own, and agent i's actions are drawn from a stream of its own seeded
+// from `seed` and i, so what an agent is answered does not depend on which
+// requests arrived beside or before its own.
 model_owner_actor spawn_model_owner(caf::actor_system& sys,
                                     std::shared_ptr<model::shared_model> model,
                                     const run::batching_config& batching, std::uint64_t seed,
-                                    std::shared_ptr<predict_lane> lane = nullptr);
+                                    std::shared_ptr<predict_lane> lane = nullptr,
+                                    bool deterministic = false);
 
 }  // namespace troupe::actors

@@ -1,5 +1,7 @@
 #include "actors/run_builder.hpp"
 
+#include <ATen/Context.h>
+
 #include <iostream>
 #include <stdexcept>
 
@@ -70,6 +72,9 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     }
   }
   run.segment = request.resume_from.empty() ? 0 : run.resumed.segment + 1;
+  const bool deterministic = config.run.deterministic;
+  // LibTorch's operations that have a nondeterministic kernel raise instead.
+  if (deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
   run.streams = agents::run_streams(config.run.seed, run.segment);
   for (size_t d = 0; d < replicas; ++d) {
     run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
@@ -89,7 +94,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   for (size_t d = 0; d < replicas; ++d) {
     run.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
     run.owners.push_back(spawn_model_owner(sys, run.models[d], config.batching,
-                                           run.streams.owner(d), run.lanes.back()));
+                                           run.streams.owner(d), run.lanes.back(), deterministic));
   }
   metrics_config mcfg{config.run.stop, config.log,
                       request.run_dir.empty() ? std::string()
@@ -108,15 +113,17 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     mcfg.confirm_seed = run.streams.confirmation();
   }
   mcfg.best = config.checkpoint.best;
+  if (deterministic) mcfg.deterministic_agents = config.agents.count;
   run.metrics = spawn_metrics(sys, mcfg, run.owners[0], std::move(coordinator));
   auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
   for (size_t d = 0; d < replicas; ++d)
     run.learners.push_back(spawn_learner(
         sys, run.trainers[d], run.metrics,
         replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock},
-        rollout_admission{algo::rollout_budget(config.algo),
+        rollout_admission{deterministic ? 0 : algo::rollout_budget(config.algo),  // rounds bound the lag
                           config.algo.max_rollouts_in_flight,
-                          std::uint64_t(algo::max_policy_lag(config.algo))}));
+                          std::uint64_t(algo::max_policy_lag(config.algo)),
+                          deterministic ? config.agents.count : 0}));
   if (replicas > 1) introduce_replicas(sys, run.learners);
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;

@@ -135,6 +135,9 @@ prepared_run prepare(const train_options& opts) {
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
   if (const std::string problem = run::unfillable_batch(config); !serving && !problem.empty())
     throw config_error(p.config_path + ": " + problem);
+  if (serving && config.run.deterministic)
+    throw config_error(p.config_path + ": key 'run.deterministic': workers' rollouts arrive in the network's order, "
+                       "not in rounds: a run that serves workers cannot be deterministic (leave the key off)");
   if (serving) {
     try {
       std::tie(request.cluster.host, request.cluster.port) =

@@ -20,6 +20,7 @@ std::vector<field> run_keys(run_config& c) {
     integer("run.stop.confirm_episodes", c.run.stop.confirm_episodes, 0, 100000, "0: the window's mean decides; N: once it reaches mean_return, N fresh episodes of the current parameters must score it too (the window mixes older versions)"),
     integer("run.stop.env_steps", c.run.stop.env_steps, 0, std::numeric_limits<long long>::max(), "stop after this many env steps (0: no limit)"),
     number("run.stop.wall_seconds", c.run.stop.wall_seconds, 0, inf, false, "stop after this many seconds (0: no limit)"),
+    boolean("run.deterministic", c.run.deterministic, "a run is a function of its config and seed on one machine and build: agents act in rounds (each waits for its rollout's round to train), a round trains in agent order once whole, each agent samples its actions from its own seeded stream, and metrics.csv rows go by env steps; costs speed (docs/determinism.md); not with several devices or cluster workers, and an agent that fails ends the run"),
   };
 }
 
@@ -127,7 +128,7 @@ std::vector<field> checkpoint_keys(run_config& c) {
     number("checkpoint.every_seconds", c.checkpoint.every_seconds, 0, inf, false, "seconds between checkpoints (0: only at the end)"),
     integer("checkpoint.keep", c.checkpoint.keep, 1, 1000, "newest checkpoints kept in the run directory"),
     integer("checkpoint.best.episodes", c.checkpoint.best.episodes, 0, 100000, "the run keeps its best policy in RUN/checkpoints/best.pt: now and then this many fresh episodes of the current parameters are played (sampled actions), and parameters that score at least as well as every evaluation before replace it (a target's confirmation counts too); eval, play and export take --best (0: no best.pt)"),
-    number("checkpoint.best.time_share", c.checkpoint.best.time_share, 0, 1, true, "at most this share of the run's wall time goes to the evaluations of checkpoint.best.episodes"),
+    number("checkpoint.best.time_share", c.checkpoint.best.time_share, 0, 1, true, "at most this share of the run's wall time goes to the evaluations of checkpoint.best.episodes (run.deterministic: of the episodes played, evaluations' against training's)"),
   };
 }
 
@@ -136,6 +137,7 @@ std::vector<field> log_keys(run_config& c) {
   return {
     boolean("log.progress", c.log.progress, "print a progress line"),
     number("log.progress_seconds", c.log.progress_seconds, 0.05, 3600, false, "seconds between progress lines and metrics.csv rows"),
+    integer("log.progress_env_steps", c.log.progress_env_steps, 0, std::numeric_limits<long long>::max(), "> 0: a progress line and metrics.csv row every this many env steps instead of every log.progress_seconds (0: by time; a run.deterministic run then writes one every 10000 env steps)"),
     boolean("log.tensorboard", c.log.tensorboard, "write RUN_DIR/tensorboard/ (tensorboard --logdir RUN_DIR/tensorboard): each metrics.csv row as TensorBoard scalars against env steps (episode/return_mean, episode/length_mean, loss/*, policy/entropy, policy/approx_kl, policy/clip_fraction, train/lr, train/policy_lag_*, perf/*), handed to the system row by row"),
     boolean("log.plot", c.log.plot, "after the run, draw RUN_DIR/curves.png with scripts/plot.py (needs python3 with matplotlib)"),
   };

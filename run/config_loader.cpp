@@ -215,6 +215,8 @@ static void check_algo(run_config& config, const std::string& path, const std::s
   }
   if (config.normalize.observation && config.devices.size() > 1)
     fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
+  if (config.run.deterministic && config.devices.size() > 1)
+    fail("run.deterministic", "several devices' replicas add each other's updates as they arrive, in no fixed order: use one device");
 }
 
 // env.mujoco against the MuJoCo task's own arguments, each blamed where it
@@ -349,6 +351,9 @@ std::string describe_config() {
 }
 
 std::string unfillable_batch(const run_config& config) {
+  // A deterministic run acknowledges every rollout of a round once the round
+  // has trained, those left over for a later batch too: every batch fills.
+  if (config.run.deterministic) return "";
   const int replicas = static_cast<int>(config.devices.size());
   const int agents = config.agents.count / replicas;  // the replica with the fewest
   const int most = agents * config.algo.max_rollouts_in_flight;

@@ -25,6 +25,9 @@ struct run_section {
   std::string name = "run";
   std::uint64_t seed = 1;
   stop_config stop;
+  // A run is a function of its config and seed (on one machine and build):
+  // agents act in rounds, each round trains in agent order (docs/determinism.md).
+  bool deterministic = false;
 };
 
 struct agents_section {
@@ -79,6 +82,13 @@ struct log_config {
   double progress_seconds = 1.0;
   bool plot = false;  // after the run, draw RUN_DIR/curves.png with scripts/plot.py
   bool tensorboard = true;  // RUN_DIR/tensorboard/: TensorBoard event files of the rows
+  // > 0: a row every this many env steps instead of every progress_seconds
+  std::int64_t progress_env_steps = 0;
+  // The env steps between rows, 0 when rows go by time: a deterministic run's
+  // rows go by env steps (a wall-clock row would not be part of its result).
+  std::int64_t row_env_steps(bool deterministic) const {
+    return progress_env_steps > 0 ? progress_env_steps : deterministic ? 10000 : 0;
+  }
 };
 
 // TLS for cluster mode: all three PEM files, or none.

@@ -28,7 +28,8 @@
 #             budget buys each (about 30 minutes)
 #   mujoco    PPO on HalfCheetah-v4, Hopper-v4, Walker2d-v4 and Ant-v4
 #             (configs/mujoco_<task>.yaml), 1M env steps each, the final
-#             checkpoint scored over 10 episodes (12 runs of a few minutes)
+#             checkpoint scored over 10 episodes (12 runs of a few minutes),
+#             with run.deterministic: each row reproduces exactly
 #   gymnasium Gymnasium's Taxi-v3 (configs/gymnasium_taxi_ppo.yaml, masks
 #             from info) and Blackjack-v1 (configs/gymnasium_blackjack_ppo.yaml,
 #             a Tuple observation), scored greedily over 1000 and 20000
@@ -143,11 +144,15 @@ if wants long; then
 fi
 if wants mujoco; then
   # The MuJoCo tasks' protocol: 1M env steps, the final checkpoint scored
-  # over 10 episodes, as CleanRL's published numbers are.
+  # over 10 episodes, as CleanRL's published numbers are. Deterministic: a
+  # reader reproduces a row exactly on the same machine and build, and the
+  # mode costs these configs nothing (their agents wait for each rollout to
+  # train anyway; docs/determinism.md).
   eval_episodes=10
   for task in halfcheetah hopper walker2d ant; do
     for seed in $seeds; do
-      run "mujoco_$task-ppo-s$seed" "$source_dir/configs/mujoco_$task.yaml" --set run.seed="$seed"
+      run "mujoco_$task-ppo-s$seed" "$source_dir/configs/mujoco_$task.yaml" --set run.seed="$seed" \
+        --set run.deterministic=true
     done
   done
   eval_episodes=100

@@ -59,6 +59,7 @@ metrics_actor::behavior_type fake_metrics(metrics_actor::pointer, seen* s) {
       [=](const episode_report& r) { s->reported_steps += r.env_steps; },
       [=](const algo::train_result&) {},
       [=](totals_atom) { return metrics_totals{}; },
+      [=](round_atom, std::uint64_t) { return true; },  // deterministic runs only
   };
 }
 
