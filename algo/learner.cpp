@@ -6,6 +6,7 @@
 
 #include "algo/act_from_policy.hpp"
 #include "algo/learner_core.hpp"
+#include "algo/mlp_ppo_step.hpp"
 #include "algo/optimizer.hpp"
 #include "algo/rollout.hpp"
 #include "algo/rollout_batch.hpp"
@@ -51,6 +52,8 @@ learner::learner(std::shared_ptr<model::shared_model> m, const learner_config& c
     : core_(new learner_core{std::move(m), config, nullptr, std::mt19937_64(config.seed), std::nullopt, 0}) {
   core_->optimizer = make_optimizer(config.algo, {core_->model->flat});
   core_->prepare_bounds();
+  if (config.algo.kind == algo_kind::ppo)
+    core_->by_hand = mlp_ppo_step::for_model(*core_->model);
   if (config.normalize.reward)
     core_->rewards.emplace(config.algo.gamma, config.normalize.clip_reward, config.normalize.epsilon);
 }
@@ -58,6 +61,8 @@ learner::learner(std::shared_ptr<model::shared_model> m, const learner_config& c
 learner::~learner() = default;
 
 int learner::batch_rollouts() const { return core_->config.algo.batch_rollouts; }
+
+bool learner::trains_by_hand() const { return core_->by_hand != nullptr; }
 
 void learner::check(const rollout& r) const { check_shapes(r, core_->model->spec); }
 

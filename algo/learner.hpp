@@ -33,6 +33,9 @@ class learner final : public trainer {
   learner& operator=(const learner&) = delete;
 
   int batch_rollouts() const override;
+  // Whether PPO's minibatch steps run by hand (algo/mlp_ppo_step.hpp)
+  // rather than on LibTorch's autograd.
+  bool trains_by_hand() const;
   // Throws std::invalid_argument when the rollout's shapes do not fit the model.
   void check(const rollout& r) const override;
   // Checks every rollout first (std::invalid_argument: nothing is trained).

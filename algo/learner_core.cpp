@@ -92,18 +92,22 @@ torch::Tensor learner_core::with_bounds_penalty(const torch::Tensor& loss, const
 }
 
 step_outcome learner_core::step(const torch::Tensor& loss) {
-  model::shared_model& m = *model;
   // Gradients go to a tensor of our own, not the parameters' .grad fields:
   // only apply_gradients touches the shared parameters.
-  const torch::Tensor gradient = model::flat_gradient(m, loss);
+  const torch::Tensor gradient = model::flat_gradient(*model, loss);
+  return apply(gradient, loss.item<double>());
+}
+
+step_outcome learner_core::apply(const torch::Tensor& gradient, double loss, bool adam_by_hand) {
+  model::shared_model& m = *model;
   const double grad_norm = gradient.norm().item<double>();
   const double max_norm = config.algo.max_grad_norm;
   if (max_norm > 0 && grad_norm > max_norm) gradient.mul_(max_norm / (grad_norm + 1e-6));
   step_outcome outcome;
   // A non-finite loss or gradient never reaches the parameters.
-  outcome.finite = std::isfinite(loss.item<double>()) && std::isfinite(grad_norm);
+  outcome.finite = std::isfinite(loss) && std::isfinite(grad_norm);
   if (outcome.finite) {
-    const auto version = model::apply_gradients(m, *optimizer, gradient);
+    const auto version = model::apply_gradients(m, *optimizer, gradient, nullptr, adam_by_hand);
     outcome.applied = version.has_value();
     outcome.frozen = !version.has_value();
     outcome.version = version ? *version : model::current_version(m);

@@ -38,6 +38,8 @@ struct step_outcome {
   std::uint64_t version = 0;
 };
 
+class mlp_ppo_step;  // algo/mlp_ppo_step.hpp
+
 struct learner_core {
   std::shared_ptr<model::shared_model> model;
   learner_config config;
@@ -48,6 +50,9 @@ struct learner_core {
   // config.action_low / action_high on the model's device, made once by
   // prepare_bounds (undefined without bounds): with_bounds_penalty's.
   torch::Tensor low_bounds = {}, high_bounds = {};
+  // PPO's minibatch steps by hand, where they compute this network and
+  // policy and model.by_hand allows (null: LibTorch's autograd).
+  std::shared_ptr<mlp_ppo_step> by_hand = {};
 
   void prepare_bounds();
 
@@ -79,6 +84,10 @@ struct learner_core {
   // One update: the gradients of `loss`, clipped to algo.max_grad_norm,
   // applied as one atomic update, or skipped when not finite.
   step_outcome step(const torch::Tensor& loss);
+  // The same for a gradient computed already (laid out as the model's flat
+  // parameters; clipped in place) of a loss whose value is `loss`; an Adam
+  // optimiser steps by hand with `adam_by_hand` (model::apply_gradients).
+  step_outcome apply(const torch::Tensor& gradient, double loss, bool adam_by_hand = false);
 };
 
 // Sum over samples of (version - version acted), and its largest term.

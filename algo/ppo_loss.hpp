@@ -4,15 +4,9 @@
 // acted, an optionally clipped value regression and an entropy bonus.
 #include <torch/torch.h>
 
-namespace troupe::algo {
+#include "algo/ppo_loss_settings.hpp"
 
-struct ppo_loss_settings {
-  double clip = 0.2;
-  double value_clip = 0.0;  // > 0: clip the value's change from old_values to +-this
-  double value_coef = 0.5;
-  double entropy_coef = 0.0;
-  bool normalize_advantages = true;  // to mean 0, std 1 over these samples
-};
+namespace troupe::algo {
 
 struct ppo_loss_terms {
   torch::Tensor total;

@@ -8,6 +8,7 @@
 
 #include "algo/learner_core.hpp"
 #include "algo/minibatches.hpp"
+#include "algo/mlp_ppo_step.hpp"
 #include "algo/ppo_loss.hpp"
 #include "algo/rollout_batch.hpp"
 #include "algo/targets.hpp"
@@ -101,12 +102,39 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
   const int count = static_cast<int>(std::min<std::int64_t>(ppo.minibatches, items));
   const ppo_loss_settings settings{ppo.clip, ppo.value_clip, cfg.value_coef, cfg.entropy_coef,
                                    ppo.normalize_advantages};
+  const ppo_sample_targets by_sample{batch.behaviour_logp.data(), start.values.data(),
+                                     targets.advantages.data(), targets.returns.data()};
   double loss_sum = 0, policy_sum = 0, value_sum = 0, entropy_sum = 0, kl_sum = 0, clipped_sum = 0;
   int steps = 0;
+  double epoch_kl = 0;
+  const auto record = [&](const step_outcome& step, std::int64_t size, double total, double policy, double value,
+                          double entropy, double kl, double clip_fraction) {
+    result.applied |= step.applied;
+    result.frozen |= step.frozen;
+    result.updates += step.applied ? 1 : 0;
+    result.updates_skipped += step.finite ? 0 : 1;
+    result.version = step.version;
+    result.sample_passes += size;
+    loss_sum += total;
+    policy_sum += policy;
+    value_sum += value;
+    entropy_sum += entropy;
+    clipped_sum += clip_fraction;
+    kl_sum += kl;
+    epoch_kl += kl;
+    ++steps;
+  };
   for (int epoch = 0; epoch < ppo.epochs; ++epoch) {
-    double epoch_kl = 0;
+    epoch_kl = 0;
     const auto minibatches = shuffled_minibatches(items, count, core.rng);
     for (const auto& minibatch : minibatches) {
+      if (core.by_hand && !recurrent) {
+        step_outcome step;
+        const ppo_loss_by_hand& loss = core.by_hand->run(core, batch, minibatch, by_sample, settings, step);
+        record(step, std::int64_t(minibatch.size()), loss.total, loss.policy, loss.value, loss.entropy,
+               loss.approx_kl, loss.clip_fraction);
+        continue;
+      }
       const minibatch_pass pass = recurrent ? forward_sequences(core, batch, minibatch)
                                             : forward_samples(core, observations, minibatch);
       const torch::Tensor& i = pass.samples;
@@ -117,21 +145,8 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
       const ppo_loss_terms loss = ppo_loss(terms.logp, terms.entropy, pass.out.values, mine[0],
                                            mine[1], mine[2], mine[3], settings);
       const step_outcome step = core.step(core.with_bounds_penalty(loss.total, pass.out.policy));
-      result.applied |= step.applied;
-      result.frozen |= step.frozen;
-      result.updates += step.applied ? 1 : 0;
-      result.updates_skipped += step.finite ? 0 : 1;
-      result.version = step.version;
-      result.sample_passes += i.size(0);
-      const double kl = loss.approx_kl;
-      loss_sum += loss.total.item<double>();
-      policy_sum += loss.policy.item<double>();
-      value_sum += loss.value.item<double>();
-      entropy_sum += loss.entropy.item<double>();
-      clipped_sum += loss.clip_fraction;
-      kl_sum += kl;
-      epoch_kl += kl;
-      ++steps;
+      record(step, i.size(0), loss.total.item<double>(), loss.policy.item<double>(), loss.value.item<double>(),
+             loss.entropy.item<double>(), loss.approx_kl, loss.clip_fraction);
     }
     ++result.epochs;
     // The policy has moved far enough from the one that acted.

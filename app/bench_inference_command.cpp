@@ -114,8 +114,8 @@ void add_bench_inference_command(CLI::App& cli, int& exit_code) {
   auto* cmd = bench_command(cli)->add_subcommand(
       "inference", "predictions/s of the model-owner against a mutex and per-thread copies");
   cmd->add_option("--net", opts->bench.net,
-                  "mlp (CartPole-sized), cnn (MinAtar-sized) or lstm (the mlp with an LSTM core)")
-      ->check(CLI::IsMember({"mlp", "cnn", "lstm"}));
+                  "mlp (CartPole-sized, LibTorch's forward pass), mlp-by-hand (the same by model.by_hand's pass, a run's default), cnn (MinAtar-sized) or lstm (the mlp with an LSTM core)")
+      ->check(CLI::IsMember({"mlp", "mlp-by-hand", "cnn", "lstm"}));
   cmd->add_option("--agents", opts->bench.agents, "agent counts, e.g. 1,4,16,64")
       ->delimiter(',')
       ->check(CLI::Range(1, 4096));

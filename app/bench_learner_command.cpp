@@ -47,19 +47,20 @@ void bench_learner(const bench_learner_options& opts) {
   std::printf("troupe bench learner: %d compute thread(s); %s\n", opts.threads,
               model::describe_compute_runtime().c_str());
   std::printf("roofline: a %dx%d matrix product runs at %.1f GFLOP/s here\n", n, n, peak);
-  std::printf("%-34s %-36s %5s %9s %11s %12s %9s %13s %9s\n", "config", "network", "algo", "minibatch",
-              "us/step", "FLOP/sample", "GFLOP/s", "large batch", "achieved");
+  std::printf("%-34s %-36s %5s %-8s %9s %11s %12s %9s %13s %9s\n", "config", "network", "algo", "passes",
+              "minibatch", "us/step", "FLOP/sample", "GFLOP/s", "large batch", "achieved");
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (size_t i = 0; i < configs.size(); ++i) {
     const std::string name = std::filesystem::path(configs[i]).filename().string();
     const bench::learner_bench_result r = bench::bench_learner(loaded[i], name, opts.batches, opts.repeats);
-    std::printf("%-34s %-36s %5s %9d %11.1f %12.0f %9.2f %8.1f@%-4d %8.1f%%\n", name.c_str(), r.network.c_str(),
-                r.algorithm.c_str(), r.minibatch, r.us_per_step, r.flops_per_sample, r.achieved_gflops,
+    std::printf("%-34s %-36s %5s %-8s %9d %11.1f %12.0f %9.2f %8.1f@%-4d %8.1f%%\n", name.c_str(),
+                r.network.c_str(), r.algorithm.c_str(), r.passes.c_str(), r.minibatch, r.us_per_step, r.flops_per_sample, r.achieved_gflops,
                 r.large_batch_gflops, r.large_batch, 100.0 * r.achieved_gflops / peak);
     std::fflush(stdout);
     results.push_back({{"config", name},
                        {"network", r.network},
                        {"algorithm", r.algorithm},
+                       {"passes", r.passes},
                        {"minibatch", r.minibatch},
                        {"us_per_minibatch_step", r.us_per_step},
                        {"repeat_us_per_minibatch_step", r.repeat_us_per_step},

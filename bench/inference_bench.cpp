@@ -394,7 +394,13 @@ serving_floor measure_floor(const inference_bench_config& config) {
 }
 
 model::net_spec bench_net_spec(const std::string& net) {
-  if (net == "mlp") return model::mlp_spec(4, 2, {64, 64});
+  // mlp: LibTorch's forward pass, the one docs/serving.md's figures were
+  // measured with; mlp-by-hand: model/mlp_by_hand.hpp's, a run's default.
+  if (net == "mlp" || net == "mlp-by-hand") {
+    model::net_spec spec = model::mlp_spec(4, 2, {64, 64});
+    spec.by_hand = net == "mlp-by-hand";
+    return spec;
+  }
   if (net == "cnn") {
     model::net_spec spec;
     spec.kind = "cnn";
@@ -409,7 +415,7 @@ model::net_spec bench_net_spec(const std::string& net) {
     spec.recurrent = {"lstm", 64};
     return spec;
   }
-  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp, cnn or lstm)");
+  throw std::invalid_argument("unknown bench net '" + net + "' (expected mlp, mlp-by-hand, cnn or lstm)");
 }
 
 std::vector<inference_result> run_inference_bench(

@@ -23,7 +23,7 @@
 namespace troupe::bench {
 
 struct inference_bench_config {
-  std::string net = "mlp";  // mlp | cnn | lstm
+  std::string net = "mlp";  // mlp | mlp-by-hand | cnn | lstm
   std::vector<int> agents = {1, 4, 16, 64};
   int rows = 1;             // observations per request (an agent's environments)
   double seconds = 2.0;     // per mode and agent count

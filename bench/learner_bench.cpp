@@ -124,6 +124,7 @@ learner_bench_result bench_learner(const run::run_config& config, const std::str
   auto model = model::make_shared_model(c.net, config.run.seed);
   result.flops_per_sample = 6.0 * macs_of(c, *model);  // 2 per multiply-add; backward twice the forward
   algo::learner learner(model, run::learner_config_for(config, c.env, config.run.seed));
+  result.passes = learner.trains_by_hand() ? "by hand" : "LibTorch";
   std::mt19937_64 rng(config.run.seed);
   std::vector<std::vector<algo::rollout>> prepared;
   for (int b = 0; b <= batches; ++b) {

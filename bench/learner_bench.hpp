@@ -18,6 +18,7 @@ struct learner_bench_result {
   std::string name;           // what the caller calls the case (its config's file)
   std::string network;        // "mlp 64-64, own value trunk", "cnn 16ch + 128", ...
   std::string algorithm;      // ppo | a3c
+  std::string passes;         // "by hand" (model/mlp_by_hand.hpp) | "LibTorch"
   int minibatch = 0;          // samples per minibatch step
   double us_per_step = 0;     // median over repeats
   std::vector<double> repeat_us_per_step;

@@ -37,6 +37,7 @@ struct model_config {
   bool shared_trunk = true;
   double log_std_init = 0.0;
   recurrent_config recurrent;
+  bool by_hand = true;  // forward passes and PPO's steps by hand where they apply
   // model.encoders: how a structured observation's leaf is read, by its key:
   // cnn (a 3x3 convolution; the default for an image, a rank-3 Box) or flat
   // (its values as they are; the default for every other leaf).
@@ -71,6 +72,9 @@ struct net_spec {
   std::string activation = "tanh";     // mlp: tanh | relu (a cnn's layers are ReLU)
   int conv_channels = 16;      // cnn: channels of the 3x3 convolution
   bool shared_trunk = true;    // false: the value head gets a trunk of its own
+  // A feed-forward mlp on the CPU: forward passes and PPO's minibatch steps
+  // by hand (model/mlp_by_hand.hpp) rather than by LibTorch's operations.
+  bool by_hand = true;
   double log_std_init = 0.0;   // Gaussian head: initial log standard deviation
   recurrent_config recurrent;  // a recurrent core after the trunk (shared trunk only)
   normalize_config normalize;  // normalize.observation: the network normalises its inputs
@@ -108,6 +112,7 @@ inline net_spec make_net_spec(const model_config& config, std::vector<int> obs_s
   spec.shared_trunk = config.shared_trunk;
   spec.log_std_init = config.log_std_init;
   spec.recurrent = config.recurrent;
+  spec.by_hand = config.by_hand;
   return spec;
 }
 

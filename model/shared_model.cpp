@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "model/adam_by_hand.hpp"
 #include "model/compute_runtime.hpp"
 #include "model/device_transfer.hpp"
 #include "model/shared_model_impl.hpp"
@@ -85,11 +86,35 @@ std::vector<float> flat_parameters(shared_model& model) {
 
 void freeze(shared_model& model) { model.frozen.store(true); }
 
+namespace {
+
+// predict's pass for a network model/mlp_by_hand.hpp computes.
+void predict_by_hand(shared_model& model, const float* observations, int batch, prediction& out) {
+  const mlp_layout& layout = *model.by_hand;
+  mlp_pass pass(layout);
+  model.params.run_shared([&] {
+    const float* params = model.flat.data_ptr<float>();
+    pass.forward(params, layout.normalize ? model.net->obs_mean.data_ptr<float>() : nullptr,
+                 layout.normalize ? model.net->obs_scale.data_ptr<float>() : nullptr, observations, batch);
+    out.version = model.version;
+    if (layout.log_std >= 0) out.log_std.assign(params + layout.log_std, params + layout.log_std + layout.log_std_size);
+  });
+  out.states.clear();
+  out.policy.assign(pass.policy(), pass.policy() + std::size_t(batch) * std::size_t(layout.policy_head.out));
+  out.values.assign(pass.values(), pass.values() + batch);
+}
+
+}  // namespace
+
 void predict(shared_model& model, const float* observations, const float* states, int batch,
              prediction& out, input_staging* staging) {
   const int obs_size = model.spec.obs_size;
   const int state_size = model.spec.state_size();
   const int actions = model.spec.action_size;
+  if (model.by_hand) {
+    predict_by_hand(model, observations, batch, out);
+    return;
+  }
   use_compute_threads_here();
   // Inference mode is per thread: set it here, on the thread that runs the pass.
   c10::InferenceMode inference;
@@ -147,7 +172,7 @@ torch::Tensor flat_gradient(shared_model& model, const torch::Tensor& loss) {
 std::optional<std::uint64_t> apply_gradients(shared_model& model,
                                              torch::optim::Optimizer& optimizer,
                                              const torch::Tensor& gradient,
-                                             std::vector<float>* delta) {
+                                             std::vector<float>* delta, bool adam_by_hand) {
   const auto& groups = optimizer.param_groups();
   if (groups.size() != 1 || groups[0].params().size() != 1 ||
       !groups[0].params()[0].is_same(model.flat))
@@ -161,7 +186,7 @@ std::optional<std::uint64_t> apply_gradients(shared_model& model,
     torch::Tensor before;
     if (delta) before = flat_on_host(model);  // a copy
     model.flat.mutable_grad() = gradient.reshape(model.flat.sizes());
-    optimizer.step();
+    if (!adam_by_hand || !adam_step_by_hand(optimizer, model.flat, model.flat.grad())) optimizer.step();
     if (delta) {
       const torch::Tensor change = flat_on_host(model).sub_(before);
       delta->assign(change.data_ptr<float>(), change.data_ptr<float>() + change.numel());

@@ -6,6 +6,7 @@
 
 #include "model/actor_critic.hpp"
 #include "model/critical_section.hpp"
+#include "model/mlp_by_hand.hpp"
 #include "model/running_moments.hpp"
 #include "model/shared_model.hpp"
 
@@ -21,6 +22,7 @@ struct shared_model {
         obs_moments(s.normalize.observation ? s.obs_size : 0), return_moments(s.normalize.reward ? 1 : 0) {
     if (!device.is_cpu()) net->to(device);
     flat = flatten_parameters(*net);
+    if (spec.by_hand) by_hand = mlp_layout_of(*this);
   }
   net_spec spec;
   torch::Device device;  // where the parameters live and forward passes run
@@ -30,6 +32,10 @@ struct shared_model {
   // tensor (a few operations per update instead of a few per parameter),
   // and a replica's update is one addition.
   torch::Tensor flat;
+  // Where net's layers lie in `flat`, when spec.by_hand asks for the passes
+  // by hand and they compute this network (model/mlp_by_hand.hpp): then
+  // predict runs them, and a PPO learner's minibatch steps.
+  std::optional<mlp_layout> by_hand;
   // Guards net's parameters and version: updates run exclusively, forward
   // passes shared.
   critical_section params;
@@ -62,9 +68,11 @@ torch::Tensor flat_gradient(shared_model& model, const torch::Tensor& loss);
 // in rather than left in a .grad field, so learners on other threads can
 // compute theirs at the same time. When `delta` is not null, it receives the
 // change the step made to every parameter, flattened (what apply_delta adds
-// to another replica).
+// to another replica). With `adam_by_hand`, an Adam optimiser steps by
+// model/adam_by_hand.hpp's loop (equal within rounding; the hand-written
+// learner's path takes it, LibTorch's keeps LibTorch's own step bit for bit).
 std::optional<std::uint64_t> apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
                                              const torch::Tensor& gradient,
-                                             std::vector<float>* delta = nullptr);
+                                             std::vector<float>* delta = nullptr, bool adam_by_hand = false);
 
 }  // namespace troupe::model

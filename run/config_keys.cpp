@@ -94,6 +94,7 @@ std::vector<field> algo_keys(run_config& c) {
 std::vector<field> model_keys(run_config& c) {
   return {
     text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: an MLP (model.activation), or a 3x3 convolution (16 channels) then ReLU layers for H x W x C observations"),
+    boolean("model.by_hand", c.model.by_hand, "a feed-forward mlp on the CPU (one categorical or a Gaussian policy for PPO's steps) runs its forward passes (the agents' predictions, eval, play) and PPO's minibatch steps on Troupe's own passes over BLAS (model/mlp_by_hand.cpp) rather than LibTorch's operations: the same arithmetic, equal within float rounding, several times faster for small networks (docs/benchmarks.md); false: LibTorch's"),
     boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
     number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
     int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),

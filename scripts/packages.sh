@@ -7,6 +7,7 @@ troupe_packages=(
   libssl-dev                    # SHA-256 of checkpoints (and CAF's TLS module)
   libmujoco-dev                 # the MuJoCo tasks (envs/mujoco/)
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
+  libblas-dev                   # cblas.h and libblas.so: model/mlp_by_hand.cpp calls the same BLAS
   python3 python3-matplotlib    # scripts/plot.py
   python3-numpy                 # Python environments: their host process (envs/python/)
   xvfb xauth                    # the viewer's headless tests

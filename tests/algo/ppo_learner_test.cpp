@@ -10,9 +10,11 @@
 #include "algo/learner.hpp"
 #include "algo/sampling.hpp"
 #include "model/shared_model_impl.hpp"
+#include "tests/algo/ppo_algo_config.hpp"
 #include "tests/torch_checks.hpp"
 
 using namespace troupe;
+using troupe::tests::ppo_algo_config;
 
 namespace {
 
@@ -44,17 +46,6 @@ algo::rollout acted_rollout(model::shared_model& m, int n, int k, std::uint32_t 
     r.behaviour_version.push_back(out.version);
   }
   return r;
-}
-
-algo::algo_config ppo_algo_config(int epochs, int minibatches) {
-  algo::algo_config c;
-  c.kind = algo::algo_kind::ppo;
-  c.optimizer = algo::optimizer_kind::adam;
-  c.lr = 0.01;
-  c.gae_lambda = 0.95;
-  c.ppo.epochs = epochs;
-  c.ppo.minibatches = minibatches;
-  return c;
 }
 
 // An MLP of 16 with an LSTM or GRU core of 8, over 4 observations and 2 actions.

@@ -83,9 +83,13 @@ TEST_CASE("two shared models' sections guard different parameters") {
 TEST_CASE("no torn reads: every prediction sees exactly one parameter version (100 rounds)") {
   // A linear net (no hidden layer) whose parameters all equal the version v:
   // on an all-ones observation every logit and the value are 5 v exactly.
-  // A forward pass that overlapped an update would mix versions.
+  // A forward pass that overlapped an update would mix versions. Both
+  // forward passes: LibTorch's, and the one by hand (model/mlp_by_hand.hpp).
   for (int round = 0; round < 100; ++round) {
-    auto model = make_shared_model(mlp_spec(4, 2, {}), 1);
+    net_spec spec = mlp_spec(4, 2, {});
+    spec.by_hand = round % 2 == 0;
+    auto model = make_shared_model(spec, 1);
+    REQUIRE(model->by_hand.has_value() == spec.by_hand);
     {
       torch::NoGradGuard no_grad;
       for (auto& p : model->net->parameters()) p.fill_(0.0);

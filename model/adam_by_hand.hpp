@@ -1,0 +1,18 @@
+#pragma once
+// LibTorch's Adam step (torch::optim::Adam, without weight decay or
+// AMSGrad) over one contiguous CPU tensor, written as one loop: LibTorch's
+// takes eight tensor operations, each a pass over the parameters and a
+// fixed cost that dominates for small networks. The moments and the step
+// count are the optimiser's own state, so checkpoints and a later step by
+// LibTorch see no difference.
+#include <torch/torch.h>
+
+namespace troupe::model {
+
+// Steps `optimizer` over `param` (its only parameter) with `gradient` by
+// hand and returns true; returns false, touching nothing, when this cannot
+// (not an Adam, its options need what the loop leaves out, no state yet
+// (the first step makes it), or tensors off the CPU or not contiguous).
+bool adam_step_by_hand(torch::optim::Optimizer& optimizer, torch::Tensor& param, const torch::Tensor& gradient);
+
+}  // namespace troupe::model
