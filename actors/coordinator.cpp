@@ -131,9 +131,11 @@ bool checkpoint(running& r) {
   return written;
 }
 
-// What best.pt holds now, if the run keeps one (an evaluation that ends
-// after this replaces it whole, never in part).
+// What best.pt holds now, if the run keeps one: closed to the evaluator
+// first, so an evaluation that ends later cannot replace what the summary
+// names.
 void read_best(running& r) {
+  if (r.run.best_gate) r.run.best_gate->close();
   if (r.request.run_dir.empty()) return;
   const std::string path = run::run_directory{r.request.run_dir}.checkpoints().best();
   std::error_code ec;

@@ -56,6 +56,8 @@ double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
 bool keep_if_best(evaluator_state& st, model::shared_model& m, double score,
                   std::int32_t episodes, model::checkpoint_meta meta) {
   if (st.config.best_path.empty() || !std::isfinite(score)) return false;
+  std::lock_guard<std::mutex> lock(st.config.best_gate->mutex);
+  if (st.config.best_gate->closed) return false;
   if (st.best_return && score < *st.best_return) return false;
   meta.evaluated_episodes = episodes;
   meta.evaluated_return = score;

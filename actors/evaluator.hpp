@@ -7,6 +7,7 @@
 // seen (RUN/checkpoints/best.pt).
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,26 @@ using evaluator_actor = caf::typed_actor<
     caf::replies_to<best_atom, std::int32_t, std::uint64_t, model::checkpoint_meta>::with<
         evaluation_report>>;
 
+// Whether the evaluator may still write best.pt. The run closes it before
+// its summary reads best.pt, so that what the summary names stays what the
+// file holds: an evaluation that ends after the close keeps nothing.
+struct best_file_gate {
+  std::mutex mutex;  // held around each check and write of best.pt
+  bool closed = false;
+  // Waits for a write under way to finish.
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex);
+    closed = true;
+  }
+};
+
 struct evaluator_config {
   envs::env_config env;
   double target = 0;      // run.stop.mean_return
   std::string best_path;  // RUN/checkpoints/best.pt, or "" for none
   std::uint64_t segment = 0;  // best.pt's, as every checkpoint of this segment
   std::string config_yaml;
+  std::shared_ptr<best_file_gate> best_gate = std::make_shared<best_file_gate>();
 };
 
 evaluator_actor spawn_evaluator(

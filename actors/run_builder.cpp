@@ -108,6 +108,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     evaluator_config ecfg{config.env, config.run.stop.mean_return, "", run.segment,
                           request.config_yaml};
     if (keeps_best) ecfg.best_path = run::run_directory{request.run_dir}.checkpoints().best();
+    run.best_gate = ecfg.best_gate;
     run.evaluator = spawn_evaluator(sys, run.models[0], ecfg, {run.models.begin() + 1, run.models.end()});
     mcfg.evaluator = run.evaluator;
     mcfg.confirm_seed = run.streams.confirmation();

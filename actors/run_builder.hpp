@@ -63,6 +63,7 @@ struct run_parts {
   std::vector<learner_actor> learners;
   metrics_actor metrics;
   evaluator_actor evaluator;       // with run.stop.confirm_episodes > 0 or a best.pt to keep
+  std::shared_ptr<best_file_gate> best_gate;  // the evaluator's, closed before the summary reads best.pt
   cluster_gateway_actor gateway;   // only when serving workers
   caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)
 

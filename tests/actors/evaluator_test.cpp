@@ -79,6 +79,28 @@ TEST_CASE("best.pt: kept when an evaluation scores at least the best so far, nev
   CHECK(model::read_checkpoint_meta(best).env_steps == 42);
   self->send_exit(resumed, caf::exit_reason::user_shutdown);
 
+  // Once the run closes best.pt (before its summary reads it), no
+  // evaluation replaces it, however well it scores.
+  {
+    model::checkpoint_meta low;
+    low.evaluated_episodes = 100;
+    low.evaluated_return = -1e9;
+    low.env_steps = 43;
+    model::save_checkpoint(best, *model, nullptr, low);
+  }
+  evaluator_config gated = ec;
+  gated.best_gate = std::make_shared<best_file_gate>();
+  gated.best_gate->close();
+  auto closing = spawn_evaluator(sys, model, gated);
+  CHECK_FALSE(ask(self, closing, 20, 6000).best);
+  CHECK(model::read_checkpoint_meta(best).env_steps == 43);
+  // The same evaluation with the gate open beats -1e9 and is kept.
+  auto open = spawn_evaluator(sys, model, ec);
+  CHECK(ask(self, open, 20, 7000).best);
+  CHECK(model::read_checkpoint_meta(best).env_steps == 7000);
+  self->send_exit(open, caf::exit_reason::user_shutdown);
+  self->send_exit(closing, caf::exit_reason::user_shutdown);
+
   // No best path: nothing is written, nothing is claimed.
   fs::remove_all(dir);
   auto none = spawn_evaluator(sys, model, evaluator_config{env, 500.0, "", 0, ""});
