@@ -12,6 +12,13 @@ struct minatar_options {
   bool difficulty_ramping = true;
 };
 
+// A two-player game played as one agent against a built-in opponent
+// (ConnectFour-v0; ignored by other environments).
+struct opponent_options {
+  std::string opponent = "random";  // random | alphabeta:DEPTH (1-8)
+  std::string seat = "alternate";   // alternate (drawn per episode) | first | second
+};
+
 // One env.mujoco value as the config wrote it: a scalar, or a list of
 // scalars (a range). The MuJoCo task it is for reads and checks it
 // (envs/mujoco/task_options.hpp).
@@ -26,6 +33,7 @@ struct env_config {
   std::string id = "CartPole-v1";
   int envs_per_agent = 8;
   minatar_options minatar;
+  opponent_options versus;
   // MuJoCo tasks: Gymnasium v4's keyword arguments by name (env.mujoco.NAME).
   std::map<std::string, mujoco_setting> mujoco;
   // Keep only these elements of a Box observation (flat indices); empty: all.

@@ -10,6 +10,7 @@
 #include "envs/examples/courier.hpp"
 #include "envs/examples/legal_moves.hpp"
 #include "envs/examples/memory_cue.hpp"
+#include "envs/games/connect_four_env.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -53,6 +54,8 @@ std::vector<registry_entry> builtin_envs() {
       entry<examples::courier>("Example/Courier-v0"),
       entry<examples::archer>("Example/Archer-v0"),
       entry<examples::memory_cue>("Example/MemoryCue-v0"),
+      {games::connect_four_env::id,
+       [](const env_config& config) { return std::unique_ptr<env>(new games::connect_four_env(config.versus)); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
