@@ -59,6 +59,7 @@ struct metrics_state {
   // At the previous tick, for rates.
   double last_seconds = 0;
   std::int64_t last_steps = 0;
+  bool row_taken = false;  // this segment has taken a row (at last_steps)
   std::int64_t foreign_refused = 0;
   batch_stats last_batching;  // the owner's counters at the latest tick
   std::optional<progress_row> stop_row;  // taken at the stop, written with the owner's counters
@@ -111,6 +112,11 @@ void request_stop(metrics_pointer self, run::stop_reason reason) {
   st.stop_sent = true;
   caf::anon_send(st.coordinator, stop_request{reason});
   answer_round_questions(self);  // no round trains after the stop
+  // A row at these env steps is there already: the curve ends where the
+  // run did, and a second row at the same steps would add a point with no
+  // new samples (and, mostly, no learner figures: TensorBoard's last event
+  // would lack them).
+  if (st.row_taken && st.metrics.env_steps() == st.last_steps) return;
   st.stop_row = take_row(self);
   self->request(st.owner, owner_stats_timeout, stats_atom_v)
       .then([=](const batch_stats& b) { write_stop_row(self, b); },
@@ -265,6 +271,7 @@ progress_row take_row(metrics_pointer self) {
   row.env_steps_per_s = dt > 0 ? (row.env_steps - st.last_steps) / dt : 0;
   st.last_seconds = row.wall_seconds;
   st.last_steps = row.env_steps;
+  st.row_taken = true;
   row.episodes = st.metrics.episodes();
   row.mean_return = st.metrics.mean_return();
   row.updates = st.metrics.updates();
