@@ -68,7 +68,7 @@ struct loss_inputs {
 };
 
 // With every term of the loss: an entropy bonus, value clipping, gradient clipping.
-algo::algo_config ppo_config(int epochs, int minibatches) {
+algo::algo_config full_loss_config(int epochs, int minibatches) {
   algo::algo_config c = tests::ppo_algo_config(epochs, minibatches);
   c.lr = 0.003;
   c.entropy_coef = 0.01;
@@ -208,7 +208,7 @@ TEST_CASE("PPO by hand: a learner trains the same parameters batch after batch a
     torch_spec.by_hand = false;
     auto by_hand_model = model::make_shared_model(net.spec, 9);
     auto torch_model = model::make_shared_model(torch_spec, 9);
-    algo::learner_config config{ppo_config(3, 4), {}, 0, 1};
+    algo::learner_config config{full_loss_config(3, 4), {}, 0, 1};
     config.normalize = net.spec.normalize;
     algo::learner by_hand(by_hand_model, config);
     algo::learner reference(torch_model, config);
