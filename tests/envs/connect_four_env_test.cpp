@@ -13,7 +13,7 @@
 using troupe::envs::opponent_options;
 using troupe::envs::games::connect_four;
 using troupe::envs::games::connect_four_env;
-namespace games = troupe::envs::games;
+namespace board_games = troupe::envs::games;
 
 namespace {
 
@@ -134,7 +134,7 @@ TEST_CASE("ConnectFour-v0: the reward of a loss arrives on the opponent's move, 
     std::mt19937_64 rng(5);
     const tally t = play(env, 40, 300, [&](connect_four_env& e, const std::uint8_t*) {
       connect_four game = e.game();
-      return games::alphabeta_move(game, 4, &rng);
+      return board_games::alphabeta_move(game, 4, &rng);
     });
     CHECK(t.wins >= 36);
     CHECK(t.second_seat > 5);

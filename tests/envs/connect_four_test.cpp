@@ -11,7 +11,7 @@
 #include "envs/games/connect_four_alphabeta.hpp"
 
 using troupe::envs::games::connect_four;
-namespace games = troupe::envs::games;
+namespace board_games = troupe::envs::games;
 
 namespace {
 
@@ -182,7 +182,7 @@ TEST_CASE("connect four alpha-beta: takes a win, blocks a loss, finds a forced w
     // Player 0 to move with (5,0), (5,1), (5,2); player 1 has (4,0), (4,1), (4,2).
     for (int depth = 1; depth <= 6; ++depth) {
       connect_four g = played({0, 0, 1, 1, 2, 2});
-      CHECK(games::alphabeta_move(g, depth) == 3);
+      CHECK(board_games::alphabeta_move(g, depth) == 3);
       CHECK(g.moves() == 6);  // the search restored the game
     }
   }
@@ -190,7 +190,7 @@ TEST_CASE("connect four alpha-beta: takes a win, blocks a loss, finds a forced w
     // Player 1 threatens (5,3); player 0 has no four of its own to make.
     for (int depth = 2; depth <= 6; ++depth) {
       connect_four g = played({6, 0, 5, 1, 6, 2});
-      CHECK(games::alphabeta_move(g, depth) == 3);
+      CHECK(board_games::alphabeta_move(g, depth) == 3);
     }
   }
   SUBCASE("an open three wins in two moves") {
@@ -198,14 +198,14 @@ TEST_CASE("connect four alpha-beta: takes a win, blocks a loss, finds a forced w
     // three with both ends open: one reply cannot stop both.
     for (int depth = 3; depth <= 6; ++depth) {
       connect_four g = played({2, 2, 3, 3});
-      const int move = games::alphabeta_move(g, depth);
+      const int move = board_games::alphabeta_move(g, depth);
       CHECK((move == 1 || move == 4));
       g.play(move);
       // Whatever player 1 answers, player 0 then wins at once.
       for (int reply = 0; reply < 7; ++reply) {
         if (!g.legal(reply)) continue;
         g.play(reply);
-        CHECK(games::alphabeta_score(g, 1) >= games::win_score - 10);
+        CHECK(board_games::alphabeta_score(g, 1) >= board_games::win_score - 10);
         g.undo(reply);
       }
     }
@@ -214,17 +214,17 @@ TEST_CASE("connect four alpha-beta: takes a win, blocks a loss, finds a forced w
     // The centre column full, the board mirror-symmetric: columns 2 and 4
     // score the same at any depth.
     connect_four g = played({3, 3, 3, 3, 3, 3});
-    CHECK(games::alphabeta_move(g, 2) == 2);  // without an rng, the more central, then the left
+    CHECK(board_games::alphabeta_move(g, 2) == 2);  // without an rng, the more central, then the left
     std::mt19937_64 rng(3);
     int chosen[7] = {0, 0, 0, 0, 0, 0, 0};
-    for (int k = 0; k < 60; ++k) ++chosen[games::alphabeta_move(g, 2, &rng)];
+    for (int k = 0; k < 60; ++k) ++chosen[board_games::alphabeta_move(g, 2, &rng)];
     CHECK(chosen[2] > 10);
     CHECK(chosen[4] > 10);
     CHECK(chosen[2] + chosen[4] == 60);
   }
   SUBCASE("over") {
     connect_four g = played({0, 0, 1, 1, 2, 2, 3});
-    CHECK_THROWS_AS(games::alphabeta_move(g, 2), std::invalid_argument);
+    CHECK_THROWS_AS(board_games::alphabeta_move(g, 2), std::invalid_argument);
   }
 }
 }
