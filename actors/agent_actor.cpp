@@ -12,6 +12,7 @@
 #include "agents/policy_overlay.hpp"
 #include "agents/collector.hpp"
 #include "envs/registry.hpp"
+#include "envs/seat_vector.hpp"
 
 namespace troupe::actors {
 
@@ -192,9 +193,21 @@ void request_actions(agent_pointer self) {
   st.asking = false;
 }
 
+// The environments an agent steps: its config's, or with self-play the
+// learning seat of its game against the pool's opponents.
+std::unique_ptr<envs::env_vector> environments_of(caf::actor_system& sys, const agent_config& config,
+                                                  const std::shared_ptr<selfplay_pool>& selfplay) {
+  if (!selfplay) return envs::make_env_vector(config.env, config.envs);
+  std::vector<std::unique_ptr<envs::turn_based_env>> games;
+  for (int i = 0; i < config.envs; ++i) games.push_back(envs::make_turn_based_env(config.env));
+  const envs::env_spec spec = games.front()->spec();
+  return std::make_unique<envs::seat_vector>(std::move(games), envs::parse_seat(config.env.versus.seat),
+                                             opponents_from(sys, selfplay, config.envs, spec));
+}
+
 agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict_service owner,
                                 std::shared_ptr<predict_lane> lane, rollout_sink learner,
-                                report_sink metrics) {
+                                report_sink metrics, std::shared_ptr<selfplay_pool> selfplay) {
   auto& st = self->state;
   st.config = config;
   st.owner = predict_client(std::move(owner), std::move(lane));
@@ -205,7 +218,7 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
   cc.agent_id = config.id;
   cc.n_steps = config.n_steps;
   cc.state_size = config.state_size;
-  st.envs = envs::make_env_vector(config.env, config.envs);
+  st.envs = environments_of(self->system(), config, selfplay);
   st.collector.emplace(*st.envs, cc, [self](int) { return self->state.seeds(); });
   st.can_render = st.collector->environments().can_render();
   st.report.agent_id = config.id;
@@ -264,9 +277,11 @@ agent_config agent_config_for(const run::run_config& config, std::uint32_t id, s
 
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
                         predict_service owner, std::shared_ptr<predict_lane> lane,
-                        rollout_sink learner, report_sink metrics) {
-  return caf::actor_cast<agent_actor>(sys.spawn<caf::detached>(
-      agent, config, std::move(owner), std::move(lane), std::move(learner), std::move(metrics)));
+                        rollout_sink learner, report_sink metrics,
+                        std::shared_ptr<selfplay_pool> selfplay) {
+  return caf::actor_cast<agent_actor>(sys.spawn<caf::detached>(agent, config, std::move(owner), std::move(lane),
+                                                               std::move(learner), std::move(metrics),
+                                                               std::move(selfplay)));
 }
 
 }  // namespace troupe::actors

@@ -15,6 +15,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/predict_client.hpp"
+#include "actors/selfplay_pool.hpp"
 #include "run/run_config.hpp"
 #include "envs/env_config.hpp"
 
@@ -48,9 +49,12 @@ agent_config agent_config_for(const run::run_config& config, std::uint32_t id, s
 // Spawned detached. Starts acting on start_atom; on stop_atom it answers with
 // its final counts and quits. It asks for actions through `lane`, the
 // owner's lane, when it has one (the owner is in this process), else by
-// messages to `owner`.
+// messages to `owner`. With `selfplay` it plays the learning seat of
+// env.id's two-player game (envs/seat_vector.hpp) against the pool's
+// opponents; env.seat says which seat.
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
                         predict_service owner, std::shared_ptr<predict_lane> lane,
-                        rollout_sink learner, report_sink metrics);
+                        rollout_sink learner, report_sink metrics,
+                        std::shared_ptr<selfplay_pool> selfplay = nullptr);
 
 }  // namespace troupe::actors

@@ -28,7 +28,7 @@ void agent_supervisor::start(size_t i, std::uint64_t incarnation) {
   agent_config config = configs_[i];
   config.seed = seeds_(i, incarnation);
   const wiring& w = wires_[i];
-  running_[i] = spawn_agent(sys_, config, w.owner, w.lane, w.learner, w.metrics);
+  running_[i] = spawn_agent(sys_, config, w.owner, w.lane, w.learner, w.metrics, w.selfplay);
   self_->monitor(running_[i]);
   if (started_) started_(i, running_[i]);
   self_->send(running_[i], start_atom_v);

@@ -24,6 +24,7 @@ class agent_supervisor {
     std::shared_ptr<predict_lane> lane;  // the owner's, when it is in this process
     rollout_sink learner;
     report_sink metrics;
+    std::shared_ptr<selfplay_pool> selfplay = nullptr;  // with selfplay.enabled
   };
   // The seed of agent `index` when started for the `incarnation`-th time
   // (0 first, then the node's failure count at each restart).

@@ -62,7 +62,7 @@ agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& sel
   for (int i = 0; i < config.agents.count; ++i) {
     configs.push_back(agent_config_for(config, std::uint32_t(i), 0));
     const size_t replica = size_t(i) % run.owners.size();
-    wires.push_back({run.owners[replica], run.lanes[replica], run.learners[replica], run.metrics});
+    wires.push_back({run.owners[replica], run.lanes[replica], run.learners[replica], run.metrics, run.selfplay});
   }
   const agents::run_streams streams = run.streams;
   auto seeds = [streams](size_t i, std::uint64_t incarnation) {
@@ -124,6 +124,8 @@ bool checkpoint(running& r) {
                                                                         : detail_of(err);
             });
     if (written) store.prune();
+    // The league as of this checkpoint: a resumed run restores it.
+    if (written && r.run.selfplay) r.run.selfplay->save();
   } catch (const std::exception& e) {  // the checkpoints directory itself
     r.outcome.checkpoint_failure = e.what();
     written = false;
@@ -218,6 +220,7 @@ void shut_down(running& r, agent_supervisor& agents) {
   // rollout that carried it (or at stop, as dropped), so the reports count
   // what was collected, also by agents that failed and were replaced.
   outcome.samples_collected = outcome.totals.env_steps - run.resumed.env_steps;
+  if (run.selfplay) outcome.league = run.selfplay->league().saved();
   if (run.cluster_door)  // it lets the workers' last messages (the end of the run) through
     self->request(run.cluster_door, shutdown_timeout, stop_atom_v)
         .receive([&](const door_counts& d) { outcome.cluster_door = d; },

@@ -5,12 +5,14 @@
 // checkpoints while it waits for the first stop condition, and shuts the run
 // down so that every collected sample is either trained or counted as dropped.
 #include <atomic>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "actors/messages.hpp"
 #include "actors/run_builder.hpp"
+#include "agents/league.hpp"
 #include "run/stop_reason.hpp"
 
 namespace troupe::actors {
@@ -43,6 +45,7 @@ struct run_outcome {
   stream_final stream;       // --view-port only (the caller fills these in)
   door_counts stream_door;
   bool streamed = false;
+  std::optional<agents::league::state> league;  // self-play: the league at the end
 };
 
 // Runs to the first stop condition, or until `interrupted` is set.

@@ -44,6 +44,7 @@ struct learner_state {
   learner_final totals;
   replica_setup replica;
   rollout_admission admission;
+  update_hook after_updates;  // null: none
   std::vector<replica_link> peers;  // in replica order; empty: a lone replica
   model::staleness_bound bound{0, 1};
   std::deque<waiting_rollout> waiting;  // in arrival order
@@ -211,6 +212,7 @@ void train_batch(learner_pointer self) {
     st.totals.samples_dropped += samples;
   }
   if (trained && st.metrics) self->send(st.metrics, result);
+  if (trained && result.applied && st.after_updates) st.after_updates(result.updates);
   for (size_t i = 0; i < tickets.size(); ++i)
     if (!acknowledged[i])
       acknowledge(self, agents[i], tickets[i], train_ack{sequences[i], trained && result.applied});
@@ -326,8 +328,9 @@ bool from_a_peer(learner_pointer self) {
 
 learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
                                     metrics_actor metrics, replica_setup replica,
-                                    rollout_admission admission) {
+                                    rollout_admission admission, update_hook after_updates) {
   auto& st = self->state;
+  st.after_updates = std::move(after_updates);
   st.trainer = std::move(trainer);
   st.batch_rollouts = std::max(1, st.trainer->batch_rollouts());
   st.metrics = std::move(metrics);
@@ -446,9 +449,9 @@ learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::
 
 learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> trainer,
                             metrics_actor metrics, const replica_setup& replica,
-                            const rollout_admission& admission) {
+                            const rollout_admission& admission, update_hook after_updates) {
   return caf::actor_cast<learner_actor>(sys.spawn<caf::detached>(
-      learner, std::move(trainer), std::move(metrics), replica, admission));
+      learner, std::move(trainer), std::move(metrics), replica, admission, std::move(after_updates)));
 }
 
 void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners) {

@@ -27,6 +27,7 @@
 //   - when every learner has drained, every replica holds the same updates:
 //     the same parameters, up to the rounding of adding them in another order.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -85,9 +86,13 @@ struct rollout_admission {
 
 // Spawned detached. `metrics` may be an invalid handle (no reports). The
 // caller restores a checkpoint into `learner` before spawning, if resuming.
+// Called on the learner's thread after each batch whose updates reached the
+// parameters, with how many they were (self-play's snapshots count them).
+using update_hook = std::function<void(std::int64_t updates)>;
+
 learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> learner,
                             metrics_actor metrics, const replica_setup& replica = {},
-                            const rollout_admission& admission = {});
+                            const rollout_admission& admission = {}, update_hook after_updates = {});
 
 // Tells each learner who its peers are (all of `learners`, in replica order).
 void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners);

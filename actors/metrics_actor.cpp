@@ -280,6 +280,9 @@ progress_row take_row(metrics_pointer self) {
   row.mean_length = st.metrics.mean_length();
   row.lr = st.metrics.lr();
   row.losses = st.metrics.take_period_losses();
+  if (const auto& league = st.config.league)
+    row.league = progress_row::league_figures{league->learner_rating(), league->recent_score(),
+                                              int(league->pool().size())};
   const auto& stop = st.config.stop;
   double left = -1;
   if (stop.wall_seconds > 0) left = std::max(0.0, stop.wall_seconds - row.wall_seconds);
@@ -404,7 +407,7 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
     const bool append =
         resumed && existing.good() && existing.peek() != std::ifstream::traits_type::eof();
     st.csv.open(config.csv_path, append ? std::ios::app : std::ios::trunc);
-    if (!append) st.csv << csv_header() << '\n';
+    if (!append) st.csv << csv_header(bool(config.league)) << '\n';
   }
   if (!config.tensorboard_dir.empty()) {
     try {

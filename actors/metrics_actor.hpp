@@ -3,11 +3,13 @@
 // update reports, prints a progress line, appends metrics.csv, and asks the
 // coordinator to stop when a stop condition is met.
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "actors/evaluator.hpp"
 #include "actors/messages.hpp"
 #include "actors/model_owner.hpp"
+#include "agents/league.hpp"
 #include "run/run_config.hpp"
 #include "model/checkpoint.hpp"
 
@@ -44,6 +46,7 @@ struct metrics_config {
   run::best_config best;  // checkpoint.best
   std::string tensorboard_dir = {};  // empty: no TensorBoard events; else a new event file there
   std::int32_t deterministic_agents = 0;  // run.deterministic: agents.count; 0: not deterministic
+  std::shared_ptr<const agents::league> league = nullptr;  // self-play: its figures in every row
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

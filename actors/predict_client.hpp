@@ -45,6 +45,23 @@ class predict_client {
     return false;
   }
 
+  // Through the lane, ask() in two halves: post() submits request() and
+  // returns at once (false, doing nothing, without a lane); collect() then
+  // waits for the answer and runs one of the two callbacks. One thread
+  // can so have requests waiting at several owners at once.
+  bool post() {
+    if (!lane_) return false;
+    lane_->post(*slot_);
+    return true;
+  }
+  template <class Answered, class Failed>
+  void collect(Answered answered, Failed failed) {
+    if (predict_lane::await(*slot_))
+      answered(static_cast<const predict_reply&>(slot_->reply));
+    else
+      failed(static_cast<const caf::error&>(slot_->error));
+  }
+
   // The same for a blocking actor (a scoped_actor), which waits for a
   // message's reply too, at most `timeout`: done when it returns.
   template <class Answered, class Failed>

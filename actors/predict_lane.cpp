@@ -52,6 +52,16 @@ void predict_slot::wait() {
 }
 
 bool predict_lane::ask(predict_slot& slot) {
+  post(slot);
+  return await(slot);
+}
+
+bool predict_lane::await(predict_slot& slot) {
+  slot.wait();
+  return !slot.error;
+}
+
+void predict_lane::post(predict_slot& slot) {
   slot.error = caf::error{};
   slot.state_.store(predict_slot::asked, std::memory_order_relaxed);
   predict_slot* head = head_.load(std::memory_order_relaxed);
@@ -65,8 +75,6 @@ bool predict_lane::ask(predict_slot& slot) {
       caf::anon_send(owner, lane_atom_v);
     // else the owner is gone and its close() fails our slot
   }
-  slot.wait();
-  return !slot.error;
 }
 
 void predict_lane::take(std::vector<predict_slot*>& out) {

@@ -60,6 +60,11 @@ class predict_lane {
   // thread until the owner has answered it. Returns false, with
   // slot.error set, when the owner refused it or is gone.
   bool ask(predict_slot& slot);
+  // ask() in two halves, so that one thread can have requests waiting at
+  // several owners at once: post() submits the slot and returns; await()
+  // blocks until it is answered (false, with slot.error set, as ask()).
+  void post(predict_slot& slot);
+  static bool await(predict_slot& slot);
 
   // The owner's side, on lane_atom: every slot asked since the last take,
   // appended to `out` oldest first; a request asked from now on sends a

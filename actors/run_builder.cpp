@@ -52,6 +52,22 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
 
 }  // namespace
 
+namespace {
+// Self-play's snapshots, counted in the learner's updates. A snapshot that
+// cannot be written (a full disk) is said once and skipped: training goes on.
+update_hook snapshot_hook(const std::shared_ptr<selfplay_pool>& pool) {
+  if (!pool) return {};
+  return [pool, warned = false](std::int64_t updates) mutable {
+    try {
+      pool->on_updates(updates);
+    } catch (const std::exception& e) {
+      if (!warned) std::cerr << "troupe: warning: self-play snapshot skipped: " << e.what() << "\n";
+      warned = true;
+    }
+  };
+}
+}  // namespace
+
 run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
                     std::chrono::steady_clock::time_point start) {
   const run::run_config& config = request.config;
@@ -96,6 +112,14 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     run.owners.push_back(spawn_model_owner(sys, run.models[d], config.batching,
                                            run.streams.owner(d), run.lanes.back(), deterministic));
   }
+  if (config.selfplay.enabled) {
+    if (!request.cluster.host.empty())
+      throw std::invalid_argument("selfplay.enabled: not with cluster workers yet (their agents reach the learning policy's owner alone): train on one node");
+    selfplay_setup setup{config.selfplay, config.batching, run.streams.snapshots(), "", request.config_yaml};
+    if (!request.run_dir.empty()) setup.dir = run::run_directory{request.run_dir}.selfplay_dir();
+    run.selfplay = std::make_shared<selfplay_pool>(sys, run.models[0], run.owners[0], run.lanes[0], setup);
+    if (!request.resume_from.empty()) run.selfplay->restore();
+  }
   metrics_config mcfg{config.run.stop, config.log,
                       request.run_dir.empty() ? std::string()
                                               : run::run_directory{request.run_dir}.metrics_file(),
@@ -115,6 +139,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   }
   mcfg.best = config.checkpoint.best;
   if (deterministic) mcfg.deterministic_agents = config.agents.count;
+  if (run.selfplay) mcfg.league = run.selfplay->shared_league();
   run.metrics = spawn_metrics(sys, mcfg, run.owners[0], std::move(coordinator));
   auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
   for (size_t d = 0; d < replicas; ++d)
@@ -124,7 +149,8 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
         rollout_admission{deterministic ? 0 : algo::rollout_budget(config.algo),  // rounds bound the lag
                           config.algo.max_rollouts_in_flight,
                           std::uint64_t(algo::max_policy_lag(config.algo)),
-                          deterministic ? config.agents.count : 0}));
+                          deterministic ? config.agents.count : 0},
+        d == 0 ? snapshot_hook(run.selfplay) : update_hook{}));
   if (replicas > 1) introduce_replicas(sys, run.learners);
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;
@@ -137,6 +163,7 @@ void run_parts::exit_all(caf::actor_system& sys) const {
   const auto quit = caf::exit_reason::user_shutdown;
   for (const auto& l : learners) self->send_exit(l, quit);
   for (const auto& o : owners) self->send_exit(o, quit);
+  if (selfplay) selfplay->stop();
   if (metrics) self->send_exit(metrics, quit);
   if (gateway) self->send_exit(gateway, quit);
   // The door closes its connections itself, a moment after it is told.

@@ -16,6 +16,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
+#include "actors/selfplay_pool.hpp"
 #include "run/run_config.hpp"
 #include "agents/random_streams.hpp"
 #include "envs/env.hpp"
@@ -64,6 +65,7 @@ struct run_parts {
   metrics_actor metrics;
   evaluator_actor evaluator;       // with run.stop.confirm_episodes > 0 or a best.pt to keep
   std::shared_ptr<best_file_gate> best_gate;  // the evaluator's, closed before the summary reads best.pt
+  std::shared_ptr<selfplay_pool> selfplay;  // with selfplay.enabled: the pool and its league
   cluster_gateway_actor gateway;   // only when serving workers
   caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)
 

@@ -73,13 +73,19 @@ std::string format_progress_line(const progress_row& r) {
                 static_cast<long long>(r.episodes), r.mean_return, r.mean_predict_batch,
                 static_cast<long long>(r.updates), r.policy_lag_mean,
                 static_cast<unsigned long long>(r.policy_lag_max), eta);
-  return line;
+  if (!r.league) return line;
+  char league[96];
+  std::snprintf(league, sizeof league, " | elo %6.0f  vs pool %s  pool %d", r.league->elo,
+                r.league->recent_score < 0 ? "   -" : std::to_string(int(r.league->recent_score * 100 + 0.5)).append("%").c_str(),
+                r.league->snapshots);
+  return std::string(line) + league;
 }
 
-std::string csv_header() {
-  return "wall_seconds,env_steps,env_steps_per_s,episodes,mean_return,mean_predict_batch,"
-         "updates,policy_lag_mean,policy_lag_max,policy_loss,value_loss,entropy,approx_kl,"
-         "clip_fraction";
+std::string csv_header(bool league) {
+  return std::string("wall_seconds,env_steps,env_steps_per_s,episodes,mean_return,mean_predict_batch,"
+                     "updates,policy_lag_mean,policy_lag_max,policy_loss,value_loss,entropy,approx_kl,"
+                     "clip_fraction") +
+         (league ? ",elo,score_vs_pool,snapshots" : "");
 }
 
 std::string csv_row(const progress_row& r) {
@@ -90,7 +96,10 @@ std::string csv_row(const progress_row& r) {
                 static_cast<long long>(r.updates), r.policy_lag_mean,
                 static_cast<unsigned long long>(r.policy_lag_max), r.losses.policy, r.losses.value,
                 r.losses.entropy, r.losses.approx_kl, r.losses.clip_fraction);
-  return line;
+  if (!r.league) return line;
+  char league[96];
+  std::snprintf(league, sizeof league, ",%.1f,%.4f,%d", r.league->elo, r.league->recent_score, r.league->snapshots);
+  return std::string(line) + league;
 }
 
 std::vector<std::pair<std::string, float>> tensorboard_scalars(const progress_row& r) {
@@ -115,6 +124,11 @@ std::vector<std::pair<std::string, float>> tensorboard_scalars(const progress_ro
   add("perf/env_steps_per_s", r.env_steps_per_s);
   add("perf/predict_batch_mean", r.mean_predict_batch);
   add("perf/wall_seconds", r.wall_seconds);
+  if (r.league) {
+    add("selfplay/elo", r.league->elo);
+    if (r.league->recent_score >= 0) add("selfplay/score_vs_pool", r.league->recent_score);
+    add("selfplay/snapshots", r.league->snapshots);
+  }
   return out;
 }
 

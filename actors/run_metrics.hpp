@@ -3,6 +3,7 @@
 // rows of metrics.csv. Plain C++, fed by the metrics actor.
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,10 +74,20 @@ struct progress_row {
   double remaining_seconds = -1;  // < 0: unknown
   double lr = 0;                  // the latest batch's (not in metrics.csv)
   run_metrics::losses losses;     // of the batches trained since the previous row
+  // Self-play (selfplay.enabled), else absent: the learner's Elo rating,
+  // its mean score in its recent games against snapshots (< 0: none yet),
+  // the snapshots in the pool.
+  struct league_figures {
+    double elo = 0;
+    double recent_score = -1;
+    int snapshots = 0;
+  };
+  std::optional<league_figures> league;
 };
 
 std::string format_progress_line(const progress_row& row);
-std::string csv_header();
+// With `league`, self-play's columns follow the others (elo, score_vs_pool, snapshots).
+std::string csv_header(bool league = false);
 std::string csv_row(const progress_row& row);
 // The row as TensorBoard scalars (run/tensorboard_writer.hpp): the losses
 // only when a batch trained in the row's period, the episodes' means only

@@ -20,6 +20,7 @@ class run_streams {
   static constexpr std::uint64_t cluster_workers = 1u << 21; // what the gateway hands workers
   static constexpr std::uint64_t replica_sampling = 1u << 22;  // replica d > 0: + d
   static constexpr std::uint64_t minibatch_shuffles = 1u << 23;  // replica d's learner: + d
+  static constexpr std::uint64_t selfplay_snapshots = 1u << 24;  // the snapshots' model-owners
 
   run_streams(std::uint64_t run_seed, std::uint64_t segment) : seed_(run_seed), segment_(segment) {}
 
@@ -38,6 +39,8 @@ class run_streams {
     return stream_seed(seed_, minibatch_shuffles + replica, segment_);
   }
   std::uint64_t confirmation() const { return stream_seed(seed_, confirmations, segment_); }
+  // Self-play: the snapshots' owners sample from this plus their id.
+  std::uint64_t snapshots() const { return stream_seed(seed_, selfplay_snapshots, segment_); }
   // Workers' agents draw from this plus their agent id.
   std::uint64_t workers() const { return stream_seed(seed_, cluster_workers, segment_); }
 

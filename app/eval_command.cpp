@@ -1,4 +1,6 @@
 // troupe eval RUN_DIR|CHECKPOINT [--best] --episodes N [--greedy] [--seed S] [--json FILE]
+//             [--opponent random|builtin:NAME|snapshot:ID|OTHER_RUN [--seat first|second|both]]
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -7,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/evaluate.hpp"
+#include "agents/match.hpp"
+#include "envs/games/builtin_opponents.hpp"
+#include "envs/registry.hpp"
 #include "app/commands.hpp"
 #include "run/config_loader.hpp"
 #include "run/trained_model.hpp"
@@ -22,7 +27,73 @@ struct eval_options {
   bool greedy = false;
   bool best = false;  // checkpoints/best.pt, not the newest
   std::uint64_t seed = 12345;
+  std::string opponent;      // empty: the environment as configured
+  std::string seat = "both";
 };
+
+// What --opponent names, as a maker of the other seat's players; `source`
+// says what was loaded, for the report.
+agents::opponents_factory opponent_named(const eval_options& opts, const envs::env_spec& spec, std::string& source) {
+  const std::string& o = opts.opponent;
+  const std::string builtin = "builtin:", snapshot = "snapshot:";
+  if (o == "random" || o.compare(0, builtin.size(), builtin) == 0) {
+    const std::string name = o == "random" ? o : o.substr(builtin.size());
+    try {  // refused here, before any game
+      envs::games::builtin_opponents(name, 1, "--opponent");
+    } catch (const std::invalid_argument& e) {
+      throw config_error(e.what());
+    }
+    source = "builtin:" + name;
+    return [name](int games) { return envs::games::builtin_opponents(name, games, "--opponent"); };
+  }
+  std::string path = o;
+  if (o.compare(0, snapshot.size(), snapshot) == 0) {
+    const std::string id = o.substr(snapshot.size());
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+      throw config_error("--opponent " + o + ": a snapshot's id is a number (RUN/selfplay/league.json lists them)");
+    if (!std::filesystem::is_directory(opts.target))
+      throw config_error("--opponent " + o + ": a snapshot belongs to a run directory; " + opts.target + " is not one");
+    path = opts.target + "/selfplay/snapshots/" + id + ".pt";
+    if (!std::filesystem::exists(path))
+      throw config_error("--opponent " + o + ": no " + path + " (snapshots are taken with selfplay.enabled)");
+  }
+  run::trained_model other = run::load_trained_model(path);
+  const envs::env_spec other_spec = envs::spec_of(other.config.env);
+  if (other_spec.observation.describe() != spec.observation.describe() ||
+      other_spec.action.describe() != spec.action.describe())
+    throw config_error("--opponent " + o + ": it was trained on " + other.config.env.id + " (" +
+                       other_spec.observation.describe() + " -> " + other_spec.action.describe() +
+                       "), not this game's spaces");
+  source = other.checkpoint;
+  auto model = other.model;
+  return [model, spec](int games) { return agents::model_opponents(model, games, spec); };
+}
+
+// The trained policy against --opponent, from each seat asked for.
+nlohmann::json match(const eval_options& opts, const run::trained_model& trained) {
+  const run::run_config& config = trained.config;
+  if (!envs::is_turn_based_game(config.env.id))
+    throw config_error("--opponent: " + config.env.id + " is not a two-player turn-based game (those are: " +
+                       envs::turn_based_games() + ")");
+  const envs::env_spec spec = envs::make_turn_based_env(config.env)->spec();
+  std::string source;
+  const agents::opponents_factory others = opponent_named(opts, spec, source);
+  nlohmann::json seats = nlohmann::json::object();
+  for (const std::string seat : {"first", "second"}) {
+    if (opts.seat != "both" && opts.seat != seat) continue;
+    const agents::seat_record r = agents::play_seat(*trained.model, config.env, envs::parse_seat(seat), others,
+                                                    opts.episodes, opts.greedy, opts.seed);
+    const auto [lo, hi] = agents::wilson_interval(r.wins, r.games());
+    seats[seat] = {{"wins", r.wins},
+                   {"draws", r.draws},
+                   {"losses", r.losses},
+                   {"win_rate", double(r.wins) / r.games()},
+                   {"win_rate_95", {lo, hi}}};
+  }
+  return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},     {"version", trained.meta.version},
+          {"opponent", opts.opponent},        {"opponent_source", source}, {"greedy", opts.greedy},
+          {"seed", opts.seed},                {"episodes_per_seat", opts.episodes}, {"seats", seats}};
+}
 
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
@@ -32,13 +103,18 @@ void eval(const eval_options& opts) {
   const model::checkpoint_meta& meta = trained.meta;
   const run::run_config& config = trained.config;
   auto& model = trained.model;
-  const agents::evaluation result =
-      agents::evaluate(*model, config.env, opts.episodes, opts.greedy, opts.seed);
-  nlohmann::json j{{"checkpoint", path},          {"env", config.env.id},
-                   {"version", meta.version},     {"greedy", opts.greedy},
-                   {"seed", opts.seed},           {"episodes", opts.episodes},
-                   {"return_mean", result.return_mean}, {"return_std", result.return_std},
-                   {"length_mean", result.length_mean}};
+  nlohmann::json j;
+  if (!opts.opponent.empty()) {
+    j = match(opts, trained);
+  } else {
+    const agents::evaluation result =
+        agents::evaluate(*model, config.env, opts.episodes, opts.greedy, opts.seed);
+    j = {{"checkpoint", path},          {"env", config.env.id},
+         {"version", meta.version},     {"greedy", opts.greedy},
+         {"seed", opts.seed},           {"episodes", opts.episodes},
+         {"return_mean", result.return_mean}, {"return_std", result.return_std},
+         {"length_mean", result.length_mean}};
+  }
   std::cout << j.dump(2) << std::endl;
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
@@ -58,6 +134,12 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
   cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
   cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");
   cmd->add_option("--json", opts->json_path, "also write the result to FILE");
+  cmd->add_option("--opponent", opts->opponent,
+                  "two-player games: play against random, builtin:NAME (builtin:alphabeta:4), snapshot:ID "
+                  "(a self-play snapshot of this run) or another run or checkpoint, and report wins, draws and "
+                  "losses per seat with a 95% interval (--episodes games from each seat)");
+  cmd->add_option("--seat", opts->seat, "with --opponent: first, second or both")
+      ->check(CLI::IsMember({"first", "second", "both"}));
   cmd->callback([opts, &exit_code] {
     eval(*opts);
     exit_code = 0;

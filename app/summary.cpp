@@ -71,6 +71,31 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["samples_trained"] = o.learner.samples_trained;
   j["samples_dropped"] = o.samples_dropped;
   j["parameter_bytes"] = o.parameter_bytes;
+  // Self-play: the learner's Elo rating, the games it played (against
+  // itself, against snapshots) and each snapshot left in the pool.
+  if (o.league) {
+    nlohmann::json pool = nlohmann::json::array();
+    for (const agents::league::snapshot& s : o.league->pool)
+      pool.push_back({{"id", s.id},
+                      {"version", s.version},
+                      {"elo", s.rating},
+                      {"games", s.games},
+                      {"learner_score", s.games ? s.learner_score / double(s.games) : 0.0}});
+    nlohmann::json builtins = nlohmann::json::array();
+    for (const agents::league::snapshot& b : o.league->builtins)
+      builtins.push_back({{"name", b.builtin},
+                          {"elo", b.rating},
+                          {"games", b.games},
+                          {"learner_score", b.games ? b.learner_score / double(b.games) : 0.0}});
+    j["selfplay"] = {{"elo", o.league->learner_rating},
+                     {"builtins", builtins},
+                     {"games", o.league->games},
+                     {"self_games", o.league->self_games},
+                     {"snapshots_taken", o.league->next_id - 1},
+                     {"pool", pool}};
+  } else {
+    j["selfplay"] = nullptr;
+  }
   j["agent_restarts"] = o.agent_restarts;
   // Where the time went: busy seconds of the two model threads, against the
   // wall time (agents step environments and message on the remaining core).

@@ -11,6 +11,7 @@
 #include "envs/examples/legal_moves.hpp"
 #include "envs/examples/memory_cue.hpp"
 #include "envs/games/connect_four_env.hpp"
+#include "envs/games/connect_four_game.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -55,7 +56,8 @@ std::vector<registry_entry> builtin_envs() {
       entry<examples::archer>("Example/Archer-v0"),
       entry<examples::memory_cue>("Example/MemoryCue-v0"),
       {games::connect_four_env::id,
-       [](const env_config& config) { return std::unique_ptr<env>(new games::connect_four_env(config.versus)); }},
+       [](const env_config& config) { return std::unique_ptr<env>(new games::connect_four_env(config.versus)); },
+       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::connect_four_game()); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
@@ -125,6 +127,25 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
   }
   if (config.observe.empty()) return vector;
   return std::make_unique<observed_vector>(std::move(vector), config.observe);
+}
+
+bool is_turn_based_game(const std::string& id) {
+  for (const auto& e : registered_envs())
+    if (e.id == id) return bool(e.make_game);
+  return false;
+}
+
+std::string turn_based_games() {
+  std::string names;
+  for (const auto& e : registered_envs())
+    if (e.make_game) names += (names.empty() ? "" : ", ") + e.id;
+  return names;
+}
+
+std::unique_ptr<turn_based_env> make_turn_based_env(const env_config& config) {
+  for (const auto& e : registered_envs())
+    if (e.id == config.id && e.make_game) return e.make_game(config);
+  throw env_key_error("env.id", config.id + " is not a two-player turn-based game (those are: " + turn_based_games() + ")");
 }
 
 env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }

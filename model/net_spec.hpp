@@ -34,6 +34,7 @@ struct model_config {
   std::string kind = "mlp";            // mlp | cnn
   std::vector<int> hidden = {64, 64};
   std::string activation = "tanh";     // of an mlp's hidden layers: tanh | relu
+  int conv_channels = 16;              // cnn: channels of the 3x3 convolution
   bool shared_trunk = true;
   double log_std_init = 0.0;
   recurrent_config recurrent;
@@ -109,6 +110,7 @@ inline net_spec make_net_spec(const model_config& config, std::vector<int> obs_s
   spec.action_size = action_size;
   spec.hidden = config.hidden;
   spec.activation = config.activation;
+  spec.conv_channels = config.conv_channels;
   spec.shared_trunk = config.shared_trunk;
   spec.log_std_init = config.log_std_init;
   spec.recurrent = config.recurrent;

@@ -95,11 +95,12 @@ std::vector<field> algo_keys(run_config& c) {
 // model: the network
 std::vector<field> model_keys(run_config& c) {
   return {
-    text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: an MLP (model.activation), or a 3x3 convolution (16 channels) then ReLU layers for H x W x C observations"),
+    text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: an MLP (model.activation), or a 3x3 convolution (model.conv_channels) then ReLU layers for H x W x C observations"),
     boolean("model.by_hand", c.model.by_hand, "a feed-forward mlp on the CPU (one categorical or a Gaussian policy for PPO's steps) runs its forward passes (the agents' predictions, eval, play) and PPO's minibatch steps on Troupe's own passes over BLAS (model/mlp_by_hand.cpp) rather than LibTorch's operations: the same arithmetic, equal within float rounding, several times faster for small networks (docs/benchmarks.md); false: LibTorch's"),
     boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
     number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
     int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
+    integer("model.conv_channels", c.model.conv_channels, 1, 1024, "cnn (and cnn encoders of structured observations): channels of the 3x3 convolution"),
     name_map("model.encoders", c.model.encoders, {"cnn", "flat"}, "a structured observation's leaves (Dict keys and Tuple indices joined by '.', as troupe envs --describe names them): how the network reads each, cnn (a 3x3 convolution of its own, then the dense layers; the default for an image, a rank-3 Box) or flat (its values, one-hot for a discrete leaf; the default for the others); e.g. model.encoders.view: flat"),
     text("model.activation", c.model.activation, {"tanh", "relu"}, "activation of an mlp's hidden layers (a cnn's are ReLU); relu is several times cheaper to compute on a CPU"),
     text("model.recurrent.kind", c.model.recurrent.kind, {"none", "lstm", "gru"}, "a recurrent core between the trunk and the heads (one state per environment, reset at every episode start; trained by backpropagation through each rollout); needs model.shared_trunk: true"),
@@ -161,12 +162,26 @@ std::vector<field> cluster_keys(run_config& c) {
   };
 }
 
+// selfplay: a two-player game against the learner's own snapshots
+std::vector<field> selfplay_keys(run_config& c) {
+  return {
+    boolean("selfplay.enabled", c.selfplay.enabled, "the learning policy plays a two-player turn-based game (ConnectFour-v0) against itself and a pool of its frozen snapshots, each served by a model-owner of its own, and the run keeps Elo ratings of the learner and every snapshot (docs/multiagent.md); env.opponent is then unused, env.seat still says which seat the learner takes"),
+    integer("selfplay.snapshot_every_updates", c.selfplay.snapshot_every_updates, 1, 100000000, "a frozen snapshot of the learning policy joins the pool every this many updates"),
+    integer("selfplay.pool_size", c.selfplay.pool_size, 1, 64, "snapshots kept in the pool (the oldest leaves first); each is a model-owner of its own"),
+    text_list("selfplay.builtin", c.selfplay.builtin, "built-in players that join the league beside the snapshots, rated like them (ConnectFour-v0: random, alphabeta:1 to alphabeta:8); [] none"),
+    number("selfplay.builtin_probability", c.selfplay.builtin_probability, 0, 1, false, "the share of episodes played against a built-in player of selfplay.builtin (drawn uniformly among them)"),
+    number("selfplay.latest_probability", c.selfplay.latest_probability, 0, 1, false, "of the episodes not against a built-in player, the share played against the learning policy itself (the rest against a snapshot drawn from the pool; all of them while the pool is empty)"),
+    text("selfplay.sampling", c.selfplay.sampling, {"uniform", "pfsp"}, "how a snapshot is drawn: uniform, or pfsp (prioritised fictitious self-play: weight (1 - p)^2, p the learner's mean score against it, so the snapshots it beats least are drawn most)"),
+    number("selfplay.elo_k", c.selfplay.elo_k, 0, 1000, true, "Elo's step per game, for the learner's and the snapshots' ratings"),
+  };
+}
+
 }  // namespace
 
 std::vector<field> fields_of(run_config& c) {
   std::vector<field> all;
   for (auto section : {run_keys, env_keys, agents_keys, algo_keys, model_keys, batching_keys,
-                       devices_keys, checkpoint_keys, log_keys, cluster_keys})
+                       devices_keys, checkpoint_keys, log_keys, cluster_keys, selfplay_keys})
     for (field& f : section(c)) all.push_back(std::move(f));
   return all;
 }

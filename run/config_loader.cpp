@@ -14,6 +14,7 @@
 
 #include "envs/env_error.hpp"
 #include "envs/env_id.hpp"
+#include "envs/games/builtin_opponents.hpp"
 #include "envs/mujoco/tasks.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
@@ -217,6 +218,24 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
   if (config.run.deterministic && config.devices.size() > 1)
     fail("run.deterministic", "several devices' replicas add each other's updates as they arrive, in no fixed order: use one device");
+  if (config.selfplay.enabled) {
+    if (!envs::is_turn_based_game(config.env.id))
+      fail("selfplay.enabled", "self-play needs a two-player turn-based game (" + envs::turn_based_games() + "); " +
+                                   config.env.id + " is not one");
+    if (config.run.deterministic)
+      fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
+    if (config.devices.size() > 1)
+      fail("selfplay.enabled", "the pool snapshots one learner: use one device");
+    if (config.model.recurrent.enabled())
+      fail("selfplay.enabled", "opponents are feed-forward for now: a recurrent core's state is not carried across the other seat's moves");
+    if (config.selfplay.builtin_probability > 0 && config.selfplay.builtin.empty())
+      fail("selfplay.builtin_probability", "is above 0, and selfplay.builtin names no player to draw");
+    for (const std::string& name : config.selfplay.builtin) try {
+        envs::games::builtin_opponents(name, 1, "selfplay.builtin");
+      } catch (const std::invalid_argument& e) {
+        fail("selfplay.builtin", e.what());
+      }
+  }
 }
 
 // env.mujoco against the MuJoCo task's own arguments, each blamed where it

@@ -119,6 +119,20 @@ struct cluster_config {
   connection_limits limits;
 };
 
+// selfplay: the learning policy plays a two-player game (envs/
+// turn_based_env.hpp) against itself and its frozen snapshots
+// (agents/league.hpp; docs/multiagent.md).
+struct selfplay_config {
+  bool enabled = false;
+  int snapshot_every_updates = 50;  // a snapshot joins the pool every this many updates
+  int pool_size = 8;                // snapshots kept, oldest out first
+  std::vector<std::string> builtin = {};  // built-in players beside the snapshots (random, alphabeta:N)
+  double builtin_probability = 0.0;      // the share of episodes against them
+  double latest_probability = 0.5;  // of the others: against the learning policy itself
+  std::string sampling = "uniform"; // uniform | pfsp (the snapshots the learner beats least, most)
+  double elo_k = 16;
+};
+
 struct run_config {
   run_section run;
   envs::env_config env;
@@ -132,6 +146,7 @@ struct run_config {
   checkpoint_config checkpoint;
   log_config log;
   cluster_config cluster;
+  selfplay_config selfplay;
 };
 
 }  // namespace troupe::run

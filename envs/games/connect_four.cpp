@@ -12,6 +12,36 @@ void connect_four::reset() {
   state_ = result::playing;
 }
 
+connect_four connect_four::from_observation(const float* observation) {
+  connect_four game;
+  int mine = 0, theirs = 0;
+  for (int i = 0; i < rows * columns; ++i) {
+    mine += observation[2 * i] > 0.5f;
+    theirs += observation[2 * i + 1] > 0.5f;
+  }
+  // The observer moves next: equal counts if it moves first, one fewer else.
+  if (mine != theirs && mine + 1 != theirs)
+    throw std::invalid_argument("connect_four: an observation with " + std::to_string(mine) + " and " +
+                                std::to_string(theirs) + " pieces is not the mover's view");
+  const int observer = mine == theirs ? 0 : 1;
+  for (int c = 0; c < columns; ++c)
+    for (int r = rows - 1; r >= 0; --r) {
+      const int i = r * columns + c;
+      const bool a = observation[2 * i] > 0.5f, b = observation[2 * i + 1] > 0.5f;
+      if (!a && !b) {
+        for (int above = r - 1; above >= 0; --above)
+          if (observation[2 * (above * columns + c)] > 0.5f || observation[2 * (above * columns + c) + 1] > 0.5f)
+            throw std::invalid_argument("connect_four: a piece floats above an empty cell in column " +
+                                        std::to_string(c));
+        break;
+      }
+      game.board_[std::size_t(i)] = std::int8_t(a ? observer : 1 - observer);
+      ++game.height_[std::size_t(c)];
+    }
+  game.moves_ = mine + theirs;
+  return game;
+}
+
 bool connect_four::legal(int column) const {
   return state_ == result::playing && column >= 0 && column < columns && height_[std::size_t(column)] < rows;
 }

@@ -21,6 +21,11 @@ class connect_four {
   connect_four() { reset(); }
   // The empty board, player 0 to move.
   void reset();
+  // The game a player's observation shows (observe()'s layout), the
+  // observer to move: what an opponent that sees only the observation
+  // searches from. Throws std::invalid_argument on a board no game reaches
+  // (a floating piece, a count of pieces that says the other is to move).
+  static connect_four from_observation(const float* observation);
 
   int to_move() const { return moves_ % 2; }
   int moves() const { return moves_; }

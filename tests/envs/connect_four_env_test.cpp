@@ -133,7 +133,7 @@ TEST_CASE("ConnectFour-v0: the reward of a loss arrives on the opponent's move, 
     connect_four_env env(opponent_options{"random", "alternate"});
     std::mt19937_64 rng(5);
     const tally t = play(env, 40, 300, [&](connect_four_env& e, const std::uint8_t*) {
-      connect_four game = e.game();
+      connect_four game = e.board();
       return board_games::alphabeta_move(game, 4, &rng);
     });
     CHECK(t.wins >= 36);
@@ -184,7 +184,7 @@ TEST_CASE("ConnectFour-v0: bad options and illegal columns are refused with thei
   for (std::uint64_t seed = 1; seed <= 50 && !refused; ++seed) {
     env.reset(seed, obs.data());
     bool over = false;
-    while (env.game().legal(0) && !over) over = env.step(&zero, obs.data()).terminated;
+    while (env.board().legal(0) && !over) over = env.step(&zero, obs.data()).terminated;
     if (over) continue;
     CHECK_THROWS_AS(env.step(&zero, obs.data()), std::invalid_argument);
     refused = true;

@@ -3,6 +3,7 @@
 // on hand-made positions.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -226,5 +227,38 @@ TEST_CASE("connect four alpha-beta: takes a win, blocks a loss, finds a forced w
     connect_four g = played({0, 0, 1, 1, 2, 2, 3});
     CHECK_THROWS_AS(board_games::alphabeta_move(g, 2), std::invalid_argument);
   }
+}
+}
+
+TEST_SUITE("envs") {
+TEST_CASE("connect_four: a player's observation gives its game back, the observer to move") {
+  std::mt19937_64 rng(21);
+  for (int game = 0; game < 300; ++game) {
+    troupe::envs::games::connect_four g;
+    while (g.state() == troupe::envs::games::connect_four::result::playing) {
+      float obs[troupe::envs::games::connect_four::observation_size];
+      g.observe(g.to_move(), obs);
+      const auto back = troupe::envs::games::connect_four::from_observation(obs);
+      REQUIRE(back.to_move() == g.to_move());
+      REQUIRE(back.moves() == g.moves());
+      for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 7; ++c) REQUIRE(back.cell(r, c) == g.cell(r, c));
+      std::uint8_t a[7], b[7];
+      g.legal_moves(a);
+      back.legal_moves(b);
+      REQUIRE(std::equal(a, a + 7, b));
+      int column = int(rng() % 7);
+      while (!g.legal(column)) column = int(rng() % 7);
+      g.play(column);
+    }
+  }
+  float floating[troupe::envs::games::connect_four::observation_size] = {};
+  floating[2 * (3 * 7 + 2)] = 1;      // row 3 of column 2, nothing beneath
+  floating[2 * (5 * 7 + 0) + 1] = 1;  // and one of the other's, where it can be
+  CHECK_THROWS_WITH_AS(troupe::envs::games::connect_four::from_observation(floating), doctest::Contains("column 2"),
+                       std::invalid_argument);
+  float too_many[troupe::envs::games::connect_four::observation_size] = {};
+  too_many[2 * (5 * 7 + 0)] = too_many[2 * (5 * 7 + 1)] = 1;  // two of the observer's, none of the other's
+  CHECK_THROWS_AS(troupe::envs::games::connect_four::from_observation(too_many), std::invalid_argument);
 }
 }

@@ -1,0 +1,308 @@
+#include "actors/selfplay_pool.hpp"
+
+#include <filesystem>
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "actors/model_owner.hpp"
+#include "envs/games/builtin_opponents.hpp"
+#include "model/checkpoint.hpp"
+#include "model/checkpoint_file.hpp"
+#include "run/config_loader.hpp"
+
+namespace troupe::actors {
+
+double game_score(double learner_return) { return learner_return > 0 ? 1.0 : learner_return < 0 ? 0.0 : 0.5; }
+
+selfplay_pool::server::~server() {
+  if (owned && owner) caf::anon_send_exit(owner, caf::exit_reason::user_shutdown);
+}
+
+namespace {
+agents::league_settings league_settings_of(const run::selfplay_config& c) {
+  agents::league_settings s;
+  s.pool_size = c.pool_size;
+  s.builtins = c.builtin;
+  s.builtin_probability = c.builtin_probability;
+  s.latest_probability = c.latest_probability;
+  s.prioritized = c.sampling == "pfsp";
+  s.elo_k = c.elo_k;
+  return s;
+}
+}  // namespace
+
+selfplay_pool::selfplay_pool(caf::actor_system& sys, std::shared_ptr<model::shared_model> learning,
+                             predict_service learning_owner, std::shared_ptr<predict_lane> learning_lane,
+                             selfplay_setup setup)
+    : sys_(sys),
+      learning_(std::move(learning)),
+      setup_(std::move(setup)),
+      league_(std::make_shared<agents::league>(league_settings_of(setup_.selfplay))) {
+  latest_ = std::make_shared<server>();
+  latest_->id = agents::league::latest;
+  latest_->model = learning_;
+  latest_->owner = std::move(learning_owner);
+  latest_->lane = std::move(learning_lane);
+}
+
+std::string selfplay_pool::snapshot_file(std::uint64_t id) const {
+  return setup_.dir + "/snapshots/" + std::to_string(id) + ".pt";
+}
+
+std::string selfplay_pool::league_file() const { return setup_.dir + "/league.json"; }
+
+std::shared_ptr<selfplay_pool::server> selfplay_pool::serve(std::uint64_t id,
+                                                            std::shared_ptr<model::shared_model> frozen) {
+  model::warm_up(*frozen, setup_.batching.max_batch);
+  auto s = std::make_shared<server>();
+  s->id = id;
+  s->model = frozen;
+  s->lane = std::make_shared<predict_lane>();
+  s->owner = spawn_model_owner(sys_, frozen, setup_.batching, setup_.seed + id, s->lane);
+  s->owned = true;
+  return s;
+}
+
+void selfplay_pool::on_updates(std::int64_t updates) {
+  since_snapshot_ += updates;
+  if (since_snapshot_ < setup_.selfplay.snapshot_every_updates) return;
+  since_snapshot_ = 0;
+  add_snapshot();
+}
+
+std::uint64_t selfplay_pool::add_snapshot() {
+  auto frozen = model::make_shared_model(model::spec_of(*learning_), setup_.seed);
+  model::copy_parameters(*learning_, *frozen);  // inside both sections: one version
+  model::freeze(*frozen);
+  const std::uint64_t version = model::current_version(*frozen);
+  std::vector<std::uint64_t> evicted;
+  // The id is the league's; the file and the server exist before any agent
+  // can draw it.
+  const std::uint64_t id = league_->saved().next_id;
+  if (!setup_.dir.empty()) {
+    std::filesystem::create_directories(setup_.dir + "/snapshots");
+    model::checkpoint_meta meta;
+    meta.version = version;
+    meta.config_yaml = setup_.config_yaml;
+    model::save_checkpoint(snapshot_file(id), *frozen, nullptr, meta);
+  }
+  std::shared_ptr<server> s = serve(id, frozen);
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    servers_[id] = s;
+  }
+  const std::uint64_t added = league_->add(version, evicted);
+  if (added != id) throw std::logic_error("selfplay: snapshots are added by the learner alone");
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    for (std::uint64_t gone : evicted) servers_.erase(gone);  // stops once no game holds it
+  }
+  if (!setup_.dir.empty()) {
+    // league.json names the pool as it is now before the files of the
+    // snapshots that left it go: a resumed run finds every file it lists.
+    save();
+    for (std::uint64_t gone : evicted) {
+      std::error_code ignored;
+      std::filesystem::remove(snapshot_file(gone), ignored);
+    }
+  }
+  return id;
+}
+
+std::shared_ptr<selfplay_pool::server> selfplay_pool::server_of(std::uint64_t id) const {
+  if (id == agents::league::latest) return latest_;
+  std::lock_guard<std::mutex> guard(lock_);
+  auto it = servers_.find(id);
+  return it == servers_.end() ? nullptr : it->second;
+}
+
+void selfplay_pool::stop() {
+  std::lock_guard<std::mutex> guard(lock_);
+  for (auto& [id, s] : servers_) caf::anon_send_exit(s->owner, caf::exit_reason::user_shutdown);
+  servers_.clear();
+}
+
+void selfplay_pool::save() const {
+  if (setup_.dir.empty()) return;
+  std::filesystem::create_directories(setup_.dir);
+  model::write_file_atomically(league_file(), agents::league_json(league_->saved()));
+}
+
+void selfplay_pool::restore() {
+  if (setup_.dir.empty() || !std::filesystem::exists(league_file())) return;  // no snapshot was taken
+  agents::league::state state;
+  try {
+    state = agents::league_from_json(model::read_checkpoint_file(league_file()), league_file());
+  } catch (const std::exception& e) {
+    throw run::config_error(e.what());
+  }
+  std::unordered_map<std::uint64_t, std::shared_ptr<server>> restored;
+  for (const agents::league::snapshot& s : state.pool) {
+    auto frozen = model::make_shared_model(model::spec_of(*learning_), setup_.seed);
+    try {
+      model::load_checkpoint(snapshot_file(s.id), *frozen, nullptr);
+    } catch (const std::exception& e) {
+      throw run::config_error(league_file() + " lists snapshot " + std::to_string(s.id) + ": " + e.what());
+    }
+    model::freeze(*frozen);
+    restored[s.id] = serve(s.id, frozen);
+  }
+  league_->restore(state);
+  std::lock_guard<std::mutex> guard(lock_);
+  servers_ = std::move(restored);
+}
+
+namespace {
+
+// The other seat of one agent's games, played by the league's opponents.
+class pool_opponents final : public envs::opponents {
+ public:
+  pool_opponents(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool, int games, const envs::env_spec& spec)
+      : self_(sys),
+        pool_(std::move(pool)),
+        playing_(size_t(games), agents::league::latest),
+        obs_(size_t(spec.observation.flat_size())),
+        width_(size_t(spec.action.flat_size())),
+        mask_(size_t(spec.action.choice_count())) {}
+
+  void start_episode(int game, std::uint64_t seed) override {
+    std::mt19937_64 rng(seed);
+    std::uint64_t id = pool_->league().draw(rng);
+    if (agents::league::is_builtin(id)) {  // a built-in player: no owner to ask
+      playing_[size_t(game)] = id;
+      builtin_player(id).start_episode(game, rng());
+      release_unused();
+      return;
+    }
+    std::shared_ptr<selfplay_pool::server> s = pool_->server_of(id);
+    if (!s) {  // it left the pool between the draw and now
+      id = agents::league::latest;
+      s = pool_->server_of(id);
+    }
+    playing_[size_t(game)] = id;
+    if (!players_.count(id)) players_.emplace(id, player{s, predict_client(s->owner, s->lane), id});
+    release_unused();
+  }
+
+  // Opponents no game plays any more let their owners go.
+  void release_unused() {
+    for (auto it = players_.begin(); it != players_.end();) {
+      bool used = false;
+      for (std::uint64_t p : playing_) used = used || p == it->first;
+      it = used ? std::next(it) : players_.erase(it);
+    }
+  }
+
+  envs::opponents& builtin_player(std::uint64_t id) {
+    auto it = builtins_.find(id);
+    if (it == builtins_.end()) {
+      const std::string name = pool_->league().saved().builtins.at(size_t(id - agents::league::first_builtin)).builtin;
+      it = builtins_.emplace(id, envs::games::builtin_opponents(name, int(playing_.size()), "selfplay.builtin")).first;
+    }
+    return *it->second;
+  }
+
+  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
+           float* actions) override {
+    // Every opponent in play gets its rows in one request; those with a
+    // lane all wait at their owners at once, so their forward passes run
+    // side by side.
+    std::vector<std::pair<player*, std::vector<int>>> asked;
+    for (auto& [id, b] : builtins_) {
+      std::vector<int> mine;
+      for (int r = 0; r < rows; ++r)
+        if (playing_[size_t(games[r])] == id) mine.push_back(r);
+      if (mine.empty()) continue;
+      std::vector<int> their_games;
+      std::vector<float> obs, moves(mine.size() * width_);
+      std::vector<std::uint8_t> legal;
+      for (int r : mine) {
+        their_games.push_back(games[r]);
+        obs.insert(obs.end(), observations + r * obs_, observations + (r + 1) * obs_);
+        if (masks) legal.insert(legal.end(), masks + r * mask_, masks + (r + 1) * mask_);
+      }
+      b->act(their_games.data(), int(mine.size()), obs.data(), masks ? legal.data() : nullptr, moves.data());
+      for (size_t i = 0; i < mine.size(); ++i)
+        std::copy(moves.begin() + i * width_, moves.begin() + (i + 1) * width_, actions + size_t(mine[i]) * width_);
+    }
+    for (auto& [id, p] : players_) {
+      std::vector<int> mine;
+      for (int r = 0; r < rows; ++r)
+        if (playing_[size_t(games[r])] == id) mine.push_back(r);
+      if (mine.empty()) continue;
+      predict_request& req = p.client.request();
+      req.agent_id = 0;
+      req.policy_row = -1;
+      req.rows = int(mine.size());
+      req.states.clear();
+      req.observations.clear();
+      req.action_masks.clear();
+      for (int r : mine) {
+        req.observations.insert(req.observations.end(), observations + r * obs_, observations + (r + 1) * obs_);
+        if (masks) req.action_masks.insert(req.action_masks.end(), masks + r * mask_, masks + (r + 1) * mask_);
+      }
+      if (p.client.post())
+        asked.emplace_back(&p, std::move(mine));
+      else  // an owner without a lane: by message, now
+        answer(p, mine, actions, [&](auto&& on_reply, auto&& on_error) {
+          p.client.ask_and_wait(self_, std::chrono::seconds(60), on_reply, on_error);
+        });
+    }
+    // Every posted slot is collected before anything throws: an owner
+    // writes into it until it answers.
+    for (auto& [p, mine] : asked)
+      answer(*p, mine, actions, [&](auto&& on_reply, auto&& on_error) { p->client.collect(on_reply, on_error); });
+    if (!failure_.empty()) {
+      const std::string why = std::move(failure_);
+      failure_.clear();
+      throw std::runtime_error(why);
+    }
+  }
+
+  void end_episode(int game, double learner_return) override {
+    pool_->league().record(playing_[size_t(game)], game_score(learner_return));
+  }
+
+
+ private:
+  struct player {
+    std::shared_ptr<selfplay_pool::server> server;
+    predict_client client;
+    std::uint64_t id = 0;
+  };
+
+  // Copies `p`'s answer for rows `mine` into `actions`, once `wait` has
+  // run one of the two callbacks it is given.
+  template <class Wait>
+  void answer(player& p, const std::vector<int>& mine, float* actions, Wait wait) {
+    const size_t width = width_;
+    wait(
+        [&](const predict_reply& reply) {
+          for (size_t i = 0; i < mine.size(); ++i)
+            std::copy(reply.actions.begin() + i * width, reply.actions.begin() + (i + 1) * width,
+                      actions + size_t(mine[i]) * width);
+        },
+        [&](const caf::error& err) {
+          if (failure_.empty())
+            failure_ = "self-play opponent " + std::to_string(p.id) + " did not answer: " + caf::to_string(err);
+        });
+  }
+  caf::scoped_actor self_;  // asks an owner without a lane
+  std::shared_ptr<selfplay_pool> pool_;
+  std::vector<std::uint64_t> playing_;  // each game's opponent
+  std::map<std::uint64_t, player> players_;
+  std::map<std::uint64_t, std::unique_ptr<envs::opponents>> builtins_;  // built-in players, made when first drawn
+  size_t obs_, width_, mask_;
+  std::string failure_;  // the first opponent that did not answer this round
+};
+
+}  // namespace
+
+std::unique_ptr<envs::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
+                                                int games, const envs::env_spec& spec) {
+  return std::make_unique<pool_opponents>(sys, std::move(pool), games, spec);
+}
+
+}  // namespace troupe::actors

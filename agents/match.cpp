@@ -1,0 +1,75 @@
+#include "agents/match.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "agents/evaluate.hpp"
+#include "envs/registry.hpp"
+
+namespace troupe::agents {
+
+std::pair<double, double> wilson_interval(int successes, int n, double z) {
+  if (n <= 0) return {0.0, 1.0};
+  const double p = double(successes) / n, z2 = z * z;
+  const double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+  const double half = z * std::sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / (1.0 + z2 / n);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+namespace {
+
+class model_player final : public envs::opponents {
+ public:
+  model_player(std::shared_ptr<model::shared_model> model, int games, const envs::env_spec& spec, bool greedy)
+      : model_(std::move(model)), spec_(spec), greedy_(greedy), rngs_(size_t(games)) {}
+
+  void start_episode(int game, std::uint64_t seed) override { rngs_[size_t(game)].seed(seed); }
+
+  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
+           float* actions) override {
+    const model::net_spec& net = model::spec_of(*model_);
+    model::predict(*model_, observations, nullptr, rows, out_);
+    const size_t width = size_t(spec_.action.flat_size()), choices = size_t(spec_.action.choice_count());
+    for (int r = 0; r < rows; ++r)
+      choose_action(net, spec_.action, &out_.policy[size_t(r) * net.action_size], out_.log_std.data(), greedy_,
+                    rngs_[size_t(games[r])], actions + size_t(r) * width, masks ? masks + size_t(r) * choices : nullptr);
+  }
+
+ private:
+  std::shared_ptr<model::shared_model> model_;
+  envs::env_spec spec_;
+  bool greedy_;
+  std::vector<std::mt19937_64> rngs_;
+  model::prediction out_;
+};
+
+}  // namespace
+
+std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
+                                                 const envs::env_spec& spec, bool greedy) {
+  return std::make_unique<model_player>(std::move(model), games, spec, greedy);
+}
+
+seat_record play_seat(model::shared_model& model, const envs::env_config& env, envs::seat_choice seat,
+                      const opponents_factory& others, int episodes, bool greedy, std::uint64_t seed,
+                      int parallel) {
+  const int k = std::max(1, std::min(parallel, episodes));
+  std::vector<std::unique_ptr<envs::turn_based_env>> games;
+  for (int i = 0; i < k; ++i) games.push_back(envs::make_turn_based_env(env));
+  envs::seat_vector vector(std::move(games), seat, others(k));
+  const evaluation e = evaluate(model, vector, episodes, greedy, seed);
+  seat_record record;
+  for (double r : e.returns) {
+    if (r > 0)
+      ++record.wins;
+    else if (r < 0)
+      ++record.losses;
+    else
+      ++record.draws;
+  }
+  return record;
+}
+
+}  // namespace troupe::agents

@@ -1,0 +1,41 @@
+#pragma once
+// A trained policy against an opponent in a two-player game
+// (envs/seat_vector.hpp), seat by seat: wins, draws and losses, with a
+// confidence interval on the win rate. Plain C++, no actors: `troupe eval
+// --opponent` and the tests play matches with it.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "envs/env_config.hpp"
+#include "envs/seat_vector.hpp"
+#include "model/shared_model.hpp"
+
+namespace troupe::agents {
+
+struct seat_record {
+  int wins = 0, draws = 0, losses = 0;
+  int games() const { return wins + draws + losses; }
+};
+
+// Wilson's score interval for `successes` of `n` at z (1.96: 95 %): [lo, hi].
+std::pair<double, double> wilson_interval(int successes, int n, double z = 1.96);
+
+// The other seat played by a trained model (a self-play snapshot, another
+// run's policy): actions sampled from its policy (or its most likely ones
+// with `greedy`), each game from a stream seeded at its episode's start.
+std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
+                                                 const envs::env_spec& spec, bool greedy = false);
+
+// What plays the other seat of `games` games at once.
+using opponents_factory = std::function<std::unique_ptr<envs::opponents>(int games)>;
+
+// `episodes` games of `env`'s two-player game with `model` (greedy or
+// sampled) in `seat` (first or second) against `others`; a game's return
+// decides it (> 0 a win, 0 a draw, < 0 a loss). Game i depends on (seed, i) alone.
+seat_record play_seat(model::shared_model& model, const envs::env_config& env, envs::seat_choice seat,
+                      const opponents_factory& others, int episodes, bool greedy, std::uint64_t seed,
+                      int parallel = 64);
+
+}  // namespace troupe::agents

@@ -1,0 +1,91 @@
+#pragma once
+// One policy's seat at k turn-based games (envs/turn_based_env.hpp), seen
+// as the vector of environments an agent steps: row g is game g from the
+// seat the learning policy plays there, and the other seats are played by
+// `opponents` (a built-in player, or the snapshots of self-play). A step
+// is the policy's move in every game and then the others' moves until it
+// is the policy's turn again or the game ends, the others' moves of all
+// games asked for together, round by round, so that a network opponent
+// answers a batch. The reward of a step is everything the policy's seat
+// was given from its move up to its next one: a loss arrives on the
+// winner's move and is credited to the step that allowed it. The policy's
+// time is its own moves (PettingZoo's agent-centred view): discounting
+// counts its steps, not the others' moves.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envs/env_vector.hpp"
+#include "envs/turn_based_env.hpp"
+
+namespace troupe::envs {
+
+// Who plays the seats the learning policy does not.
+class opponents {
+ public:
+  virtual ~opponents() = default;
+  // Game `game` begins an episode: who plays it is chosen now; `seed` is
+  // for whatever the choice or the play draws.
+  virtual void start_episode(int game, std::uint64_t seed) = 0;
+  // Moves for `rows` positions: row r is game games[r]'s position as its
+  // mover sees it (observations: rows x the observation's floats; masks:
+  // rows x the action's choices, or null), into `actions` (rows x the
+  // action's floats).
+  virtual void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
+                   float* actions) = 0;
+  // Game `game`'s episode ended with the learning seat's return `learner_return`.
+  virtual void end_episode(int game, double learner_return) {}
+};
+
+// Which seat the learning policy plays: the first mover's, the second's, or
+// either (drawn per episode from its seed).
+enum class seat_choice { alternate, first, second };
+// "alternate", "first", "second"; throws std::invalid_argument naming env.seat.
+seat_choice parse_seat(const std::string& text);
+
+class seat_vector final : public env_vector {
+ public:
+  // Two-agent games whose agents share one spec.
+  seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
+              std::unique_ptr<opponents> others);
+
+  const env_spec& spec() const override { return games_.front()->spec(); }
+  int size() const override { return int(games_.size()); }
+  void reset(const std::uint64_t* seeds, float* observations) override;
+  void reset_one(int i, std::uint64_t seed, float* observation) override;
+  void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
+            step_result* results, float* final_observations) override;
+  void action_masks(std::uint8_t* masks) const override;
+  bool can_render() const override;
+  bool render(int i, rgb_frame& frame) override;
+
+  // The seat the learning policy plays in game g this episode (0 moves first).
+  int seat(int g) const { return seats_[size_t(g)]; }
+  const turn_based_env& game(int g) const { return *games_[size_t(g)]; }
+  opponents& others() { return *others_; }
+
+ private:
+  // Resets game g and plays the others' opening moves later (play_others).
+  void begin(int g, std::uint64_t seed);
+  // Plays the others' moves of the listed games, all games together, until
+  // each is at the learning seat's turn or over.
+  void play_others(const std::vector<int>& games);
+  // Credits game g's move: the learning seat's share, and the game's end.
+  void take(int g, const turn_result& result);
+
+  std::vector<std::unique_ptr<turn_based_env>> games_;
+  seat_choice choice_;
+  std::unique_ptr<opponents> others_;
+  int obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
+  std::vector<int> seats_;
+  std::vector<double> pending_;  // the learning seat's reward since its last move
+  std::vector<double> returns_;  // its return this episode
+  std::vector<std::uint8_t> over_, truncated_;
+  // play_others' batch, reused.
+  std::vector<int> movers_;
+  std::vector<float> batch_obs_, batch_actions_;
+  std::vector<std::uint8_t> batch_masks_;
+};
+
+}  // namespace troupe::envs

@@ -1,0 +1,44 @@
+#pragma once
+// A game of several agents who take turns, one acting while the others wait
+// (PettingZoo's AEC semantics for games where exactly one agent acts at a
+// time): each agent observes the game from its own side, the agent to move
+// acts, and every agent may be rewarded by any agent's move (a loss arrives
+// on the winner's move). Plain C++, like env.hpp; envs/seat_vector.hpp
+// turns one into what a policy steps.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/env.hpp"
+
+namespace troupe::envs {
+
+struct turn_result {
+  std::vector<double> rewards;  // one per agent, for this move
+  bool terminated = false;      // the game reached its end
+  bool truncated = false;       // a move limit cut it
+};
+
+class turn_based_env {
+ public:
+  virtual ~turn_based_env() = default;
+  // What one agent observes and does; every agent of the games here has the
+  // same spaces (the game's id is spec().id).
+  virtual const env_spec& spec() const = 0;
+  virtual int agent_count() const = 0;
+  // PettingZoo's names ("player_0"), for logs and windows.
+  virtual std::string agent_name(int agent) const = 0;
+
+  virtual void reset(std::uint64_t seed) = 0;
+  // The agent whose move it is; meaningful while the game goes on.
+  virtual int to_move() const = 0;
+  // `agent`'s view of the game now: spec().observation.flat_size() floats.
+  virtual void observe(int agent, float* observation) const = 0;
+  // With spec().has_action_mask: the mover's legal actions.
+  virtual void action_mask(std::uint8_t* legal) const {}
+  // The mover's action (spec().action.flat_size() values). Throws on an
+  // action the game refuses; the game is then as it was.
+  virtual turn_result step(const float* action) = 0;
+};
+
+}  // namespace troupe::envs

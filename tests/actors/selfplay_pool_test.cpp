@@ -1,0 +1,186 @@
+// actors/selfplay_pool.hpp: snapshots are one version of the learner's
+// parameters, frozen, served by owners of their own; the pool's files and
+// ratings come back on resume.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+#include "actors/model_owner.hpp"
+#include "actors/selfplay_pool.hpp"
+#include "envs/games/connect_four_game.hpp"
+#include "run/config_loader.hpp"
+#include "tests/temp_files.hpp"
+
+using namespace troupe;
+
+namespace {
+
+double parameter_checksum(model::shared_model& m) {
+  const std::vector<float> p = model::flat_parameters(m);
+  double sum = 0;
+  for (size_t i = 0; i < p.size(); ++i) sum += double(p[i]) * double(i % 97 + 1);
+  return sum;
+}
+
+struct pool_fixture {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  std::shared_ptr<model::shared_model> learning;
+  actors::model_owner_actor owner;
+  std::shared_ptr<actors::predict_lane> lane = std::make_shared<actors::predict_lane>();
+  actors::selfplay_setup setup;
+
+  explicit pool_fixture(const std::string& dir, int pool_size = 8) {
+    actors::configure_actor_system(cfg);
+    sys = std::make_unique<caf::actor_system>(cfg);
+    learning = model::make_shared_model(model::mlp_spec(84, 7, {32}), 3);
+    model::warm_up(*learning, 64);
+    owner = actors::spawn_model_owner(*sys, learning, {64}, 5, lane);
+    setup.selfplay.pool_size = pool_size;
+    setup.batching.max_batch = 64;
+    setup.dir = dir;
+    setup.config_yaml = "run:\n  name: test\n";
+  }
+  std::shared_ptr<actors::selfplay_pool> pool() {
+    return std::make_shared<actors::selfplay_pool>(*sys, learning, owner, lane, setup);
+  }
+  ~pool_fixture() { caf::anon_send_exit(owner, caf::exit_reason::user_shutdown); }
+};
+
+// One update of the learner: every parameter moves.
+void learner_step(model::shared_model& m, float by) {
+  std::vector<float> delta(model::flat_parameters(m).size(), by);
+  model::apply_delta(m, delta);
+}
+
+}  // namespace
+
+TEST_SUITE("actors") {
+TEST_CASE("selfplay pool: a snapshot is one version of the learner, and stays frozen while learning goes on") {
+  const std::string dir = tests::temp_file("selfplay_frozen", "run/selfplay");
+  std::filesystem::remove_all(dir);
+  pool_fixture f(dir, 64);
+  auto pool = f.pool();
+  // The learner's checksum at each version, recorded by the updating thread.
+  std::mutex lock;
+  std::map<std::uint64_t, double> at_version{{model::current_version(*f.learning), parameter_checksum(*f.learning)}};
+  std::atomic<bool> done{false};
+  std::thread learner([&] {
+    for (int i = 1; !done; ++i) {
+      learner_step(*f.learning, 1e-4f * float(i % 7 - 3));
+      const double c = parameter_checksum(*f.learning);
+      std::lock_guard<std::mutex> guard(lock);
+      at_version[model::current_version(*f.learning)] = c;
+    }
+  });
+  std::vector<std::pair<std::uint64_t, double>> taken;  // id, checksum when taken
+  for (int round = 0; round < 40; ++round) {
+    const std::uint64_t id = pool->add_snapshot();
+    auto s = pool->server_of(id);
+    REQUIRE(s);
+    taken.emplace_back(id, parameter_checksum(*s->model));
+  }
+  done = true;
+  learner.join();
+  CHECK(model::current_version(*f.learning) > 40);  // learning went on meanwhile
+  std::set<std::uint64_t> versions;
+  for (const auto& [id, sum] : taken) {
+    auto s = pool->server_of(id);
+    // Frozen: the same parameters now as when taken, whatever the learner did since.
+    CHECK(parameter_checksum(*s->model) == sum);
+    const std::uint64_t v = model::current_version(*s->model);
+    versions.insert(v);
+    // One whole version of the learner's: the checksum it had at that version.
+    std::lock_guard<std::mutex> guard(lock);
+    REQUIRE(at_version.count(v));
+    CHECK(at_version[v] == sum);
+    learner_step(*s->model, 1.f);  // a frozen model refuses updates
+    CHECK(parameter_checksum(*s->model) == sum);
+  }
+  CHECK(versions.size() > 1);
+  pool->stop();
+}
+
+TEST_CASE("selfplay pool: opponents from it answer every game through the owners, masks honoured, results rated") {
+  const std::string dir = tests::temp_file("selfplay_opponents", "run/selfplay");
+  std::filesystem::remove_all(dir);
+  pool_fixture f(dir);
+  f.setup.selfplay.latest_probability = 0.5;
+  auto pool = f.pool();
+  pool->add_snapshot();
+  pool->add_snapshot();
+  const envs::env_spec spec = envs::games::connect_four_game().spec();
+  const int games = 12;
+  auto others = actors::opponents_from(*f.sys, pool, games, spec);
+  std::vector<int> rows(games);
+  std::iota(rows.begin(), rows.end(), 0);
+  std::vector<float> obs(size_t(games) * 84, 0.f), actions(size_t(games), -1.f);
+  std::vector<std::uint8_t> masks(size_t(games) * 7, 0);
+  for (int round = 0; round < 30; ++round) {
+    for (int g = 0; g < games; ++g) {
+      others->start_episode(g, std::uint64_t(round * 100 + g));
+      std::fill_n(masks.begin() + g * 7, 7, 0);
+      masks[size_t(g * 7 + (g + round) % 7)] = 1;  // one legal column
+    }
+    others->act(rows.data(), games, obs.data(), masks.data(), actions.data());
+    for (int g = 0; g < games; ++g) CHECK(actions[size_t(g)] == float((g + round) % 7));
+    for (int g = 0; g < games; ++g) others->end_episode(g, g % 3 == 0 ? 1.0 : -1.0);
+  }
+  const agents::league::state st = pool->league().saved();
+  CHECK(st.games == 30 * games);
+  CHECK(st.self_games > 100);  // about half of 360
+  CHECK(st.self_games < 260);
+  std::int64_t snapshot_games = 0;
+  for (const auto& s : st.pool) snapshot_games += s.games;
+  CHECK(snapshot_games == st.games - st.self_games);
+  others.reset();
+  pool->stop();
+}
+
+TEST_CASE("selfplay pool: snapshots leave the pool with their files; a resumed pool serves the same ones, rated as they were") {
+  const std::string dir = tests::temp_file("selfplay_resume", "run/selfplay");
+  std::filesystem::remove_all(dir);
+  pool_fixture f(dir, 2);
+  std::vector<float> before;
+  {
+    auto pool = f.pool();
+    for (int i = 0; i < 4; ++i) {
+      pool->add_snapshot();
+      learner_step(*f.learning, 0.01f);
+    }
+    CHECK_FALSE(pool->server_of(1));
+    CHECK_FALSE(pool->server_of(2));
+    CHECK_FALSE(std::filesystem::exists(dir + "/snapshots/1.pt"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/snapshots/2.pt"));
+    CHECK(std::filesystem::exists(dir + "/snapshots/4.pt"));
+    pool->league().record(4, 1.0);
+    pool->save();
+    before = model::flat_parameters(*pool->server_of(4)->model);
+    pool->stop();
+  }
+  auto resumed = f.pool();
+  resumed->restore();
+  REQUIRE(resumed->server_of(4));
+  CHECK(model::flat_parameters(*resumed->server_of(4)->model) == before);
+  CHECK(resumed->league().saved().games == 1);
+  CHECK(resumed->league().saved().next_id == 5);
+  CHECK(resumed->league().pool().size() == 2);
+  resumed->stop();
+  // A damaged snapshot file is refused, naming it.
+  {
+    std::ofstream damage(dir + "/snapshots/3.pt", std::ios::binary | std::ios::in | std::ios::out);
+    damage.seekp(40);
+    damage << "xx";
+  }
+  auto again = f.pool();
+  CHECK_THROWS_WITH_AS(again->restore(), doctest::Contains("snapshot 3"), run::config_error);
+}
+}

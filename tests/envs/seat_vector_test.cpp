@@ -1,0 +1,176 @@
+// envs/seat_vector.hpp: one seat of turn-based games, stepped as a vector.
+// A countdown game written here, with known rewards on every move, checks
+// that the learning seat gets exactly its own rewards, those of the other
+// seat's moves credited to the step that allowed them, and that the other
+// seat's moves of all games are asked for together.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envs/seat_vector.hpp"
+#include "envs/turn_based_env.hpp"
+
+using namespace troupe;
+
+namespace {
+
+// Two players take 1 or 2 (action 0 or 1) from a counter starting at 5;
+// whoever takes the last wins: +1 to the winner, -1 to the loser on that
+// move. Every move also gives its mover +0.1 and the other -0.05, so each
+// reward says which move it came from.
+class countdown_game final : public envs::turn_based_env {
+ public:
+  countdown_game() : spec_{"Test/Countdown", envs::space::box_space({2}, {0, 0}, {5, 1}), envs::space::discrete_space(2), 0} {
+    spec_.has_action_mask = true;
+  }
+  const envs::env_spec& spec() const override { return spec_; }
+  int agent_count() const override { return 2; }
+  std::string agent_name(int a) const override { return "player_" + std::to_string(a); }
+  void reset(std::uint64_t) override {
+    left_ = 5;
+    mover_ = 0;
+    ++resets;
+  }
+  int to_move() const override { return mover_; }
+  void observe(int agent, float* obs) const override {
+    obs[0] = float(left_);
+    obs[1] = float(agent);
+  }
+  void action_mask(std::uint8_t* legal) const override {
+    legal[0] = left_ >= 1;
+    legal[1] = left_ >= 2;
+  }
+  envs::turn_result step(const float* action) override {
+    const int take = int(action[0]) + 1;
+    if (take > left_ || left_ == 0) throw std::invalid_argument("countdown: cannot take " + std::to_string(take));
+    envs::turn_result r;
+    r.rewards = {0, 0};
+    r.rewards[size_t(mover_)] += 0.1;
+    r.rewards[size_t(1 - mover_)] -= 0.05;
+    left_ -= take;
+    if (left_ == 0) {
+      r.rewards[size_t(mover_)] += 1;
+      r.rewards[size_t(1 - mover_)] -= 1;
+      r.terminated = true;
+    }
+    mover_ = 1 - mover_;
+    return r;
+  }
+  int resets = 0;
+
+ private:
+  envs::env_spec spec_;
+  int left_ = 5, mover_ = 0;
+};
+
+// Always takes one; records every batch it was asked for.
+struct take_one final : envs::opponents {
+  std::vector<int> batches;              // rows per act() call
+  std::vector<std::vector<float>> seen;  // observations, per row
+  std::vector<double> ended;             // learner returns at each episode's end
+  int started = 0;
+  void start_episode(int, std::uint64_t) override { ++started; }
+  void act(const int* games, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
+    batches.push_back(rows);
+    for (int r = 0; r < rows; ++r) {
+      CHECK(masks[2 * r] == 1);
+      seen.push_back({obs[2 * r], obs[2 * r + 1]});
+      actions[r] = 0;
+    }
+  }
+  void end_episode(int, double learner_return) override { ended.push_back(learner_return); }
+};
+
+std::unique_ptr<envs::seat_vector> countdown_games(int k, envs::seat_choice seat, take_one*& others) {
+  std::vector<std::unique_ptr<envs::turn_based_env>> g;
+  for (int i = 0; i < k; ++i) g.push_back(std::make_unique<countdown_game>());
+  auto o = std::make_unique<take_one>();
+  others = o.get();
+  return std::make_unique<envs::seat_vector>(std::move(g), seat, std::move(o));
+}
+
+}  // namespace
+
+TEST_SUITE("envs") {
+TEST_CASE("seat_vector: the first seat's rewards, the other's moves credited to the step that allowed them") {
+  take_one* others = nullptr;
+  auto v = countdown_games(3, envs::seat_choice::first, others);
+  std::vector<std::uint64_t> seeds = {1, 2, 3};
+  std::vector<float> obs(6), final_obs(6), actions(3, 0.f);
+  std::vector<envs::step_result> res(3);
+  v->reset(seeds.data(), obs.data());
+  CHECK(others->batches.empty());  // the learner moves first: nobody else has
+  CHECK(obs[0] == 5);
+  CHECK(obs[1] == 0);  // seen from seat 0
+  // 5 -> 4 (learner) -> 3 (other): +0.1 - 0.05.
+  v->step(actions.data(), seeds.data(), obs.data(), res.data(), final_obs.data());
+  for (int g = 0; g < 3; ++g) {
+    CHECK(res[size_t(g)].reward == doctest::Approx(0.05));
+    CHECK_FALSE(res[size_t(g)].terminated);
+    CHECK(obs[size_t(2 * g)] == 3);
+  }
+  REQUIRE(others->batches == std::vector<int>{3});  // one request for the three games
+  CHECK(others->seen[0] == std::vector<float>{4, 1});  // the other seat saw it from its side
+  // 3 -> 2 -> 1, then the learner takes the last: +1.1 on its own move.
+  v->step(actions.data(), seeds.data(), obs.data(), res.data(), final_obs.data());
+  CHECK(res[0].reward == doctest::Approx(0.05));
+  v->step(actions.data(), seeds.data(), obs.data(), res.data(), final_obs.data());
+  for (int g = 0; g < 3; ++g) {
+    CHECK(res[size_t(g)].reward == doctest::Approx(1.1));
+    CHECK(res[size_t(g)].terminated);
+    CHECK(final_obs[size_t(2 * g)] == 0);  // the ended game, as the learner saw it last
+    CHECK(obs[size_t(2 * g)] == 5);        // and the next one, begun with its reset seed
+  }
+  REQUIRE(others->ended.size() == 3);
+  for (double r : others->ended) CHECK(r == doctest::Approx(1.2));  // 0.05 + 0.05 + 1.1, each game
+  CHECK(others->started == 6);
+}
+
+TEST_CASE("seat_vector: the second seat's loss arrives on the winner's move, in the step that allowed it") {
+  take_one* others = nullptr;
+  auto v = countdown_games(1, envs::seat_choice::second, others);
+  std::uint64_t seed = 7;
+  std::vector<float> obs(2), final_obs(2);
+  envs::step_result res;
+  v->reset(&seed, obs.data());
+  CHECK(others->batches == std::vector<int>{1});  // the opening move, made at the reset
+  CHECK(obs[0] == 4);
+  CHECK(obs[1] == 1);
+  CHECK(v->seat(0) == 1);
+  // 4 -> 3 (learner), 3 -> 2 (other): the opening move's -0.05 is credited
+  // to the learner's first step too (nothing is lost).
+  const float one = 0;
+  v->step(&one, nullptr, obs.data(), &res, final_obs.data());
+  CHECK(res.reward == doctest::Approx(-0.05 + 0.1 - 0.05));
+  CHECK_FALSE(res.terminated);
+  // 2 -> 1 (learner), 1 -> 0 (other wins): the loss is this step's.
+  v->step(&one, nullptr, obs.data(), &res, final_obs.data());
+  CHECK(res.reward == doctest::Approx(0.1 - 1.05));
+  CHECK(res.terminated);
+  REQUIRE(others->ended.size() == 1);
+  CHECK(others->ended[0] == doctest::Approx(-0.05 + 0.1 - 0.05 + 0.1 - 1.05));
+  // Without reset seeds, a game that ended is not stepped again.
+  CHECK_THROWS_AS(v->step(&one, nullptr, obs.data(), &res, final_obs.data()), std::logic_error);
+}
+
+TEST_CASE("seat_vector: alternate seats are drawn per episode from its seed, and games are checked") {
+  take_one* others = nullptr;
+  auto v = countdown_games(1, envs::seat_choice::alternate, others);
+  int second = 0;
+  std::vector<float> obs(2);
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    v->reset_one(0, seed, obs.data());
+    second += v->seat(0);
+    CHECK(obs[1] == float(v->seat(0)));
+    const int first_draw = v->seat(0);
+    v->reset_one(0, seed, obs.data());
+    CHECK(v->seat(0) == first_draw);  // a seed is an episode
+  }
+  CHECK(second > 70);
+  CHECK(second < 130);
+  CHECK_THROWS_WITH_AS(envs::parse_seat("third"), doctest::Contains("env.seat"), std::invalid_argument);
+}
+}
