@@ -211,38 +211,24 @@ class pool_opponents final : public envs::opponents {
     // side by side.
     std::vector<std::pair<player*, std::vector<int>>> asked;
     for (auto& [id, b] : builtins_) {
-      std::vector<int> mine;
-      for (int r = 0; r < rows; ++r)
-        if (playing_[size_t(games[r])] == id) mine.push_back(r);
+      std::vector<float> obs, moves;
+      std::vector<std::uint8_t> legal;
+      const std::vector<int> mine = gather(id, games, rows, observations, masks, obs, legal);
       if (mine.empty()) continue;
       std::vector<int> their_games;
-      std::vector<float> obs, moves(mine.size() * width_);
-      std::vector<std::uint8_t> legal;
-      for (int r : mine) {
-        their_games.push_back(games[r]);
-        obs.insert(obs.end(), observations + r * obs_, observations + (r + 1) * obs_);
-        if (masks) legal.insert(legal.end(), masks + r * mask_, masks + (r + 1) * mask_);
-      }
+      for (int r : mine) their_games.push_back(games[r]);
+      moves.resize(mine.size() * width_);
       b->act(their_games.data(), int(mine.size()), obs.data(), masks ? legal.data() : nullptr, moves.data());
-      for (size_t i = 0; i < mine.size(); ++i)
-        std::copy(moves.begin() + i * width_, moves.begin() + (i + 1) * width_, actions + size_t(mine[i]) * width_);
+      scatter(mine, moves.data(), actions);
     }
     for (auto& [id, p] : players_) {
-      std::vector<int> mine;
-      for (int r = 0; r < rows; ++r)
-        if (playing_[size_t(games[r])] == id) mine.push_back(r);
-      if (mine.empty()) continue;
       predict_request& req = p.client.request();
+      std::vector<int> mine = gather(id, games, rows, observations, masks, req.observations, req.action_masks);
+      if (mine.empty()) continue;
       req.agent_id = 0;
       req.policy_row = -1;
       req.rows = int(mine.size());
       req.states.clear();
-      req.observations.clear();
-      req.action_masks.clear();
-      for (int r : mine) {
-        req.observations.insert(req.observations.end(), observations + r * obs_, observations + (r + 1) * obs_);
-        if (masks) req.action_masks.insert(req.action_masks.end(), masks + r * mask_, masks + (r + 1) * mask_);
-      }
       if (p.client.post())
         asked.emplace_back(&p, std::move(mine));
       else  // an owner without a lane: by message, now
@@ -273,17 +259,34 @@ class pool_opponents final : public envs::opponents {
     std::uint64_t id = 0;
   };
 
+  // The rows of games that opponent `id` plays, their observations and
+  // masks appended to `obs` and `legal` (both emptied first).
+  std::vector<int> gather(std::uint64_t id, const int* games, int rows, const float* observations,
+                          const std::uint8_t* masks, std::vector<float>& obs, std::vector<std::uint8_t>& legal) const {
+    std::vector<int> mine;
+    obs.clear();
+    legal.clear();
+    for (int r = 0; r < rows; ++r) {
+      if (playing_[size_t(games[r])] != id) continue;
+      mine.push_back(r);
+      obs.insert(obs.end(), observations + r * obs_, observations + (r + 1) * obs_);
+      if (masks) legal.insert(legal.end(), masks + r * mask_, masks + (r + 1) * mask_);
+    }
+    return mine;
+  }
+
+  // Row i of `moves` is the action of row mine[i] of `actions`.
+  void scatter(const std::vector<int>& mine, const float* moves, float* actions) const {
+    for (size_t i = 0; i < mine.size(); ++i)
+      std::copy(moves + i * width_, moves + (i + 1) * width_, actions + size_t(mine[i]) * width_);
+  }
+
   // Copies `p`'s answer for rows `mine` into `actions`, once `wait` has
   // run one of the two callbacks it is given.
   template <class Wait>
   void answer(player& p, const std::vector<int>& mine, float* actions, Wait wait) {
-    const size_t width = width_;
     wait(
-        [&](const predict_reply& reply) {
-          for (size_t i = 0; i < mine.size(); ++i)
-            std::copy(reply.actions.begin() + i * width, reply.actions.begin() + (i + 1) * width,
-                      actions + size_t(mine[i]) * width);
-        },
+        [&](const predict_reply& reply) { scatter(mine, reply.actions.data(), actions); },
         [&](const caf::error& err) {
           if (failure_.empty())
             failure_ = "self-play opponent " + std::to_string(p.id) + " did not answer: " + caf::to_string(err);
