@@ -198,11 +198,10 @@ void request_actions(agent_pointer self) {
 std::unique_ptr<envs::env_vector> environments_of(caf::actor_system& sys, const agent_config& config,
                                                   const std::shared_ptr<selfplay_pool>& selfplay) {
   if (!selfplay) return envs::make_env_vector(config.env, config.envs);
-  std::vector<std::unique_ptr<envs::turn_based_env>> games;
-  for (int i = 0; i < config.envs; ++i) games.push_back(envs::make_turn_based_env(config.env));
-  const envs::env_spec spec = games.front()->spec();
-  return std::make_unique<envs::seat_vector>(std::move(games), envs::parse_seat(config.env.versus.seat),
-                                             opponents_from(sys, selfplay, config.envs, spec));
+  return envs::make_game_side(config.env, config.envs, envs::parse_seat(config.env.versus.seat),
+                              [&](const envs::env_spec& spec) {
+                                return opponents_from(sys, selfplay, config.envs, config.env, spec);
+                              });
 }
 
 agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict_service owner,

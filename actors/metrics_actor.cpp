@@ -285,7 +285,10 @@ progress_row take_row(metrics_pointer self) {
                                               int(league->pool().size())};
   const auto& stop = st.config.stop;
   double left = -1;
-  if (stop.wall_seconds > 0) left = std::max(0.0, stop.wall_seconds - row.wall_seconds);
+  // run.stop.wall_seconds counts this process's time (the coordinator's
+  // clock), a resumed run's earlier time not included.
+  if (stop.wall_seconds > 0)
+    left = std::max(0.0, stop.wall_seconds - (row.wall_seconds - st.config.resumed.wall_seconds));
   if (stop.env_steps > 0 && row.env_steps_per_s > 0) {
     const double by_steps =
         std::max<double>(0, stop.env_steps - row.env_steps) / row.env_steps_per_s;

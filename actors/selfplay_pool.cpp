@@ -159,13 +159,21 @@ namespace {
 // The other seat of one agent's games, played by the league's opponents.
 class pool_opponents final : public envs::opponents {
  public:
-  pool_opponents(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool, int games, const envs::env_spec& spec)
+  pool_opponents(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool, int games, const envs::env_config& env,
+                 const envs::env_spec& spec)
       : self_(sys),
         pool_(std::move(pool)),
+        env_(env),
+        spec_(spec),
         playing_(size_t(games), agents::league::latest),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
         mask_(size_t(spec.action.choice_count())) {}
+
+  void play_in(envs::turn_based_vector& games) override {
+    games_ = &games;
+    for (auto& [id, b] : builtins_) b->play_in(games);
+  }
 
   void start_episode(int game, std::uint64_t seed) override {
     std::mt19937_64 rng(seed);
@@ -199,7 +207,8 @@ class pool_opponents final : public envs::opponents {
     auto it = builtins_.find(id);
     if (it == builtins_.end()) {
       const std::string name = pool_->league().saved().builtins.at(size_t(id - agents::league::first_builtin)).builtin;
-      it = builtins_.emplace(id, envs::games::builtin_opponents(name, int(playing_.size()), "selfplay.builtin")).first;
+      it = builtins_.emplace(id, envs::games::builtin_opponents(name, int(playing_.size()), env_, spec_, "selfplay.builtin")).first;
+      if (games_) it->second->play_in(*games_);
     }
     return *it->second;
   }
@@ -294,6 +303,9 @@ class pool_opponents final : public envs::opponents {
   }
   caf::scoped_actor self_;  // asks an owner without a lane
   std::shared_ptr<selfplay_pool> pool_;
+  envs::env_config env_;  // a Python player's interpreter and path
+  envs::env_spec spec_;
+  envs::turn_based_vector* games_ = nullptr;  // what the built-in players search
   std::vector<std::uint64_t> playing_;  // each game's opponent
   std::map<std::uint64_t, player> players_;
   std::map<std::uint64_t, std::unique_ptr<envs::opponents>> builtins_;  // built-in players, made when first drawn
@@ -304,8 +316,8 @@ class pool_opponents final : public envs::opponents {
 }  // namespace
 
 std::unique_ptr<envs::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
-                                                int games, const envs::env_spec& spec) {
-  return std::make_unique<pool_opponents>(sys, std::move(pool), games, spec);
+                                                int games, const envs::env_config& env, const envs::env_spec& spec) {
+  return std::make_unique<pool_opponents>(sys, std::move(pool), games, env, spec);
 }
 
 }  // namespace troupe::actors

@@ -90,10 +90,11 @@ class selfplay_pool {
   std::int64_t since_snapshot_ = 0;  // updates
 };
 
-// What plays the other seat of an agent's `games` games of `spec`, from
+// What plays the other seat of an agent's `games` games of `spec` (made
+// from `env`, whose interpreter and path a Python player uses), from
 // `pool` (which it keeps alive). Asks on the calling thread (an agent's).
 std::unique_ptr<envs::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
-                                                int games, const envs::env_spec& spec);
+                                                int games, const envs::env_config& env, const envs::env_spec& spec);
 
 // The learner's score in a finished game from its return there: 1 for a
 // win (> 0), 0.5 for a draw (0), 0 for a loss.

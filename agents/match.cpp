@@ -15,15 +15,18 @@ std::pair<double, double> wilson_interval(int successes, int n, double z) {
   const double p = double(successes) / n, z2 = z * z;
   const double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
   const double half = z * std::sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / (1.0 + z2 / n);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  // At p = 0 and p = 1 the bound on that side is exactly 0 or 1; rounding
+  // would leave it just inside the observed rate.
+  return {successes == 0 ? 0.0 : std::max(0.0, centre - half), successes == n ? 1.0 : std::min(1.0, centre + half)};
 }
 
 namespace {
 
 class model_player final : public envs::opponents {
  public:
-  model_player(std::shared_ptr<model::shared_model> model, int games, const envs::env_spec& spec, bool greedy)
-      : model_(std::move(model)), spec_(spec), greedy_(greedy), rngs_(size_t(games)) {}
+  model_player(std::shared_ptr<model::shared_model> model, int games, const envs::env_spec& spec, bool greedy,
+               move_watcher watch)
+      : model_(std::move(model)), spec_(spec), greedy_(greedy), watch_(std::move(watch)), rngs_(size_t(games)) {}
 
   void start_episode(int game, std::uint64_t seed) override { rngs_[size_t(game)].seed(seed); }
 
@@ -32,15 +35,20 @@ class model_player final : public envs::opponents {
     const model::net_spec& net = model::spec_of(*model_);
     model::predict(*model_, observations, nullptr, rows, out_);
     const size_t width = size_t(spec_.action.flat_size()), choices = size_t(spec_.action.choice_count());
-    for (int r = 0; r < rows; ++r)
-      choose_action(net, spec_.action, &out_.policy[size_t(r) * net.action_size], out_.log_std.data(), greedy_,
-                    rngs_[size_t(games[r])], actions + size_t(r) * width, masks ? masks + size_t(r) * choices : nullptr);
+    for (int r = 0; r < rows; ++r) {
+      const float* policy = &out_.policy[size_t(r) * net.action_size];
+      const std::uint8_t* legal = masks ? masks + size_t(r) * choices : nullptr;
+      choose_action(net, spec_.action, policy, out_.log_std.data(), greedy_, rngs_[size_t(games[r])],
+                    actions + size_t(r) * width, legal);
+      if (watch_) watch_(policy, actions + size_t(r) * width, legal);
+    }
   }
 
  private:
   std::shared_ptr<model::shared_model> model_;
   envs::env_spec spec_;
   bool greedy_;
+  move_watcher watch_;
   std::vector<std::mt19937_64> rngs_;
   model::prediction out_;
 };
@@ -48,18 +56,17 @@ class model_player final : public envs::opponents {
 }  // namespace
 
 std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
-                                                 const envs::env_spec& spec, bool greedy) {
-  return std::make_unique<model_player>(std::move(model), games, spec, greedy);
+                                                 const envs::env_spec& spec, bool greedy, move_watcher watch) {
+  return std::make_unique<model_player>(std::move(model), games, spec, greedy, std::move(watch));
 }
 
 seat_record play_seat(model::shared_model& model, const envs::env_config& env, envs::seat_choice seat,
                       const opponents_factory& others, int episodes, bool greedy, std::uint64_t seed,
                       int parallel) {
   const int k = std::max(1, std::min(parallel, episodes));
-  std::vector<std::unique_ptr<envs::turn_based_env>> games;
-  for (int i = 0; i < k; ++i) games.push_back(envs::make_turn_based_env(env));
-  envs::seat_vector vector(std::move(games), seat, others(k));
-  const evaluation e = evaluate(model, vector, episodes, greedy, seed);
+  const std::unique_ptr<envs::env_vector> vector =
+      envs::make_game_side(env, k, seat, [&](const envs::env_spec& spec) { return others(k, spec); });
+  const evaluation e = evaluate(model, *vector, episodes, greedy, seed);
   seat_record record;
   for (double r : e.returns) {
     if (r > 0)

@@ -25,11 +25,15 @@ std::pair<double, double> wilson_interval(int successes, int n, double z = 1.96)
 // The other seat played by a trained model (a self-play snapshot, another
 // run's policy): actions sampled from its policy (or its most likely ones
 // with `greedy`), each game from a stream seeded at its episode's start.
+// `watch`, when set, sees every move it makes: the policy's outputs, the
+// action and the mask (null without one), as a viewer's panel shows them.
+using move_watcher = std::function<void(const float* policy, const float* action, const std::uint8_t* legal)>;
 std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
-                                                 const envs::env_spec& spec, bool greedy = false);
+                                                 const envs::env_spec& spec, bool greedy = false,
+                                                 move_watcher watch = {});
 
-// What plays the other seat of `games` games at once.
-using opponents_factory = std::function<std::unique_ptr<envs::opponents>(int games)>;
+// What plays the other seat of `games` games at once, of the game `spec` describes.
+using opponents_factory = std::function<std::unique_ptr<envs::opponents>(int games, const envs::env_spec& spec)>;
 
 // `episodes` games of `env`'s two-player game with `model` (greedy or
 // sampled) in `seat` (first or second) against `others`; a game's return

@@ -1,5 +1,5 @@
 // troupe eval RUN_DIR|CHECKPOINT [--best] --episodes N [--greedy] [--seed S] [--json FILE]
-//             [--opponent random|builtin:NAME|snapshot:ID|OTHER_RUN [--seat first|second|both]]
+//             [--opponent random|builtin:NAME|python:MODULE:CALLABLE|snapshot:ID|OTHER_RUN [--seat first|second|both]]
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,18 +33,21 @@ struct eval_options {
 
 // What --opponent names, as a maker of the other seat's players; `source`
 // says what was loaded, for the report.
-agents::opponents_factory opponent_named(const eval_options& opts, const envs::env_spec& spec, std::string& source) {
+agents::opponents_factory opponent_named(const eval_options& opts, const envs::env_config& env,
+                                         const envs::env_spec& spec, std::string& source) {
   const std::string& o = opts.opponent;
-  const std::string builtin = "builtin:", snapshot = "snapshot:";
-  if (o == "random" || o.compare(0, builtin.size(), builtin) == 0) {
-    const std::string name = o == "random" ? o : o.substr(builtin.size());
+  const std::string builtin = "builtin:", snapshot = "snapshot:", python = "python:";
+  if (o == "random" || o.compare(0, builtin.size(), builtin) == 0 || o.compare(0, python.size(), python) == 0) {
+    const std::string name = o.compare(0, builtin.size(), builtin) == 0 ? o.substr(builtin.size()) : o;
     try {  // refused here, before any game
-      envs::games::builtin_opponents(name, 1, "--opponent");
+      envs::games::check_opponent_name(name, spec.id, "--opponent");
     } catch (const std::invalid_argument& e) {
       throw config_error(e.what());
     }
-    source = "builtin:" + name;
-    return [name](int games) { return envs::games::builtin_opponents(name, games, "--opponent"); };
+    source = name.compare(0, python.size(), python) == 0 ? name : "builtin:" + name;
+    return [name, env](int games, const envs::env_spec& s) {
+      return envs::games::builtin_opponents(name, games, env, s, "--opponent");
+    };
   }
   std::string path = o;
   if (o.compare(0, snapshot.size(), snapshot) == 0) {
@@ -66,18 +69,18 @@ agents::opponents_factory opponent_named(const eval_options& opts, const envs::e
                        "), not this game's spaces");
   source = other.checkpoint;
   auto model = other.model;
-  return [model, spec](int games) { return agents::model_opponents(model, games, spec); };
+  return [model](int games, const envs::env_spec& s) { return agents::model_opponents(model, games, s); };
 }
 
 // The trained policy against --opponent, from each seat asked for.
 nlohmann::json match(const eval_options& opts, const run::trained_model& trained) {
   const run::run_config& config = trained.config;
-  if (!envs::is_turn_based_game(config.env.id))
-    throw config_error("--opponent: " + config.env.id + " is not a two-player turn-based game (those are: " +
-                       envs::turn_based_games() + ")");
-  const envs::env_spec spec = envs::make_turn_based_env(config.env)->spec();
+  if (!envs::is_two_player_game(config.env.id))
+    throw config_error("--opponent: " + config.env.id + " is not a two-player game (those are: " +
+                       envs::two_player_games() + ")");
+  const envs::env_spec spec = envs::game_spec_of(config.env);
   std::string source;
-  const agents::opponents_factory others = opponent_named(opts, spec, source);
+  const agents::opponents_factory others = opponent_named(opts, config.env, spec, source);
   nlohmann::json seats = nlohmann::json::object();
   for (const std::string seat : {"first", "second"}) {
     if (opts.seat != "both" && opts.seat != seat) continue;
@@ -135,7 +138,8 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");
   cmd->add_option("--json", opts->json_path, "also write the result to FILE");
   cmd->add_option("--opponent", opts->opponent,
-                  "two-player games: play against random, builtin:NAME (builtin:alphabeta:4), snapshot:ID "
+                  "two-player games: play against random, builtin:NAME (builtin:alphabeta:4), "
+                  "python:MODULE:CALLABLE (a scripted player), snapshot:ID "
                   "(a self-play snapshot of this run) or another run or checkpoint, and report wins, draws and "
                   "losses per seat with a 95% interval (--episodes games from each seat)");
   cmd->add_option("--seat", opts->seat, "with --opponent: first, second or both")

@@ -51,9 +51,31 @@ void play_in_window(envs::env& env, playback_policy& policy, const playback_opti
   start_episode();
   auto next_due = clock_type::now();
   auto rate_since = next_due;
+  bool waiting_shown = false;  // the state a person is to move in is on screen
+  bool holding = false;        // an episode's last state is on screen
+  auto hold_until = next_due;
   while (window->poll_events() && !interrupted) {
     if (shown_enough(*window, opts.window)) break;
+    if (holding) {
+      if (clock_type::now() < hold_until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      holding = false;
+      if (opts.episodes == 0 || episodes_done < opts.episodes) start_episode();
+    }
     if (opts.episodes > 0 && episodes_done >= opts.episodes) break;
+    if (!policy.ready(*window, info)) {
+      if (!waiting_shown) {
+        envs::rgb_frame frame;
+        drawable->render(frame);
+        window->show(std::move(frame), info, spec.pixel_art);
+        waiting_shown = true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    waiting_shown = false;
     const auto now = clock_type::now();
     if (!window->wants_frame() || now < next_due) {
       const auto wait = window->wants_frame() ? next_due - now : clock_type::duration::max();
@@ -80,6 +102,15 @@ void play_in_window(envs::env& env, playback_policy& policy, const playback_opti
       std::cout << opts.who << ": episode " << episodes_done << " return " << info.episode_return
                 << " in " << info.step << " steps" << (r.truncated ? " (time limit)" : "")
                 << std::endl;
+      if (opts.hold_end_seconds > 0) {
+        envs::rgb_frame last;
+        drawable->render(last);
+        window->show(std::move(last), info, spec.pixel_art);
+        holding = true;
+        hold_until = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                             std::chrono::duration<double>(opts.hold_end_seconds));
+        continue;
+      }
       if (opts.episodes == 0 || episodes_done < opts.episodes) start_episode();
     }
     if (opts.fps > 0) {

@@ -9,6 +9,7 @@
 #include "app/window_flags.hpp"
 #include "envs/env.hpp"
 #include "viewer/overlay_info.hpp"
+#include "viewer/viewer_window.hpp"
 
 namespace troupe::app {
 
@@ -20,6 +21,10 @@ class playback_policy {
   // The action for `observation`. Fills the panel's action fields (and any
   // other it knows, such as the parameter version) for this observation.
   virtual void act(const float* observation, float* action, viewer::overlay_info& info) = 0;
+  // Whether act() can answer now. A person's policy waits for their move in
+  // `window` (the state stays on screen meanwhile, `info` saying so); a
+  // program's is always ready.
+  virtual bool ready(viewer::viewer_window& window, viewer::overlay_info& info) { return true; }
 };
 
 struct playback_options {
@@ -27,6 +32,9 @@ struct playback_options {
   std::string title;  // the window's
   long episodes = 0;  // stop after N episodes (0: until the window closes)
   double fps = 30.0;  // steps (frames) per second at speed x1; 0: as fast as drawn
+  // How long an episode's last state stays on screen before the next
+  // episode begins (a person playing wants to see how a game ended).
+  double hold_end_seconds = 0.0;
   window_flags window;
 };
 

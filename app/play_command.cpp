@@ -1,6 +1,7 @@
 // troupe play RUN_DIR|CHECKPOINT [--best] [--episodes N] [--greedy] [--seed S]: watch a
 // trained policy play in a live window, its action probabilities (or a
-// Gaussian's means and the actions taken) beside the environment.
+// Gaussian's means and the actions taken) beside the environment; with
+// --human [--seat S], play a two-player game against it (app/human_play.hpp).
 #include <iostream>
 #include <memory>
 #include <random>
@@ -10,6 +11,7 @@
 #include "agents/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
+#include "app/human_play.hpp"
 #include "run/config_loader.hpp"
 #include "app/local_playback.hpp"
 #include "run/trained_model.hpp"
@@ -28,6 +30,8 @@ struct play_options {
   std::uint64_t seed = 12345;  // eval's default: the same episodes
   double fps = 30.0;
   window_flags window;
+  bool human = false;  // a person plays the policy
+  std::string seat = "alternate";
 };
 
 // The trained policy, one observation at a time, seeded per episode exactly
@@ -80,6 +84,16 @@ class model_playback_policy final : public playback_policy {
 };
 
 void play(const play_options& opts) {
+  if (opts.human) {
+    human_play_options h;
+    h.seat = opts.seat;
+    h.greedy = opts.greedy;
+    h.seed = opts.seed;
+    h.episodes = opts.episodes;
+    h.window = opts.window;
+    play_against(opts.target, opts.best, h);
+    return;
+  }
   if (opts.episodes < 0 || opts.fps < 0)
     throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
@@ -113,6 +127,12 @@ void add_play_command(CLI::App& cli, int& exit_code) {
                   "seeds the episodes as `troupe eval --seed` does (the same episodes)")
       ->capture_default_str();
   cmd->add_option("--fps", opts->fps, "frames per second at speed x1 (0: as fast as possible)")
+      ->capture_default_str();
+  cmd->add_flag("--human", opts->human,
+                "two-player games: play against the policy yourself (click a column of Connect Four, or press "
+                "1-9 for the first nine actions, 0 for the tenth)");
+  cmd->add_option("--seat", opts->seat, "with --human: your seat, first, second or alternate (per game)")
+      ->check(CLI::IsMember({"first", "second", "alternate"}))
       ->capture_default_str();
   add_window_flags(*cmd, opts->window);
   cmd->footer(

@@ -53,6 +53,8 @@ class env_vector {
   virtual bool can_render() const { return false; }
   // Draws env i as it is now into `frame`; false when it cannot draw itself.
   virtual bool render(int i, rgb_frame& frame) { return false; }
+  // renderable::action_at of environment i's picture.
+  virtual int action_at(int i, double u, double v) const { return -1; }
 };
 
 // `count` environments stepped on the calling thread, one object each.
@@ -88,6 +90,7 @@ class vector_as_env final : public env, public renderable {
   void action_mask(std::uint8_t* legal) const override { vector_->action_masks(legal); }
   void render(rgb_frame& frame) const override;
   bool can_render() const override { return vector_->can_render(); }
+  int action_at(double u, double v) const override { return vector_->action_at(0, u, v); }
   env_vector& vector() { return *vector_; }
 
  private:

@@ -11,7 +11,9 @@
 #include "envs/examples/legal_moves.hpp"
 #include "envs/examples/memory_cue.hpp"
 #include "envs/games/connect_four_env.hpp"
+#include "envs/games/builtin_opponents.hpp"
 #include "envs/games/connect_four_game.hpp"
+#include "envs/games/duel_pong.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -19,7 +21,11 @@
 #include "envs/observed_vector.hpp"
 #include "envs/pendulum.hpp"
 #include "envs/plugin/plugin_env.hpp"
+#include "envs/python/host_hello.hpp"
 #include "envs/python/python_env_vector.hpp"
+#include "envs/python/python_game_vector.hpp"
+#include "envs/python/python_parallel_vector.hpp"
+#include "envs/side_vector.hpp"
 
 namespace troupe::envs {
 
@@ -58,6 +64,18 @@ std::vector<registry_entry> builtin_envs() {
       {games::connect_four_env::id,
        [](const env_config& config) { return std::unique_ptr<env>(new games::connect_four_env(config.versus)); },
        [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::connect_four_game()); }},
+      // One side against env.opponent, as an environment.
+      {games::duel_pong::id,
+       [](const env_config& options) {
+         env_config config = options;
+         config.id = games::duel_pong::id;  // whatever id the options came with
+         return std::unique_ptr<env>(new vector_as_env(make_game_side(
+             config, 1, parse_seat(config.versus.seat), [&config](const env_spec& spec) {
+               return games::builtin_opponents(config.versus.opponent, 1, config, spec, "env.opponent");
+             })));
+       },
+       {},
+       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::duel_pong()); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
@@ -89,11 +107,37 @@ std::unique_ptr<env> make_env(const std::string& id) {
 }
 
 namespace {
+// One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
+// their hosts say, against what `others` makes.
+std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env_config& config, seat_choice side,
+                                             const opponents_for& others) {
+  if (hosts.kind == "parallel") {
+    auto games = std::make_unique<python::python_parallel_vector>(config, std::move(hosts));
+    const env_spec spec = games->spec();
+    return std::make_unique<side_vector>(std::move(games), side, others(spec));
+  }
+  auto games = std::make_unique<python::python_game_vector>(config, std::move(hosts));
+  const env_spec spec = games->spec();
+  return std::make_unique<seat_vector>(std::move(games), side, others(spec));
+}
+
 // Environments from outside Troupe, by their id's prefix; null for a
 // registered id.
 std::unique_ptr<env_vector> make_external_vector(const env_config& config, int count) {
   switch (parse_env_id(config.id).source) {
-    case env_source::python:
+    case env_source::python: {
+      // A PettingZoo AEC game is one seat of it against env.opponent.
+      python::host_group hosts =
+          python::start_environment_hosts(config, count, python::host_serves::environments_or_games);
+      if (hosts.kind == "env") return std::make_unique<python::python_env_vector>(config, std::move(hosts));
+      return python_game_side(std::move(hosts), config, parse_seat(config.versus.seat), [&](const env_spec& spec) {
+        try {
+          return games::builtin_opponents(config.versus.opponent, count, config, spec, "env.opponent");
+        } catch (const std::invalid_argument& e) {
+          throw env_key_error("env.opponent", e.what());
+        }
+      });
+    }
     case env_source::gymnasium:
       return std::make_unique<python::python_env_vector>(config, count);
     case env_source::plugin:
@@ -130,6 +174,7 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
 }
 
 bool is_turn_based_game(const std::string& id) {
+  if (parse_env_id(id).source == env_source::python) return true;
   for (const auto& e : registered_envs())
     if (e.id == id) return bool(e.make_game);
   return false;
@@ -139,12 +184,69 @@ std::string turn_based_games() {
   std::string names;
   for (const auto& e : registered_envs())
     if (e.make_game) names += (names.empty() ? "" : ", ") + e.id;
-  return names;
+  return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC game";
 }
 
-std::unique_ptr<turn_based_env> make_turn_based_env(const env_config& config) {
+bool is_two_player_game(const std::string& id) {
+  if (is_turn_based_game(id)) return true;
   for (const auto& e : registered_envs())
-    if (e.id == config.id && e.make_game) return e.make_game(config);
+    if (e.id == id) return bool(e.make_simultaneous);
+  return false;
+}
+
+std::string two_player_games() {
+  std::string names;
+  for (const auto& e : registered_envs())
+    if (e.make_game || e.make_simultaneous) names += (names.empty() ? "" : ", ") + e.id;
+  return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC or Parallel game";
+}
+
+namespace {
+const registry_entry* simultaneous_entry(const std::string& id) {
+  for (const auto& e : registered_envs())
+    if (e.id == id && e.make_simultaneous) return &e;
+  return nullptr;
+}
+}  // namespace
+
+std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
+                                           const opponents_for& others) {
+  if (const registry_entry* e = simultaneous_entry(config.id)) {
+    std::vector<std::unique_ptr<simultaneous_env>> games;
+    for (int i = 0; i < count; ++i) games.push_back(e->make_simultaneous(config));
+    const env_spec spec = games.front()->spec();
+    return std::make_unique<side_vector>(std::move(games), side, others(spec));
+  }
+  if (parse_env_id(config.id).source == env_source::python)
+    return python_game_side(python::start_environment_hosts(config, count, python::host_serves::games), config, side,
+                            others);
+  std::unique_ptr<turn_based_vector> games = make_turn_based_vector(config, count);
+  const env_spec spec = games->spec();
+  return std::make_unique<seat_vector>(std::move(games), side, others(spec));
+}
+
+env_spec game_spec_of(const env_config& config) {
+  if (const registry_entry* e = simultaneous_entry(config.id)) return e->make_simultaneous(config)->spec();
+  if (parse_env_id(config.id).source == env_source::python)
+    return python::read_hello(config.id,
+                              python::start_environment_hosts(config, 1, python::host_serves::games).hello)
+        .spec;
+  return make_turn_based_vector(config, 1)->spec();
+}
+
+std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count) {
+  if (parse_env_id(config.id).source == env_source::python) {
+    python::host_group hosts = python::start_environment_hosts(config, count, python::host_serves::games);
+    if (hosts.kind != "aec")
+      throw env_key_error("env.id", config.id + " made a PettingZoo Parallel game; turn-based (AEC) games only here");
+    return std::make_unique<python::python_game_vector>(config, std::move(hosts));
+  }
+  for (const auto& e : registered_envs())
+    if (e.id == config.id && e.make_game) {
+      std::vector<std::unique_ptr<turn_based_env>> games;
+      for (int i = 0; i < count; ++i) games.push_back(e.make_game(config));
+      return std::make_unique<native_turn_vector>(std::move(games));
+    }
   throw env_key_error("env.id", config.id + " is not a two-player turn-based game (those are: " + turn_based_games() + ")");
 }
 

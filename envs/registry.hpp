@@ -13,20 +13,25 @@
 #include "envs/env_config.hpp"
 #include "envs/env_error.hpp"
 #include "envs/env_vector.hpp"
-#include "envs/turn_based_env.hpp"
+#include "envs/seat_vector.hpp"
+#include "envs/simultaneous_env.hpp"
+#include "envs/turn_based_vector.hpp"
 
 namespace troupe::envs {
 
 using env_factory = std::function<std::unique_ptr<env>(const env_config&)>;
 
 using game_factory = std::function<std::unique_ptr<turn_based_env>(const env_config&)>;
+using simultaneous_factory = std::function<std::unique_ptr<simultaneous_env>(const env_config&)>;
 
 struct registry_entry {
   std::string id;
   env_factory make;
-  // A two-player game's own form (envs/turn_based_env.hpp), for self-play;
-  // empty for single-agent environments.
+  // A two-player game's own form, for self-play: turn-based
+  // (envs/turn_based_env.hpp) or simultaneous (envs/simultaneous_env.hpp);
+  // both empty for single-agent environments.
   game_factory make_game = {};
+  simultaneous_factory make_simultaneous = {};
 };
 
 const std::vector<registry_entry>& registered_envs();
@@ -45,12 +50,28 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
 std::unique_ptr<env> make_env(const std::string& id);  // with default options
 bool is_registered(const std::string& id);
 
-// Whether `id` is a registered turn-based game, and those there are ("A, B").
+// Whether `id` may be a two-player turn-based game: a registered one, or a
+// Python id (whose host says at its start whether it made a PettingZoo AEC
+// game); and what those are, in words.
 bool is_turn_based_game(const std::string& id);
 std::string turn_based_games();
-// `config`'s game in its turn-based form; throws env_key_error naming env.id
-// when it has none.
-std::unique_ptr<turn_based_env> make_turn_based_env(const env_config& config);
+// The same for two-player games of either kind, simultaneous ones included.
+bool is_two_player_game(const std::string& id);
+std::string two_player_games();
+// What plays the other side of a game whose spec is given.
+using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& game)>;
+// One side of `count` of config's two-player games, as an agent steps it: a
+// seat_vector of turn-based games or a side_vector of simultaneous ones,
+// the other side played by what `others` makes. Throws env_key_error naming
+// env.id when config's environment is no two-player game.
+std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
+                                           const opponents_for& others);
+// The spec of one side of config's game (made once, to ask).
+env_spec game_spec_of(const env_config& config);
+// `count` of `config`'s games in their turn-based form; throws env_key_error
+// naming env.id when it has none. (As an env, a game is one seat of it
+// against env.opponent: make_env_vector.)
+std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count);
 
 // The spec of the environments `config` makes (made once, to ask).
 env_spec spec_of(const env_config& config);

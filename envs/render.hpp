@@ -33,6 +33,10 @@ class renderable {
   // False where drawing depends on how the environment was made (a Python
   // environment without render_mode="rgb_array", a plugin without render).
   virtual bool can_render() const { return true; }
+  // For a person playing (troupe play --human): the action a click at
+  // (u, v) of the last picture means, u and v its fractions of the width
+  // and height from the top left; -1 when a click there means none.
+  virtual int action_at(double u, double v) const { return -1; }
 };
 
 }  // namespace troupe::envs

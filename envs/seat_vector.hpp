@@ -1,5 +1,5 @@
 #pragma once
-// One policy's seat at k turn-based games (envs/turn_based_env.hpp), seen
+// One policy's seat at k turn-based games (envs/turn_based_vector.hpp), seen
 // as the vector of environments an agent steps: row g is game g from the
 // seat the learning policy plays there, and the other seats are played by
 // `opponents` (a built-in player, or the snapshots of self-play). A step
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "envs/env_vector.hpp"
-#include "envs/turn_based_env.hpp"
+#include "envs/turn_based_vector.hpp"
 
 namespace troupe::envs {
 
@@ -25,6 +25,9 @@ namespace troupe::envs {
 class opponents {
  public:
   virtual ~opponents() = default;
+  // The games it plays in, given once before any move (a player that looks
+  // ahead searches them); `games` outlives it.
+  virtual void play_in(turn_based_vector& games) {}
   // Game `game` begins an episode: who plays it is chosen now; `seed` is
   // for whatever the choice or the play draws.
   virtual void start_episode(int game, std::uint64_t seed) = 0;
@@ -47,11 +50,13 @@ seat_choice parse_seat(const std::string& text);
 class seat_vector final : public env_vector {
  public:
   // Two-agent games whose agents share one spec.
+  seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats, std::unique_ptr<opponents> others);
+  // Games of this process (a native_turn_vector of them).
   seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
               std::unique_ptr<opponents> others);
 
-  const env_spec& spec() const override { return games_.front()->spec(); }
-  int size() const override { return int(games_.size()); }
+  const env_spec& spec() const override { return games_->spec(); }
+  int size() const override { return games_->size(); }
   void reset(const std::uint64_t* seeds, float* observations) override;
   void reset_one(int i, std::uint64_t seed, float* observation) override;
   void step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
@@ -59,22 +64,24 @@ class seat_vector final : public env_vector {
   void action_masks(std::uint8_t* masks) const override;
   bool can_render() const override;
   bool render(int i, rgb_frame& frame) override;
+  int action_at(int i, double u, double v) const override { return games_->action_at(i, u, v); }
 
   // The seat the learning policy plays in game g this episode (0 moves first).
   int seat(int g) const { return seats_[size_t(g)]; }
-  const turn_based_env& game(int g) const { return *games_[size_t(g)]; }
+  const turn_based_vector& games() const { return *games_; }
   opponents& others() { return *others_; }
 
  private:
-  // Resets game g and plays the others' opening moves later (play_others).
-  void begin(int g, std::uint64_t seed);
+  // Resets the listed games (seeds[i] for games[i]); the others' opening
+  // moves are play_others' to make.
+  void begin(const std::vector<int>& games, const std::uint64_t* seeds);
   // Plays the others' moves of the listed games, all games together, until
   // each is at the learning seat's turn or over.
   void play_others(const std::vector<int>& games);
   // Credits game g's move: the learning seat's share, and the game's end.
   void take(int g, const turn_result& result);
 
-  std::vector<std::unique_ptr<turn_based_env>> games_;
+  std::unique_ptr<turn_based_vector> games_;
   seat_choice choice_;
   std::unique_ptr<opponents> others_;
   int obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
@@ -86,6 +93,7 @@ class seat_vector final : public env_vector {
   std::vector<int> movers_;
   std::vector<float> batch_obs_, batch_actions_;
   std::vector<std::uint8_t> batch_masks_;
+  std::vector<turn_result> batch_results_;
 };
 
 }  // namespace troupe::envs

@@ -218,9 +218,14 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
   if (config.run.deterministic && config.devices.size() > 1)
     fail("run.deterministic", "several devices' replicas add each other's updates as they arrive, in no fixed order: use one device");
+  if (envs::is_two_player_game(config.env.id)) try {
+      envs::games::check_opponent_name(config.env.versus.opponent, config.env.id, "env.opponent");
+    } catch (const std::invalid_argument& e) {
+      fail("env.opponent", e.what());
+    }
   if (config.selfplay.enabled) {
-    if (!envs::is_turn_based_game(config.env.id))
-      fail("selfplay.enabled", "self-play needs a two-player turn-based game (" + envs::turn_based_games() + "); " +
+    if (!envs::is_two_player_game(config.env.id))
+      fail("selfplay.enabled", "self-play needs a two-player game (" + envs::two_player_games() + "); " +
                                    config.env.id + " is not one");
     if (config.run.deterministic)
       fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
@@ -231,7 +236,7 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     if (config.selfplay.builtin_probability > 0 && config.selfplay.builtin.empty())
       fail("selfplay.builtin_probability", "is above 0, and selfplay.builtin names no player to draw");
     for (const std::string& name : config.selfplay.builtin) try {
-        envs::games::builtin_opponents(name, 1, "selfplay.builtin");
+        envs::games::check_opponent_name(name, config.env.id, "selfplay.builtin");
       } catch (const std::invalid_argument& e) {
         fail("selfplay.builtin", e.what());
       }
@@ -348,6 +353,9 @@ std::string to_yaml(const run_config& config) {
 
 envs::env_spec env_spec_for(const run_config& config, const std::string& origin) {
   try {
+    // Self-play's agents play the game's turn-based form: made once here,
+    // so that what is not a game is refused before any agent starts.
+    if (config.selfplay.enabled) return envs::game_spec_of(config.env);
     return envs::spec_of(config.env);
   } catch (const envs::env_key_error& e) {
     throw config_error(origin + ": key '" + e.key + "': " + e.what());

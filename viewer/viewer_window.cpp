@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -71,6 +72,7 @@ struct viewer_window::impl {
   std::atomic<int> agent_count{1};
   std::atomic<std::int64_t> shown{0};
   std::atomic<std::int64_t> dropped{0};
+  std::deque<player_input> inputs;  // guarded by mutex
 
   // UI thread only.
   SDL_Window* window = nullptr;
@@ -88,8 +90,47 @@ struct viewer_window::impl {
     return {paused.load(), speed.load(), agent.load(), agent_count.load()};
   }
 
+  void take(const player_input& in) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (inputs.size() < 16) inputs.push_back(in);
+  }
+
+  // Where the composed picture is drawn in the renderer's output: letterboxed,
+  // keeping its aspect ratio.
+  SDL_Rect picture_rect() const {
+    int out_w = 0, out_h = 0;
+    SDL_GetRendererOutputSize(renderer, &out_w, &out_h);
+    const double s = std::min(out_w / double(texture_w), out_h / double(texture_h));
+    SDL_Rect dst;
+    dst.w = std::max(1, int(texture_w * s + 0.5));
+    dst.h = std::max(1, int(texture_h * s + 0.5));
+    dst.x = (out_w - dst.w) / 2;
+    dst.y = (out_h - dst.h) / 2;
+    return dst;
+  }
+
+  // A click at window point (x, y), on the environment's part of the picture.
+  void click(int x, int y) {
+    if (texture == nullptr || !current || current->frame.width <= 0 || current->frame.height <= 0) return;
+    int win_w = 0, win_h = 0, out_w = 0, out_h = 0;
+    SDL_GetWindowSize(window, &win_w, &win_h);
+    SDL_GetRendererOutputSize(renderer, &out_w, &out_h);
+    if (win_w <= 0 || win_h <= 0) return;
+    // Window points to output pixels (they differ on high-density displays),
+    // to the composed picture's pixels, to the frame's part of it.
+    const double px = x * double(out_w) / win_w, py = y * double(out_h) / win_h;
+    const SDL_Rect dst = picture_rect();
+    const double cx = (px - dst.x) * texture_w / double(dst.w), cy = (py - dst.y) * texture_h / double(dst.h);
+    const int k = frame_scale(current->frame.height);
+    const double u = cx / (current->frame.width * k), v = cy / (current->frame.height * k);
+    if (u < 0 || u >= 1 || v < 0 || v >= 1) return;  // the panel or the bars
+    take({true, u, v, -1});
+  }
+
   void handle(const SDL_Event& e) {
-    if (e.type == SDL_QUIT) {
+    if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
+      click(e.button.x, e.button.y);
+    } else if (e.type == SDL_QUIT) {
       quit = true;
     } else if (e.type == SDL_WINDOWEVENT) {
       if (e.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
@@ -126,6 +167,9 @@ struct viewer_window::impl {
           quit = true;
           break;
         default:
+          if (!repeat && key >= SDLK_0 && key <= SDLK_9) take({false, 0.0, 0.0, int(key - SDLK_0)});
+          if (!repeat && key >= SDLK_KP_1 && key <= SDLK_KP_9) take({false, 0.0, 0.0, int(key - SDLK_KP_1) + 1});
+          if (!repeat && key == SDLK_KP_0) take({false, 0.0, 0.0, 0});
           break;
       }
     }
@@ -171,15 +215,7 @@ struct viewer_window::impl {
     SDL_SetRenderDrawColor(renderer, background.r, background.g, background.b, 255);
     SDL_RenderClear(renderer);
     if (texture != nullptr) {
-      int out_w = 0, out_h = 0;
-      SDL_GetRendererOutputSize(renderer, &out_w, &out_h);
-      // Letterboxed: the picture keeps its aspect ratio.
-      const double s = std::min(out_w / double(texture_w), out_h / double(texture_h));
-      SDL_Rect dst;
-      dst.w = std::max(1, int(texture_w * s + 0.5));
-      dst.h = std::max(1, int(texture_h * s + 0.5));
-      dst.x = (out_w - dst.w) / 2;
-      dst.y = (out_h - dst.h) / 2;
+      const SDL_Rect dst = picture_rect();
       SDL_RenderCopy(renderer, texture, nullptr, &dst);
     }
     SDL_RenderPresent(renderer);
@@ -293,6 +329,14 @@ int viewer_window::selected_agent() const { return impl_->agent; }
 void viewer_window::set_agent_count(int count) {
   impl_->agent_count = std::max(1, count);
   impl_->agent = impl_->agent.load() % impl_->agent_count.load();
+}
+
+std::optional<player_input> viewer_window::take_input() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (impl_->inputs.empty()) return std::nullopt;
+  const player_input in = impl_->inputs.front();
+  impl_->inputs.pop_front();
+  return in;
 }
 std::string viewer_window::video_driver() const {
   const char* name = SDL_GetCurrentVideoDriver();

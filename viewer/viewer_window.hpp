@@ -20,7 +20,9 @@
 //
 // Controls: space pauses/resumes; `.` or right arrow shows one more frame
 // while paused; + / - double / halve speed(); n or tab selects the next agent
-// (selected_agent(), modulo set_agent_count()); q, Esc or closing quits.
+// (selected_agent(), modulo set_agent_count()); q, Esc or closing quits. A
+// left click on the environment's picture and the digit keys are a person's
+// moves, queued for take_input() (troupe play --human).
 //
 // While paused the window keeps showing its frame and ignores new ones, except
 // that a single-step key lets exactly one through. A producer that steps its
@@ -29,6 +31,7 @@
 // (training agents) just keeps calling show().
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "envs/render.hpp"
@@ -45,6 +48,14 @@ struct viewer_options {
   // as frame_000000.png, frame_000001.png, ... (created if missing).
   std::string record_dir;
   double speed = 1.0;  // initial playback speed
+};
+
+// A person's move in the window: a left click on the environment's picture
+// (u, v: fractions of its width and height from its top left), or a digit key.
+struct player_input {
+  bool click = false;
+  double u = 0.0, v = 0.0;
+  int digit = -1;  // 0-9, for a key
 };
 
 class viewer_window {
@@ -75,6 +86,8 @@ class viewer_window {
   bool wants_frame() const;
   int selected_agent() const;
   void set_agent_count(int count);
+  // Thread-safe. The oldest move not yet taken (at most 16 are kept).
+  std::optional<player_input> take_input();
 
   // SDL's video driver ("x11", "wayland", ...). Without any display SDL falls
   // back to "offscreen": nothing is visible, but screenshots and recordings

@@ -4,15 +4,18 @@
 #include <stdexcept>
 #include <vector>
 
+#include "envs/env_id.hpp"
 #include "envs/games/connect_four.hpp"
 #include "envs/games/connect_four_alphabeta.hpp"
+#include "envs/games/connect_four_game.hpp"
+#include "envs/games/duel_pong.hpp"
+#include "envs/python/python_player.hpp"
 
 namespace troupe::envs::games {
 
 namespace {
 
-// A uniformly drawn legal move; a game's observation and mask rows are
-// Connect Four's (one choice per column).
+// A uniformly drawn legal move (of each component, for several).
 class player_streams : public opponents {
  public:
   explicit player_streams(int games) : rngs_(size_t(games)) {}
@@ -24,19 +27,34 @@ class player_streams : public opponents {
 
 class random_player final : public player_streams {
  public:
-  using player_streams::player_streams;
+  random_player(int games, const env_spec& spec)
+      : player_streams(games),
+        categories_(spec.action.categories()),
+        width_(spec.action.flat_size()),
+        mask_size_(spec.has_action_mask ? spec.action.choice_count() : 0) {
+    if (categories_.empty() || spec.action.continuous_size() > 0)
+      throw std::invalid_argument("the random opponent plays discrete actions; " + spec.id + " has " +
+                                  spec.action.describe());
+  }
   void act(const int* games, int rows, const float*, const std::uint8_t* masks, float* actions) override {
-    constexpr int n = connect_four::columns;
     for (int r = 0; r < rows; ++r) {
-      const std::uint8_t* legal = masks + size_t(r) * n;
-      int open = 0;
-      for (int c = 0; c < n; ++c) open += legal[c] != 0;
-      if (open == 0) throw std::logic_error("random opponent: no legal move");
-      int k = std::uniform_int_distribution<int>(0, open - 1)(rngs_[size_t(games[r])]);
-      for (int c = 0; c < n; ++c)
-        if (legal[c] && k-- == 0) actions[r] = float(c);
+      const std::uint8_t* legal = masks ? masks + size_t(r) * size_t(mask_size_) : nullptr;
+      for (size_t c = 0; c < categories_.size(); ++c) {
+        const int n = categories_[c];
+        int open = 0;
+        for (int a = 0; a < n; ++a) open += !legal || legal[a];
+        if (open == 0) throw std::logic_error("random opponent: no legal move");
+        int k = std::uniform_int_distribution<int>(0, open - 1)(rngs_[size_t(games[r])]);
+        for (int a = 0; a < n; ++a)
+          if ((!legal || legal[a]) && k-- == 0) actions[size_t(r) * size_t(width_) + c] = float(a);
+        if (legal) legal += n;
+      }
     }
   }
+
+ private:
+  std::vector<int> categories_;
+  int width_, mask_size_;
 };
 
 class alphabeta_player final : public player_streams {
@@ -53,15 +71,87 @@ class alphabeta_player final : public player_streams {
   int depth_;
 };
 
+// alphabeta:DEPTH of a game that is not Connect Four: the games search
+// themselves (turn_based_vector::search_moves).
+class search_player final : public player_streams {
+ public:
+  search_player(int games, int depth, std::string game) : player_streams(games), depth_(depth), game_(std::move(game)) {}
+  void play_in(turn_based_vector& games) override {
+    if (!games.can_search())
+      throw std::invalid_argument("alphabeta:" + std::to_string(depth_) + ": " + game_ + "'s games cannot be searched");
+    games_ = &games;
+  }
+  void act(const int* games, int rows, const float*, const std::uint8_t*, float* actions) override {
+    if (!games_)
+      throw std::invalid_argument("alphabeta:" + std::to_string(depth_) + " searches turn-based games; " + game_ +
+                                  " is played by simultaneous moves");
+    seeds_.resize(size_t(rows));
+    for (int r = 0; r < rows; ++r) seeds_[size_t(r)] = rngs_[size_t(games[r])]();
+    games_->search_moves(games, rows, depth_, seeds_.data(), actions);
+  }
+
+ private:
+  int depth_;
+  std::string game_;
+  turn_based_vector* games_ = nullptr;
+  std::vector<std::uint64_t> seeds_;
+};
+
+// DuelPong-v0's scripted player: its paddle follows the ball while the ball
+// comes its way, and goes back to the middle while it goes away. It reads
+// the observation from its side: [its y, the other's, ball x, ball y, ball
+// vx, ball vy].
+class tracking_player final : public opponents {
+ public:
+  void start_episode(int, std::uint64_t) override {}
+  void act(const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
+    for (int r = 0; r < rows; ++r) {
+      const float* o = observations + size_t(r) * 6;
+      const double target = o[4] < 0 ? o[3] : 0.5;
+      const double gap = target - o[0];
+      actions[r] = gap < -0.02 ? 1.f : gap > 0.02 ? 2.f : 0.f;
+    }
+  }
+};
+
 }  // namespace
 
-std::unique_ptr<opponents> builtin_opponents(const std::string& name, int games, const std::string& key) {
+void check_opponent_name(const std::string& name, const std::string& game_id, const std::string& key) {
   const std::string prefix = "alphabeta:";
-  if (name == "random") return std::make_unique<random_player>(games);
-  if (name.compare(0, prefix.size(), prefix) == 0 && name.size() == prefix.size() + 1 && name.back() >= '1' &&
-      name.back() <= '8')
-    return std::make_unique<alphabeta_player>(games, name.back() - '0');
-  throw std::invalid_argument(key + ": '" + name + "' is not an opponent (expected random or alphabeta:1 to alphabeta:8)");
+  if (name == "random") return;
+  if (name == "track") {
+    if (game_id != duel_pong::id)
+      throw std::invalid_argument(key + ": 'track' plays " + std::string(duel_pong::id) + " only, not " + game_id);
+    return;
+  }
+  if (name.compare(0, prefix.size(), prefix) == 0) {
+    if (name.size() != prefix.size() + 1 || name.back() < '1' || name.back() > '8')
+      throw std::invalid_argument(key + ": '" + name + "': the depth of alphabeta is 1 to 8");
+    if (game_id != connect_four_game::id && parse_env_id(game_id).source != env_source::python)
+      throw std::invalid_argument(key + ": '" + name + "' plays Connect Four (" + connect_four_game::id +
+                                  ") and Python AEC games, not " + game_id);
+    return;
+  }
+  if (name.compare(0, 7, "python:") == 0) {
+    try {
+      if (parse_env_id(name).source == env_source::python) return;
+    } catch (const std::exception&) {
+    }
+    throw std::invalid_argument(key + ": '" + name + "' is not python:MODULE:CALLABLE");
+  }
+  throw std::invalid_argument(key + ": '" + name +
+                              "' is not an opponent (expected random, alphabeta:1 to alphabeta:8, track, or "
+                              "python:MODULE:CALLABLE)");
+}
+
+std::unique_ptr<opponents> builtin_opponents(const std::string& name, int games, const env_config& env,
+                                             const env_spec& spec, const std::string& key) {
+  check_opponent_name(name, spec.id, key);
+  if (name == "random") return std::make_unique<random_player>(games, spec);
+  if (name == "track") return std::make_unique<tracking_player>();
+  if (name.compare(0, 7, "python:") == 0) return python::python_player(env, name, spec, key);
+  if (spec.id == connect_four_game::id) return std::make_unique<alphabeta_player>(games, name.back() - '0');
+  return std::make_unique<search_player>(games, name.back() - '0', spec.id);
 }
 
 }  // namespace troupe::envs::games

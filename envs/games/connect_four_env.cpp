@@ -5,15 +5,19 @@
 namespace troupe::envs::games {
 
 namespace {
-std::vector<std::unique_ptr<turn_based_env>> one_game() {
+std::vector<std::unique_ptr<turn_based_env>> one_game(const connect_four_game*& game) {
   std::vector<std::unique_ptr<turn_based_env>> games;
-  games.push_back(std::make_unique<connect_four_game>());
+  auto made = std::make_unique<connect_four_game>();
+  game = made.get();
+  games.push_back(std::move(made));
   return games;
 }
 }  // namespace
 
 connect_four_env::connect_four_env(const opponent_options& options)
-    : seats_(one_game(), parse_seat(options.seat), builtin_opponents(options.opponent, 1)),
+    : game_(nullptr),
+      seats_(one_game(game_), parse_seat(options.seat),
+             builtin_opponents(options.opponent, 1, env_config{}, connect_four_game().spec(), "env.opponent")),
       final_observation_(size_t(connect_four::observation_size)) {}
 
 step_result connect_four_env::step(const float* action, float* observation) {

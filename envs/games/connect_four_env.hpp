@@ -30,14 +30,16 @@ class connect_four_env final : public env, public renderable {
   step_result step(const float* action, float* observation) override;
   void action_mask(std::uint8_t* legal) const override { seats_.action_masks(legal); }
   void render(rgb_frame& frame) const override { game().render(frame); }
+  int action_at(double u, double v) const override { return game().action_at(u, v); }
 
   // The seat the agent plays this episode: 0 moves first.
   int seat() const { return seats_.seat(0); }
   const connect_four& board() const { return game().board(); }
 
  private:
-  const connect_four_game& game() const { return static_cast<const connect_four_game&>(seats_.game(0)); }
+  const connect_four_game& game() const { return *game_; }
 
+  const connect_four_game* game_;  // the one game, which seats_ holds
   seat_vector seats_;
   std::vector<float> final_observation_;
 };

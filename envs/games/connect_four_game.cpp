@@ -46,4 +46,9 @@ void connect_four_game::render(rgb_frame& frame) const {
     }
 }
 
+int connect_four_game::action_at(double u, double v) const {
+  if (u < 0 || u >= 1 || v < 0 || v >= 1) return -1;
+  return int(u * connect_four::columns);
+}
+
 }  // namespace troupe::envs::games

@@ -29,6 +29,7 @@ class connect_four_game final : public turn_based_env, public renderable {
   // Throws std::invalid_argument on a value that is no column or a full one.
   turn_result step(const float* action) override;
   void render(rgb_frame& frame) const override;
+  int action_at(double u, double v) const override;  // the column clicked
 
   const connect_four& board() const { return game_; }
 

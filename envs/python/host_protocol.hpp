@@ -17,6 +17,17 @@ enum class host_op : std::uint8_t {
   close = 7,
   start = 8,      // the first command; payload: the settings as JSON (what to make, how many)
   cpu_time = 9,   // answer: {"cpu_seconds": ...} the host process has used so far
+  // AEC games (troupe_games.py), their data in the payloads: n (u32), the
+  // games' indices (u32 each), then per game a seed (u64) or an action
+  // (float32 each); the answer is each game's state after it.
+  game_reset = 10,
+  game_step = 11,
+  // A scripted player: n (u32), n observations (float32), n masks (u8); the
+  // answer n actions (float32).
+  act = 12,
+  // AEC games: alphabeta's moves. Argument: the depth; payload: n (u32), the
+  // games (u32 each), a seed each (u64); answer: n actions (float32).
+  game_search = 13,
 };
 
 #pragma pack(push, 1)
@@ -32,8 +43,17 @@ struct host_answer {
   std::uint8_t padding[3];
   std::uint32_t payload_bytes;
 };
+// The head of a game's state in a game_reset / game_step answer
+// (troupe_games.py's STATE); the rewards (f64 per agent), views (f32 per
+// agent) and masks follow.
+struct game_state_head {
+  std::int32_t to_move;  // AEC: the mover; Parallel: 0 while the game goes on; -1 once it is over
+  std::uint8_t terminated;
+  std::uint8_t truncated;
+  std::uint8_t padding[2];
+};
 #pragma pack(pop)
-static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8);
+static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8 && sizeof(game_state_head) == 8);
 
 // How a command went; what failed, as a code rather than in the text.
 enum class host_status : std::uint8_t {

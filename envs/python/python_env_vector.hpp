@@ -20,15 +20,15 @@
 
 #include "envs/env_config.hpp"
 #include "envs/env_vector.hpp"
+#include "envs/python/host_group.hpp"
 
 namespace troupe::envs::python {
-
-class host_process;
-class shared_region;
 
 class python_env_vector final : public env_vector {
  public:
   python_env_vector(const env_config& config, int count);
+  // Hosts started already, whose hello describes single-agent environments.
+  python_env_vector(const env_config& config, host_group hosts);
   ~python_env_vector() override;
 
   const env_spec& spec() const override { return spec_; }
@@ -57,21 +57,17 @@ class python_env_vector final : public env_vector {
   std::vector<int> host_pids() const;
 
  private:
-  struct share {
-    std::unique_ptr<shared_region> memory;
-    std::unique_ptr<host_process> process;
-    int first = 0, count = 0;  // the environments it holds: [first, first + count)
-  };
+  using share = host_share;
   share& share_of(int i, int& local);
-  // Every share's answer to its last command; after all have answered, the
-  // first failure is thrown (so none is left with an answer unread).
-  void collect(const char* what, const std::function<void(share&, const std::string&)>& use);
+  void collect(const char* what, const std::function<void(share&, const std::string&)>& use) {
+    hosts_.collect(what, use);
+  }
 
+  host_group hosts_;
   env_spec spec_;
   int count_ = 0;
   int obs_size_ = 0, action_size_ = 0;
   bool can_render_ = false;
-  std::vector<share> shares_;
 };
 
 }  // namespace troupe::envs::python

@@ -25,6 +25,7 @@ import struct
 import sys
 from array import array
 
+import troupe_games as games
 import troupe_spaces as spaces
 from troupe_spaces import Refused
 
@@ -36,7 +37,7 @@ COMMAND = struct.Struct("<BxxxII")
 # An answer: status (u8), 3 bytes padding, payload length (u32), payload.
 ANSWER = struct.Struct("<BxxxI")
 (OP_MAP, OP_RESET, OP_RESET_ONE, OP_STEP, OP_RENDER, OP_BENCH, OP_CLOSE, OP_START,
- OP_CPU_TIME) = range(1, 10)
+ OP_CPU_TIME, OP_GAME_RESET, OP_GAME_STEP, OP_ACT, OP_GAME_SEARCH) = range(1, 14)
 # host_status in envs/python/host_protocol.hpp
 STATUS_OK, STATUS_FAILED, STATUS_NO_NUMPY, STATUS_IMPORT_FAILED = 0, 1, 2, 3
 
@@ -92,6 +93,29 @@ def answer(status, payload=b""):
         view = view[written:]
 
 
+def load_callable(settings):
+    """MODULE:CALLABLE of python:MODULE:CALLABLE, or Refused saying why not."""
+    import importlib
+
+    module_name, callable_name = settings["target"]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
+            raise Refused("cannot import module '%s': ModuleNotFoundError: %s" % (module_name, e),
+                          STATUS_IMPORT_FAILED)
+        raise
+    made = module
+    for part in callable_name.split("."):
+        made = getattr(made, part, None)
+    if made is None:
+        raise Refused("module '%s' (%s) has no attribute '%s'"
+                      % (module_name, getattr(module, "__file__", "?"), callable_name))
+    if not callable(made):
+        raise Refused("'%s.%s' is not callable" % (module_name, callable_name))
+    return made
+
+
 def make_factory(settings):
     """The callable that makes one environment, or Refused saying why not."""
     import importlib
@@ -106,35 +130,40 @@ def make_factory(settings):
                           "package for the interpreter, or its directory on env.python_path)"
                           % (type(e).__name__, e), STATUS_IMPORT_FAILED)
         return lambda: gymnasium.make(env_id, **kwargs)
-    module_name, callable_name = settings["target"]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
-            raise Refused("cannot import module '%s': ModuleNotFoundError: %s" % (module_name, e),
-                          STATUS_IMPORT_FAILED)
-        raise
-    make = module
-    for part in callable_name.split("."):
-        make = getattr(make, part, None)
-    if make is None:
-        raise Refused("module '%s' (%s) has no attribute '%s'"
-                      % (module_name, getattr(module, "__file__", "?"), callable_name))
-    if not callable(make):
-        raise Refused("'%s.%s' is not callable" % (module_name, callable_name))
+    make = load_callable(settings)
     return lambda: make(**kwargs)
 
 
-class Host:
-    def __init__(self, settings):
-        try:
-            import numpy as np
-        except ImportError as e:
-            raise Refused("%s: %s" % (type(e).__name__, e), STATUS_NO_NUMPY)
+def make_host(settings):
+    """What this process serves: a scripted player, PettingZoo AEC games
+    (troupe_games.py), or Gymnasium-style environments."""
+    try:
+        import numpy as np
+    except ImportError as e:
+        raise Refused("%s: %s" % (type(e).__name__, e), STATUS_NO_NUMPY)
+    if settings.get("role") == "player":
+        return games.PlayerHost(settings, load_callable(settings), np)
+    make = make_factory(settings)
+    envs = [make() for _ in range(settings["count"])]
+    parallel, aec = games.is_parallel(envs[0]), games.is_aec(envs[0])
+    if (parallel or aec) and not settings.get("games"):
+        raise Refused("%s made a PettingZoo %s environment (several agents), where a single-agent "
+                      "environment was expected" % (settings["id"], "Parallel" if parallel else "AEC"))
+    if parallel:
+        return games.ParallelHost(settings, envs, np)
+    if aec:
+        return games.GameHost(settings, envs, np)
+    if settings.get("games") == "only":
+        raise Refused("%s made a single-agent environment, not a PettingZoo game (AEC: possible_agents, "
+                      "observe(agent), agent_selection; Parallel: possible_agents, step on dicts): "
+                      "self-play and --opponent need one" % settings["id"])
+    return Host(settings, envs, np)
 
+
+class Host:
+    def __init__(self, settings, envs, np):
         self.np = np
-        make = make_factory(settings)
-        self.envs = [make() for _ in range(settings["count"])]
+        self.envs = envs
         first = self.envs[0]
         self.observation = spaces.describe(first.observation_space, "observation")
         self.action = spaces.describe(first.action_space, "action")
@@ -364,7 +393,7 @@ def user_traceback(error):
     import importlib
     import traceback
 
-    hidden = (os.path.abspath(__file__), os.path.abspath(spaces.__file__),
+    hidden = (os.path.abspath(__file__), os.path.abspath(spaces.__file__), os.path.abspath(games.__file__),
               os.path.abspath(importlib.__file__))
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if os.path.abspath(f.filename) not in hidden and not f.filename.startswith("<frozen ")]
@@ -390,6 +419,14 @@ def serve(host):
             elif op == OP_RESET_ONE:
                 host.reset(arg)
                 reply = b""
+            elif op == OP_GAME_STEP:
+                reply = host.step_games(payload)
+            elif op == OP_GAME_RESET:
+                reply = host.reset_games(payload)
+            elif op == OP_GAME_SEARCH:
+                reply = host.search_games(payload, arg)
+            elif op == OP_ACT:
+                reply = host.act(payload)
             elif op == OP_RENDER:
                 reply = host.render(arg)
             elif op == OP_MAP:
@@ -431,7 +468,7 @@ def main():
     # Not this script's directory, but the user's: env.python_path first.
     sys.path[:1] = settings["python_path"]
     try:
-        host = Host(settings)
+        host = make_host(settings)
     except Refused as e:
         answer(e.status, str(e).encode("utf-8", "replace"))
         return

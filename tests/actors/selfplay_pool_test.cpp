@@ -119,7 +119,9 @@ TEST_CASE("selfplay pool: opponents from it answer every game through the owners
   pool->add_snapshot();
   const envs::env_spec spec = envs::games::connect_four_game().spec();
   const int games = 12;
-  auto others = actors::opponents_from(*f.sys, pool, games, spec);
+  envs::env_config env;
+  env.id = "ConnectFour-v0";
+  auto others = actors::opponents_from(*f.sys, pool, games, env, spec);
   std::vector<int> rows(games);
   std::iota(rows.begin(), rows.end(), 0);
   std::vector<float> obs(size_t(games) * 84, 0.f), actions(size_t(games), -1.f);

@@ -22,14 +22,22 @@ TEST_CASE("match: Wilson's interval at the textbook's points") {
   std::tie(lo, hi) = agents::wilson_interval(95, 100);
   CHECK(lo == doctest::Approx(0.88825).epsilon(1e-4));
   CHECK(hi == doctest::Approx(0.97846).epsilon(1e-4));
+  // All of them: the interval holds the observed rate, 1, exactly.
+  std::tie(lo, hi) = agents::wilson_interval(100, 100);
+  CHECK(hi == 1.0);
+  CHECK(lo == doctest::Approx(0.96300).epsilon(1e-4));
 }
 
 TEST_CASE("match: an untrained policy loses to the search from both seats, and a seed is a match") {
   envs::env_config env;
   env.id = "ConnectFour-v0";
   auto model = model::make_shared_model(model::mlp_spec(84, 7, {32}), 11);
-  const auto search = [](int games) { return envs::games::builtin_opponents("alphabeta:3", games); };
-  const auto random = [](int games) { return envs::games::builtin_opponents("random", games); };
+  const auto search = [&](int games, const envs::env_spec& spec) {
+    return envs::games::builtin_opponents("alphabeta:3", games, env, spec, "test");
+  };
+  const auto random = [&](int games, const envs::env_spec& spec) {
+    return envs::games::builtin_opponents("random", games, env, spec, "test");
+  };
   for (auto seat : {envs::seat_choice::first, envs::seat_choice::second}) {
     const agents::seat_record lost = agents::play_seat(*model, env, seat, search, 40, false, 3);
     CHECK(lost.games() == 40);
@@ -43,9 +51,7 @@ TEST_CASE("match: an untrained policy loses to the search from both seats, and a
     CHECK(a.losses > 5);
   }
   // A model as the opponent: itself, sampled.
-  const auto itself = [&](int games) {
-    return agents::model_opponents(model, games, envs::make_turn_based_env(env)->spec());
-  };
+  const auto itself = [&](int games, const envs::env_spec& spec) { return agents::model_opponents(model, games, spec); };
   const agents::seat_record mirror = agents::play_seat(*model, env, envs::seat_choice::first, itself, 30, false, 9);
   CHECK(mirror.games() == 30);
 }

@@ -96,11 +96,113 @@ TEST_CASE("self-play: Connect Four trains against its snapshots, checkpoints, re
   CHECK(contains(r.output, "'minimax' is not an opponent"));
 }
 
+TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Four config with model.kind=mlp") {
+  // tic-tac-toe (examples/python_game/tictactoe.py): its alpha-beta players
+  // search copies of the Python game; the perfect player is a scripted one.
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
+  const std::string games = " --set env.python_path=[" + std::string(TROUPE_SOURCE_DIR) + "/examples/python_game]";
+  const std::string dir = fresh_dir("e2e_selfplay_python");
+  auto r = run_troupe("train " + config + " --run-dir " + dir + games +
+                      " --set env.id=python:tictactoe:make --set model.kind=mlp --set run.stop.env_steps=150000"
+                      " --set selfplay.snapshot_every_updates=100 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  check_accounting(s);
+  const auto& league = s["selfplay"];
+  REQUIRE(league.is_object());
+  CHECK(league["snapshots_taken"].get<long>() >= 2);
+  long search_games = 0;
+  for (const auto& b : league["builtins"])
+    if (b["name"] == "alphabeta:3") search_games = b["games"].get<long>();
+  CHECK(search_games > 20);  // the deepest searcher was drawn and played its games
+  // Greedy, it beats a random player from the first seat already.
+  r = run_troupe("eval " + dir + " --greedy --episodes 100 --opponent random --json " + dir + "/random.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto vs_random = read_json(dir + "/random.json");
+  check_seat(vs_random, "first", 100);
+  check_seat(vs_random, "second", 100);
+  CHECK(vs_random["seats"]["first"]["wins"].get<int>() >= 80);
+  // The perfect player never loses: every game is a draw or its win.
+  r = run_troupe("eval " + dir + " --episodes 40 --opponent python:tictactoe:perfect --json " + dir + "/perfect.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto vs_perfect = read_json(dir + "/perfect.json");
+  check_seat(vs_perfect, "first", 40);
+  check_seat(vs_perfect, "second", 40);
+  CHECK(vs_perfect["seats"]["first"]["wins"].get<int>() == 0);
+  CHECK(vs_perfect["seats"]["second"]["wins"].get<int>() == 0);
+  CHECK(vs_perfect["opponent_source"] == "python:tictactoe:perfect");
+  r = run_troupe("eval " + dir + " --episodes 10 --opponent builtin:alphabeta:2 --json " + dir + "/search.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  check_seat(read_json(dir + "/search.json"), "second", 10);
+  // A game that raises now and then: its agent restarts, the run goes on,
+  // and no rollout or game is counted twice. The league rates a game when it
+  // ends; the episode count takes it when its agent reports the rollout it
+  // ended in, so a failed agent's unreported rollout (16 steps of 32 games,
+  // at most one end per game and step, and the failing step) is rated but
+  // not counted: at most 32 x 17 games per restart, never the other way.
+  const std::string failing = fresh_dir("e2e_selfplay_python_failing");
+  r = run_troupe("train " + config + " --run-dir " + failing + " --set env.python_path=[" +
+                 std::string(TROUPE_SOURCE_DIR) + "/tests/envs/python," + std::string(TROUPE_SOURCE_DIR) +
+                 "/examples/python_game] --set env.id=python:aec_test_games:countdown"
+                 " --set 'env.kwargs={raise_on_move: 1000}' --set model.kind=mlp --set run.stop.env_steps=60000"
+                 " --set selfplay.snapshot_every_updates=50 --set agents.max_restarts=100 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "the test's countdown raises"));
+  const auto f = read_json(failing + "/summary.json");
+  check_accounting(f);
+  const long restarts = f["agent_restarts"].get<long>(), episodes = f["episodes"].get<long>();
+  const long rated = f["selfplay"]["games"].get<long>();
+  CHECK(restarts >= 2);
+  CHECK(rated >= episodes);
+  CHECK(rated <= episodes + restarts * 32 * 17);
+
+  // A single-agent Python environment cannot be self-played; said by name.
+  r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_selfplay_cartpole") +
+                 " --set env.id=python:cartpole_py:CartPole --set model.kind=mlp --set env.python_path=[" +
+                 std::string(TROUPE_SOURCE_DIR) + "/examples/python_env] --set run.stop.env_steps=1000");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "not a PettingZoo game"));
+}
+
+TEST_CASE("self-play: DuelPong-v0, a simultaneous-move game, against its snapshots and the tracking player") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
+  const std::string dir = fresh_dir("e2e_selfplay_pong");
+  auto r = run_troupe("train " + config + " --run-dir " + dir +
+                      " --set env.id=DuelPong-v0 --set model.kind=mlp --set selfplay.builtin=[random,track]"
+                      " --set run.stop.env_steps=100000 --set selfplay.snapshot_every_updates=100"
+                      " --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  check_accounting(s);
+  CHECK(s["episodes"].get<long>() == s["selfplay"]["games"].get<long>());
+  CHECK(s["selfplay"]["snapshots_taken"].get<long>() >= 2);
+  long tracked = 0;
+  for (const auto& b : s["selfplay"]["builtins"])
+    if (b["name"] == "track") tracked = b["games"].get<long>();
+  CHECK(tracked > 10);
+  r = run_troupe("eval " + dir + " --episodes 20 --opponent builtin:track --json " + dir + "/track.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto vs_track = read_json(dir + "/track.json");
+  check_seat(vs_track, "first", 20);
+  check_seat(vs_track, "second", 20);
+  r = run_troupe("eval " + dir + " --episodes 2 --opponent builtin:alphabeta:2");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "plays Connect Four"));
+}
+
 TEST_CASE("self-play is refused where it cannot run, with the reason") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
   auto r = run_troupe("train " + config + " --set env.id=CartPole-v1");
   CHECK(r.exit_code == 2);
-  CHECK(contains(r.output, "self-play needs a two-player turn-based game (ConnectFour-v0)"));
+  CHECK(contains(r.output, "self-play needs a two-player game (ConnectFour-v0, DuelPong-v0"));
   r = run_troupe("train " + config + " --set run.deterministic=true");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "selfplay.enabled"));

@@ -1,0 +1,63 @@
+#pragma once
+// troupe play RUN --human: a person plays a two-player game against the
+// trained policy in the SDL2 window. The person's seat is a seat_vector of
+// one game (envs/seat_vector.hpp) whose other seat the trained policy plays
+// (agents::model_opponents); the person moves with a click on the picture
+// (renderable::action_at: a column of Connect Four) or a digit key (1 is the
+// first action, 0 the tenth). The panel shows the policy's probabilities for
+// its last move, and the person's legal moves.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/local_playback.hpp"
+#include "envs/env.hpp"
+#include "envs/render.hpp"
+
+namespace troupe::app {
+
+// The person's moves, read from the window.
+class human_policy final : public playback_policy {
+ public:
+  // `env`: the person's seat (drawn, masked); `seed`: episode i resets with
+  // agents::episode_rng(seed, i)'s first draw, as troupe eval's episodes do.
+  human_policy(const envs::env& env, std::uint64_t seed);
+
+  std::uint64_t start_episode(long episode) override;
+  // True once the window has given a legal move; moves that are not one are
+  // ignored, said on the terminal.
+  bool ready(viewer::viewer_window& window, viewer::overlay_info& info) override;
+  void act(const float* observation, float* action, viewer::overlay_info& info) override;
+
+  // The trained policy's last move, for the panel (a move_watcher).
+  void policy_moved(const float* policy, const float* action, const std::uint8_t* legal);
+
+ private:
+  // The action `in` means here, or -1.
+  int action_of(const viewer::player_input& in) const;
+  bool legal(int action) const;
+  // The panel's action fields: the policy's last move, what it thought of each.
+  void show_reply(viewer::overlay_info& info) const;
+
+  const envs::env& env_;
+  const envs::renderable* picture_;
+  int choices_;
+  std::uint64_t seed_;
+  int pending_ = -1;  // the person's move, until act() takes it
+  viewer::overlay_info last_reply_;  // the policy's last move, drawn in the panel
+};
+
+struct human_play_options {
+  std::string seat = "alternate";  // the person's: first, second or alternate
+  bool greedy = false;             // the policy's most likely moves
+  std::uint64_t seed = 12345;
+  long episodes = 0;
+  window_flags window;
+};
+
+// Plays in the window until it closes (or the episodes are done). Throws
+// config_error when the run's environment is not a two-player game.
+void play_against(const std::string& target, bool best, const human_play_options& options);
+
+}  // namespace troupe::app

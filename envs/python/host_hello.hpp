@@ -1,0 +1,22 @@
+#pragma once
+// What a Python host says it made (its hello, JSON; envs/python/
+// troupe_env_host.py): the spaces as Troupe takes them, and for AEC games
+// the agents' names.
+#include <string>
+#include <vector>
+
+#include "envs/env.hpp"
+
+namespace troupe::envs::python {
+
+struct host_hello {
+  env_spec spec;  // spec.id is the env.id it was made from
+  bool can_render = false;
+  std::vector<std::string> agents;  // AEC games: possible_agents, in order
+};
+
+// Throws env_key_error naming env.id when the description cannot be read or
+// names a space Troupe cannot take.
+host_hello read_hello(const std::string& id, const std::string& hello);
+
+}  // namespace troupe::envs::python

@@ -1,0 +1,121 @@
+#include "envs/python/python_game_vector.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "envs/env_error.hpp"
+#include "envs/python/host_hello.hpp"
+
+namespace troupe::envs::python {
+
+
+python_game_vector::python_game_vector(const env_config& config, host_group hosts) : hosts_(std::move(hosts)) {
+  for (const auto& s : hosts_.shares) count_ += s.count;
+  const host_hello described = read_hello(config.id, hosts_.hello);
+  spec_ = described.spec;
+  agents_ = described.agents;
+  can_render_ = described.can_render;
+  if (agents_.size() != 2)
+    throw env_key_error("env.id", "'" + config.id + "': a two-agent game expected, its host names " +
+                                      std::to_string(agents_.size()) + " agents");
+  obs_size_ = spec_.observation.flat_size();
+  action_size_ = spec_.action.flat_size();
+  mask_size_ = spec_.has_action_mask ? spec_.action.choice_count() : 0;
+  to_move_.assign(size_t(count_), -1);
+  views_.assign(size_t(count_) * agents_.size() * size_t(obs_size_), 0.f);
+  masks_.assign(size_t(count_) * size_t(mask_size_), 0);
+}
+
+python_game_vector::~python_game_vector() = default;
+
+size_t python_game_vector::record_bytes() const {
+  return sizeof(game_state_head) + agents_.size() * sizeof(double) + agents_.size() * size_t(obs_size_) * sizeof(float) +
+         size_t(mask_size_);
+}
+
+void python_game_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
+                                  size_t extra_bytes, turn_result* results) {
+  const std::vector<std::vector<int>> rows = hosts_.rows_of(games, n);
+  for (size_t p = 0; p < hosts_.shares.size(); ++p)
+    hosts_.shares[p].process->send(op, 0, hosts_.batch_payload(p, rows[p], games, extra, extra_bytes));
+  const size_t record = record_bytes();
+  const size_t agents = agents_.size();
+  hosts_.collect(what, [&](host_share& s, const std::string& answer) {
+    const size_t p = size_t(&s - hosts_.shares.data());
+    if (answer.size() != rows[p].size() * record)
+      throw std::runtime_error("the Python game host (" + s.process->name() + ") answered " +
+                               std::to_string(answer.size()) + " bytes, expected " +
+                               std::to_string(rows[p].size() * record));
+    const char* at = answer.data();
+    for (int i : rows[p]) {
+      const size_t g = size_t(games[i]);
+      game_state_head head;
+      std::memcpy(&head, at, sizeof head);
+      at += sizeof head;
+      turn_result r;
+      r.rewards.resize(agents);
+      std::memcpy(r.rewards.data(), at, agents * sizeof(double));
+      at += agents * sizeof(double);
+      std::memcpy(&views_[g * agents * size_t(obs_size_)], at, agents * size_t(obs_size_) * sizeof(float));
+      at += agents * size_t(obs_size_) * sizeof(float);
+      std::memcpy(&masks_[g * size_t(mask_size_)], at, size_t(mask_size_));
+      at += mask_size_;
+      if (head.to_move >= int(agents))
+        throw std::runtime_error("the Python game host named mover " + std::to_string(head.to_move));
+      to_move_[g] = head.to_move;
+      r.terminated = head.to_move < 0 && head.terminated;
+      r.truncated = head.to_move < 0 && !head.terminated;
+      if (results) results[i] = std::move(r);
+    }
+  });
+}
+
+void python_game_vector::reset(const int* games, int n, const std::uint64_t* seeds) {
+  exchange(host_op::game_reset, "resetting", games, n, seeds, sizeof(std::uint64_t), nullptr);
+  for (int i = 0; i < n; ++i)
+    if (to_move_[size_t(games[i])] < 0)
+      throw std::runtime_error(spec_.id + ": game " + std::to_string(games[i]) + " was over at its reset");
+}
+
+void python_game_vector::step(const int* games, int n, const float* actions, turn_result* results) {
+  for (int i = 0; i < n; ++i)
+    if (to_move_.at(size_t(games[i])) < 0)
+      throw std::logic_error(spec_.id + ": game " + std::to_string(games[i]) + " moved after its end");
+  exchange(host_op::game_step, "stepping", games, n, actions, size_t(action_size_) * sizeof(float), results);
+}
+
+void python_game_vector::search_moves(const int* games, int n, int depth, const std::uint64_t* seeds,
+                                      float* actions) {
+  for (int i = 0; i < n; ++i)
+    if (to_move_.at(size_t(games[i])) < 0)
+      throw std::logic_error(spec_.id + ": game " + std::to_string(games[i]) + " searched after its end");
+  const std::vector<std::vector<int>> rows = hosts_.rows_of(games, n);
+  for (size_t p = 0; p < hosts_.shares.size(); ++p)
+    hosts_.shares[p].process->send(host_op::game_search, std::uint32_t(depth),
+                                   hosts_.batch_payload(p, rows[p], games, seeds, sizeof(std::uint64_t)));
+  hosts_.collect("searching", [&](host_share& s, const std::string& answer) {
+    const size_t p = size_t(&s - hosts_.shares.data());
+    if (answer.size() != rows[p].size() * sizeof(float))
+      throw std::runtime_error("the Python game host (" + s.process->name() + ") answered a search wrongly");
+    for (size_t r = 0; r < rows[p].size(); ++r)
+      std::memcpy(actions + size_t(rows[p][r]) * size_t(action_size_), answer.data() + r * sizeof(float),
+                  sizeof(float));
+  });
+}
+
+void python_game_vector::observe(int game, int agent, float* observation) const {
+  const size_t at = (size_t(game) * agents_.size() + size_t(agent)) * size_t(obs_size_);
+  std::memcpy(observation, &views_.at(at), size_t(obs_size_) * sizeof(float));
+}
+
+void python_game_vector::action_mask(int game, std::uint8_t* legal) const {
+  if (mask_size_ > 0) std::memcpy(legal, &masks_.at(size_t(game) * size_t(mask_size_)), size_t(mask_size_));
+}
+
+bool python_game_vector::render(int game, rgb_frame& frame) {
+  if (!can_render_) return false;
+  hosts_.render(game, frame);
+  return true;
+}
+
+}  // namespace troupe::envs::python

@@ -1,0 +1,89 @@
+#include "envs/python/python_parallel_vector.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "envs/env_error.hpp"
+#include "envs/python/host_hello.hpp"
+
+namespace troupe::envs::python {
+
+
+python_parallel_vector::python_parallel_vector(const env_config& config, host_group hosts)
+    : hosts_(std::move(hosts)) {
+  for (const auto& s : hosts_.shares) count_ += s.count;
+  const host_hello described = read_hello(config.id, hosts_.hello);
+  spec_ = described.spec;
+  agents_ = described.agents;
+  can_render_ = described.can_render;
+  if (agents_.size() != 2)
+    throw env_key_error("env.id", "'" + config.id + "': a two-agent game expected, its host names " +
+                                      std::to_string(agents_.size()) + " agents");
+  obs_size_ = spec_.observation.flat_size();
+  action_size_ = spec_.action.flat_size();
+  mask_size_ = spec_.has_action_mask ? spec_.action.choice_count() : 0;
+  views_.assign(size_t(count_) * 2 * size_t(obs_size_), 0.f);
+  masks_.assign(size_t(count_) * 2 * size_t(mask_size_), 0);
+}
+
+python_parallel_vector::~python_parallel_vector() = default;
+
+void python_parallel_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
+                                      size_t extra_bytes, joint_result* results) {
+  const std::vector<std::vector<int>> rows = hosts_.rows_of(games, n);
+  for (size_t p = 0; p < hosts_.shares.size(); ++p)
+    hosts_.shares[p].process->send(op, 0, hosts_.batch_payload(p, rows[p], games, extra, extra_bytes));
+  const size_t view_bytes = 2 * size_t(obs_size_) * sizeof(float), mask_bytes = 2 * size_t(mask_size_);
+  const size_t record = sizeof(game_state_head) + 2 * sizeof(double) + view_bytes + mask_bytes;
+  hosts_.collect(what, [&](host_share& s, const std::string& answer) {
+    const size_t p = size_t(&s - hosts_.shares.data());
+    if (answer.size() != rows[p].size() * record)
+      throw std::runtime_error("the Python game host (" + s.process->name() + ") answered " +
+                               std::to_string(answer.size()) + " bytes, expected " +
+                               std::to_string(rows[p].size() * record));
+    const char* at = answer.data();
+    for (int i : rows[p]) {
+      const size_t g = size_t(games[i]);
+      game_state_head head;
+      std::memcpy(&head, at, sizeof head);
+      at += sizeof head;
+      joint_result r;
+      r.rewards.resize(2);
+      std::memcpy(r.rewards.data(), at, 2 * sizeof(double));
+      at += 2 * sizeof(double);
+      std::memcpy(&views_[g * 2 * size_t(obs_size_)], at, view_bytes);
+      at += view_bytes;
+      std::memcpy(&masks_[g * 2 * size_t(mask_size_)], at, mask_bytes);
+      at += mask_bytes;
+      r.terminated = head.to_move < 0 && head.terminated;
+      r.truncated = head.to_move < 0 && !head.terminated;
+      if (results) results[i] = std::move(r);
+    }
+  });
+}
+
+void python_parallel_vector::reset(const int* games, int n, const std::uint64_t* seeds) {
+  exchange(host_op::game_reset, "resetting", games, n, seeds, sizeof(std::uint64_t), nullptr);
+}
+
+void python_parallel_vector::step(const int* games, int n, const float* actions, joint_result* results) {
+  exchange(host_op::game_step, "stepping", games, n, actions, 2 * size_t(action_size_) * sizeof(float), results);
+}
+
+void python_parallel_vector::observe(int game, int agent, float* observation) const {
+  std::memcpy(observation, &views_.at((size_t(game) * 2 + size_t(agent)) * size_t(obs_size_)),
+              size_t(obs_size_) * sizeof(float));
+}
+
+void python_parallel_vector::action_mask(int game, int agent, std::uint8_t* legal) const {
+  if (mask_size_ > 0)
+    std::memcpy(legal, &masks_.at((size_t(game) * 2 + size_t(agent)) * size_t(mask_size_)), size_t(mask_size_));
+}
+
+bool python_parallel_vector::render(int game, rgb_frame& frame) {
+  if (!can_render_) return false;
+  hosts_.render(game, frame);
+  return true;
+}
+
+}  // namespace troupe::envs::python

@@ -1,0 +1,48 @@
+#pragma once
+// An agent's PettingZoo Parallel games (env.id python:MODULE:CALLABLE making
+// one; envs/python/troupe_games.py's ParallelHost reads the API), stepped in
+// env.processes_per_agent processes of their own: a batch of steps or resets
+// is one command per process, and its answer is each listed game's state
+// after it (both agents' views and masks, what the step gave each, the end),
+// kept here. Two-agent games whose agents share their spaces.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/env_config.hpp"
+#include "envs/python/host_group.hpp"
+#include "envs/simultaneous_vector.hpp"
+
+namespace troupe::envs::python {
+
+class python_parallel_vector final : public simultaneous_vector {
+ public:
+  // Hosts started already, whose hello describes Parallel games.
+  python_parallel_vector(const env_config& config, host_group hosts);
+  ~python_parallel_vector() override;
+
+  const env_spec& spec() const override { return spec_; }
+  int size() const override { return count_; }
+  int agent_count() const override { return int(agents_.size()); }
+  std::string agent_name(int agent) const override { return agents_.at(size_t(agent)); }
+  void reset(const int* games, int n, const std::uint64_t* seeds) override;
+  void step(const int* games, int n, const float* actions, joint_result* results) override;
+  void observe(int game, int agent, float* observation) const override;
+  void action_mask(int game, int agent, std::uint8_t* legal) const override;
+  bool can_render() const override { return can_render_; }
+  bool render(int game, rgb_frame& frame) override;
+
+ private:
+  void exchange(host_op op, const char* what, const int* games, int n, const void* extra, size_t extra_bytes,
+                joint_result* results);
+
+  host_group hosts_;
+  env_spec spec_;
+  std::vector<std::string> agents_;
+  bool can_render_ = false;
+  int count_ = 0, obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
+  std::vector<float> views_;          // game x agent x observation
+  std::vector<std::uint8_t> masks_;   // game x agent x choice
+};
+
+}  // namespace troupe::envs::python

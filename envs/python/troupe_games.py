@@ -1,0 +1,499 @@
+"""troupe_games: the turn-based games and the scripted players that
+troupe_env_host.py serves, beside the Gymnasium-style environments.
+
+A game is a PettingZoo AEC environment, read by duck typing (PettingZoo need
+not be installed): possible_agents, agents, agent_selection,
+observation_space(agent) and action_space(agent) (or the older
+observation_spaces / action_spaces dicts), reset(seed=, options=),
+observe(agent), step(action), rewards, _cumulative_rewards, terminations,
+truncations, infos. What PettingZoo's agent_iter() and last() would give a
+player is what Troupe's seat gets:
+
+- an agent's reward is what its _cumulative_rewards gathered from its move to
+  its next (PettingZoo clears an agent's entry when it acts); Troupe is told
+  each move's share for every agent, so a loss on the opponent's move reaches
+  the loser. An environment without _cumulative_rewards gives its rewards dict
+  per move;
+- an agent that is terminated or truncated is stepped with None when it is
+  selected (the dead step), here, never by Troupe; the game is over when no
+  agent is left;
+- the mover's legal actions are its observation's "action_mask" (PettingZoo's
+  classic games) or its infos' "action_mask".
+
+Moves arrive in batches of listed games (one command for all), and the answer
+is every listed game's state after its move: whose move, each agent's view,
+the mover's mask, what the move gave each agent, and the end.
+
+The built-in searching player (alphabeta:DEPTH) of a Python game looks
+ahead here, in copies of the game (its class's clone() where it has one,
+else copy.deepcopy, which costs more): a minimax search with
+alpha-beta pruning of the mover's own rewards over DEPTH moves, ties among
+the best moves broken at random.
+
+A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
+without observe()): reset(seed=) gives every agent's observation and info,
+step({agent: action}) every agent's observation, reward, termination,
+truncation and info. Two agents play at every step; the game is over when
+either is terminated or truncated (or none is left): Troupe's sides move
+together. Masks come from an observation's "action_mask" or the info's.
+
+A scripted player (`python:MODULE:CALLABLE` as an opponent) is a function of
+one position as its mover sees it: player(observation, action_mask) -> action,
+the observation flat as the network sees it (float32), the mask an array of
+0/1 per choice (None without masks).
+"""
+import copy
+import random
+import struct
+
+from troupe_spaces import Refused
+import troupe_spaces as spaces
+
+# A game's state in an answer: to_move (i32, -1 when over), terminated and
+# truncated (u8), 2 bytes padding; then rewards (f64 per agent), observations
+# (f32, per agent in turn), the mover's mask (u8 per choice).
+STATE = struct.Struct("<iBBxx")
+
+
+def is_aec(env):
+    """PettingZoo's AEC API: agents take turns through agent_selection.
+    (agent_selection itself may not be readable before the first reset.)"""
+    return (hasattr(env, "possible_agents") and callable(getattr(env, "observe", None))
+            and callable(getattr(env, "step", None)) and callable(getattr(env, "reset", None)))
+
+
+def is_parallel(env):
+    """PettingZoo's Parallel API: possible_agents, but no observe()."""
+    return hasattr(env, "possible_agents") and not callable(getattr(env, "observe", None))
+
+
+def copy_of(env):
+    """A copy of the game to look ahead in: its class's clone() (a wrapper
+    forwarding attributes does not count), else a deep copy."""
+    clone = getattr(type(env), "clone", None)
+    return env.clone() if callable(clone) else copy.deepcopy(env)
+
+
+def space_of(env, which, agent):
+    """observation_space(agent) / action_space(agent), or the older dicts."""
+    space = getattr(env, which + "_space", None)
+    if callable(space):
+        return space(agent)
+    spaces_by_agent = getattr(env, which + "_spaces", None)
+    if isinstance(spaces_by_agent, dict) and agent in spaces_by_agent:
+        return spaces_by_agent[agent]
+    raise Refused("the environment has neither %s_space(agent) nor %s_spaces[agent]" % (which, which))
+
+
+def two_agents(first, kind):
+    """The agents of a two-agent game and their one observation and action
+    space (described), or Refused saying why the game is not one."""
+    agents = list(first.possible_agents)
+    if len(agents) != 2:
+        raise Refused("the %s environment has %d possible agents (%s); Troupe plays two-agent games"
+                      % (kind, len(agents), ", ".join(map(str, agents))))
+    observation = spaces.describe(space_of(first, "observation", agents[0]), "observation")
+    action = spaces.describe(space_of(first, "action", agents[0]), "action")
+    for agent in agents[1:]:
+        if (spaces.describe(space_of(first, "observation", agent), "observation") != observation
+                or spaces.describe(space_of(first, "action", agent), "action") != action):
+            raise Refused("the agents %s and %s have different spaces: one policy plays both sides here"
+                          % (agents[0], agent))
+    return agents, observation, action
+
+
+def hello_of(kind, agents, encoder, decoder, first, mask_from):
+    """What Troupe is told of a share of games (envs/python/host_hello.hpp)."""
+    return {
+        "kind": kind,
+        "agents": [str(a) for a in agents],
+        "observation": encoder.hello,
+        "action": decoder.hello,
+        "max_episode_steps": 0,
+        "can_render": getattr(first, "render_mode", None) == "rgb_array",
+        "action_mask": mask_from is not None,
+        "observation_mask_key": spaces.MASK_KEY if mask_from == "observation" else "",
+    }
+
+
+class GameHost:
+    """A share of an agent's games, each a PettingZoo AEC environment."""
+
+    def __init__(self, settings, games, np):
+        self.np = np
+        self.games = games
+        first = games[0]
+        self.agents, observation, action = two_agents(first, "AEC")
+        self.decoder = spaces.ActionDecoder(action, np)
+        self.mask_from = self.mask_source(settings["action_mask"], first, observation)
+        self.encoder = spaces.ObservationEncoder(observation, np, self.mask_from == "observation")
+        self.obs_size = int(np.prod(self.encoder.shape))
+        self.mask_size = sum(self.decoder.components) if self.mask_from else 0
+        self.action_width = self.decoder.width()
+        self.hello = hello_of("aec", self.agents, self.encoder, self.decoder, first, self.mask_from)
+        self.seen = [[0.0] * 2 for _ in games]  # each agent's _cumulative_rewards, credited
+        self.moves = [0] * len(games)           # since the reset, for messages
+        self.row = np.zeros((1, self.obs_size), np.float32)
+
+    def mask_source(self, setting, first, observation):
+        """As Host.mask_source: the observation's "action_mask" key, the
+        mover's infos["action_mask"] after one reset, or none."""
+        if setting == "none":
+            return None
+        discrete = self.decoder.components is not None
+        if setting in ("auto", "observation") and spaces.has_mask_key(observation):
+            if not discrete:
+                raise Refused("the observation has an 'action_mask' key, but the action space is not "
+                              "discrete (env.action_mask: none ignores it)")
+            return "observation"
+        if setting == "observation":
+            raise Refused("env.action_mask is observation, but the observation space %s is not a Dict "
+                          "with an 'action_mask' key" % spaces.text(observation))
+        has = False
+        if discrete:
+            first.reset(seed=0)
+            info = first.infos.get(first.agent_selection) if isinstance(getattr(first, "infos", None), dict) else None
+            has = isinstance(info, dict) and "action_mask" in info
+        if setting == "info" and not has:
+            raise Refused("env.action_mask is info, but the mover's infos after reset(seed=0) have no "
+                          "'action_mask'")
+        return "info" if has else None
+
+    # The state of game g, as the answer carries it.
+    def state(self, g, result=None):
+        np = self.np
+        env = self.games[g]
+        over = result is not None and result[2]
+        mover = -1
+        if not over:
+            selected = env.agent_selection
+            if selected not in self.agents:
+                raise Refused("game %d: agent_selection is %r, not one of possible_agents %r"
+                              % (g, selected, self.agents))
+            mover = self.agents.index(selected)
+        rewards = result[0] if result is not None else [0.0, 0.0]
+        term = bool(result is not None and result[3])
+        trunc = bool(over and not term)
+        parts = [STATE.pack(mover, term, trunc), struct.pack("<2d", *rewards)]
+        views = result[1] if over else [env.observe(a) for a in self.agents]
+        for view in views:
+            self.encoder.write(self.row, 0, view)
+            parts.append(self.row.tobytes())
+        if self.mask_size:
+            mask = np.zeros(self.mask_size, np.uint8)
+            if not over:
+                mask = self.mask_of(g, views[mover])
+            parts.append(mask.tobytes())
+        return b"".join(parts)
+
+    def mask_of(self, g, view, env=None):
+        """The mover's mask in game g (or in `env`, a copy of it being
+        searched), from its view or its infos."""
+        np = self.np
+        env = self.games[g] if env is None else env
+        where = "game %d, %s" % (g, "after its reset" if self.moves[g] == 0 else "move %d" % self.moves[g])
+        if self.mask_from == "observation":
+            name, mask = "observe(%s)['action_mask']" % env.agent_selection, view[spaces.MASK_KEY]
+        else:
+            name = "infos[%r]['action_mask']" % env.agent_selection
+            info = env.infos.get(env.agent_selection)
+            mask = info.get("action_mask") if isinstance(info, dict) else None
+            if mask is None:
+                raise Refused("%s: %s is missing (env.action_mask: none turns masks off)" % (where, name))
+        values = spaces.mask_values(mask, np).astype(np.uint8)
+        if values.shape != (self.mask_size,) or not np.all(values <= 1):
+            raise Refused("%s: %s is %r, expected %d values of 0 or 1" % (where, name, mask, self.mask_size))
+        if not values.any():
+            raise Refused("%s: %s allows no action" % (where, name))
+        return values
+
+    def credit(self, g):
+        """What each agent's _cumulative_rewards gained since last asked."""
+        env = self.games[g]
+        seen = self.seen[g]
+        cumulative = getattr(env, "_cumulative_rewards", None)
+        out = [0.0, 0.0]
+        if not isinstance(cumulative, dict):
+            return out
+        for i, agent in enumerate(self.agents):
+            if agent in cumulative:
+                value = float(cumulative[agent])
+                out[i] = value - seen[i]
+                seen[i] = value
+        return out
+
+    def reset(self, g, seed):
+        env = self.games[g]
+        env.reset(seed=int(seed))
+        self.moves[g] = 0
+        self.seen[g] = [0.0, 0.0]
+        self.credit(g)
+        if not env.agents:
+            raise Refused("game %d: no agent is left after reset(seed=%d)" % (g, seed))
+        return self.state(g)
+
+    def step(self, g, row):
+        """The mover of game g plays `row`; then the dead steps of agents that
+        are done. The move's rewards, the views at its end, and the end."""
+        env = self.games[g]
+        mover = self.agents.index(env.agent_selection)
+        action = self.decoder.decode(row)
+        self.seen[g][mover] = 0.0  # PettingZoo clears the mover's cumulative reward
+        env.step(action)
+        self.moves[g] += 1
+        rewards = self.credit(g)
+        if not isinstance(getattr(env, "_cumulative_rewards", None), dict):
+            step_rewards = getattr(env, "rewards", {}) or {}
+            rewards = [float(step_rewards.get(a, 0.0)) for a in self.agents]
+        views = None
+        terminated = False
+        dead_steps = 0
+        while env.agents:
+            selected = env.agent_selection
+            done_t = bool(env.terminations.get(selected, False))
+            done_u = bool(env.truncations.get(selected, False))
+            if not (done_t or done_u):
+                break
+            if views is None:  # the end as each agent sees it, before agents leave
+                views = [env.observe(a) for a in self.agents]
+            terminated = terminated or done_t
+            env.step(None)
+            extra = self.credit(g)
+            rewards = [a + b for a, b in zip(rewards, extra)]
+            dead_steps += 1
+            if dead_steps > 4 * len(self.agents):
+                raise Refused("game %d: agents %r are still there after %d dead steps"
+                              % (g, list(env.agents), dead_steps))
+        over = not env.agents
+        if over and views is None:
+            views = [env.observe(a) for a in self.agents]
+        if over and not terminated:
+            terms = getattr(env, "terminations", {}) or {}
+            terminated = any(bool(v) for v in terms.values()) or not any(
+                bool(v) for v in (getattr(env, "truncations", {}) or {}).values())
+        return self.state(g, (rewards, views, over, terminated))
+
+    def legal_moves(self, g, env):
+        """The mover's legal actions (indices of a Discrete action)."""
+        if self.decoder.components is None or len(self.decoder.components) != 1:
+            raise Refused("alphabeta searches games with one Discrete action; this one's is %s"
+                          % spaces.text(self.decoder.hello))
+        n = self.decoder.components[0]
+        if not self.mask_size:
+            return list(range(n))
+        view = env.observe(env.agent_selection) if self.mask_from == "observation" else None
+        mask = self.mask_of(g, view, env)
+        return [k for k in range(n) if mask[k]]
+
+    def search(self, g, depth, seed):
+        """alphabeta:DEPTH's move in game g: the best for its mover over
+        `depth` moves (its own rewards summed; the search stops at the end),
+        drawn among equals with `seed`."""
+        env = self.games[g]
+        root = env.agent_selection
+        start = self.decoder.hello.get("start", 0)
+        best, best_moves = float("-inf"), []
+        for k in self.legal_moves(g, env):
+            # Equal values must be told apart from worse ones: the window
+            # starts just below the best found so far.
+            value = self.line(g, copy_of(env), k + start, depth - 1, root, best - 1e-9, float("inf"))
+            if value > best + 1e-9:
+                best, best_moves = value, [k]
+            elif value >= best - 1e-9:
+                best_moves.append(k)
+        return random.Random(seed).choice(best_moves)
+
+    def line(self, g, env, action, depth, root, alpha, beta):
+        """The root agent's rewards from `action` on in game copy `env`."""
+        cumulative = getattr(env, "_cumulative_rewards", None)
+        mover = env.agent_selection
+        before = 0.0 if mover == root or not isinstance(cumulative, dict) else float(cumulative.get(root, 0.0))
+        env.step(action)
+        cumulative = getattr(env, "_cumulative_rewards", None)
+        if isinstance(cumulative, dict):
+            gained = float(cumulative.get(root, 0.0)) - before
+        else:
+            gained = float((getattr(env, "rewards", {}) or {}).get(root, 0.0))
+        if not env.agents:
+            return gained
+        selected = env.agent_selection
+        if depth <= 0 or env.terminations.get(selected) or env.truncations.get(selected):
+            return gained
+        start = self.decoder.hello.get("start", 0)
+        maximising = selected == root
+        best = float("-inf") if maximising else float("inf")
+        for k in self.legal_moves(g, env):
+            value = self.line(g, copy_of(env), k + start, depth - 1, root, alpha - gained, beta - gained)
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, value + gained)
+            else:
+                best = min(best, value)
+                beta = min(beta, value + gained)
+            if alpha >= beta:
+                break
+        return gained + best
+
+    # The commands: payloads of listed games.
+    def reset_games(self, payload):
+        (n,) = struct.unpack_from("<I", payload)
+        games = struct.unpack_from("<%dI" % n, payload, 4)
+        seeds = struct.unpack_from("<%dQ" % n, payload, 4 + 4 * n)
+        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
+
+    def step_games(self, payload):
+        np = self.np
+        (n,) = struct.unpack_from("<I", payload)
+        games = struct.unpack_from("<%dI" % n, payload, 4)
+        actions = np.frombuffer(payload, np.float32, n * self.action_width, 4 + 4 * n)
+        actions = actions.reshape(n, self.action_width)
+        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
+
+    def search_games(self, payload, depth):
+        np = self.np
+        (n,) = struct.unpack_from("<I", payload)
+        games = struct.unpack_from("<%dI" % n, payload, 4)
+        seeds = struct.unpack_from("<%dQ" % n, payload, 4 + 4 * n)
+        moves = [self.search(g, depth, seed) for g, seed in zip(games, seeds)]
+        return np.asarray(moves, np.float32).tobytes()
+
+    def render(self, index):
+        frame = self.games[index].render()
+        np = self.np
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise Refused("render() did not return an H x W x 3 uint8 array")
+        height, width = frame.shape[:2]
+        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
+
+
+class ParallelHost:
+    """A share of an agent's games, each a PettingZoo Parallel environment."""
+
+    def __init__(self, settings, games, np):
+        self.np = np
+        self.games = games
+        first = games[0]
+        self.agents, observation, action = two_agents(first, "Parallel")
+        self.decoder = spaces.ActionDecoder(action, np)
+        discrete = self.decoder.components is not None
+        setting = settings["action_mask"]
+        self.mask_from = None
+        if setting != "none":
+            if setting in ("auto", "observation") and spaces.has_mask_key(observation):
+                if not discrete:
+                    raise Refused("the observation has an 'action_mask' key, but the action space is not "
+                                  "discrete (env.action_mask: none ignores it)")
+                self.mask_from = "observation"
+            elif setting == "observation":
+                raise Refused("env.action_mask is observation, but the observation space %s is not a "
+                              "Dict with an 'action_mask' key" % spaces.text(observation))
+            elif discrete:
+                _, infos = first.reset(seed=0)
+                info = infos.get(self.agents[0]) if isinstance(infos, dict) else None
+                if isinstance(info, dict) and "action_mask" in info:
+                    self.mask_from = "info"
+                elif setting == "info":
+                    raise Refused("env.action_mask is info, but the infos of reset(seed=0) have no "
+                                  "'action_mask'")
+        self.encoder = spaces.ObservationEncoder(observation, np, self.mask_from == "observation")
+        self.obs_size = int(np.prod(self.encoder.shape))
+        self.mask_size = sum(self.decoder.components) if self.mask_from else 0
+        self.action_width = self.decoder.width()
+        self.hello = hello_of("parallel", self.agents, self.encoder, self.decoder, first, self.mask_from)
+        self.steps = [0] * len(games)
+        self.row = np.zeros((1, self.obs_size), np.float32)
+
+    def state(self, g, observations, infos, rewards=(0.0, 0.0), over=False, terminated=False):
+        """Game g's record: going (0) or over (-1), the end, rewards, each
+        agent's view and mask."""
+        np = self.np
+        parts = [STATE.pack(-1 if over else 0, bool(terminated), bool(over and not terminated)),
+                 struct.pack("<2d", *rewards)]
+        for agent in self.agents:
+            if agent not in observations:
+                raise Refused("game %d, step %d: no observation for %r" % (g, self.steps[g], agent))
+            self.encoder.write(self.row, 0, observations[agent])
+            parts.append(self.row.tobytes())
+        if self.mask_size:
+            for agent in self.agents:
+                parts.append(np.zeros(self.mask_size, np.uint8).tobytes() if over
+                             else self.mask_of(g, agent, observations, infos).tobytes())
+        return b"".join(parts)
+
+    def mask_of(self, g, agent, observations, infos):
+        np = self.np
+        where = "game %d, step %d" % (g, self.steps[g])
+        if self.mask_from == "observation":
+            name, mask = "observation[%r]['action_mask']" % agent, observations[agent][spaces.MASK_KEY]
+        else:
+            name = "infos[%r]['action_mask']" % agent
+            info = infos.get(agent) if isinstance(infos, dict) else None
+            mask = info.get("action_mask") if isinstance(info, dict) else None
+            if mask is None:
+                raise Refused("%s: %s is missing (env.action_mask: none turns masks off)" % (where, name))
+        values = spaces.mask_values(mask, np).astype(np.uint8)
+        if values.shape != (self.mask_size,) or not np.all(values <= 1) or not values.any():
+            raise Refused("%s: %s is %r, expected %d values of 0 or 1, one of them 1"
+                          % (where, name, mask, self.mask_size))
+        return values
+
+    def reset(self, g, seed):
+        observations, infos = self.games[g].reset(seed=int(seed))
+        self.steps[g] = 0
+        return self.state(g, observations, infos)
+
+    def step(self, g, rows):
+        env = self.games[g]
+        actions = {agent: self.decoder.decode(rows[i]) for i, agent in enumerate(self.agents)}
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        self.steps[g] += 1
+        done_t = any(bool(terminations.get(a, False)) for a in self.agents)
+        done_u = any(bool(truncations.get(a, False)) for a in self.agents)
+        over = done_t or done_u or not getattr(env, "agents", self.agents)
+        gained = [float(rewards.get(a, 0.0)) for a in self.agents]
+        return self.state(g, observations, infos, gained, over, done_t)
+
+    def reset_games(self, payload):
+        (n,) = struct.unpack_from("<I", payload)
+        games = struct.unpack_from("<%dI" % n, payload, 4)
+        seeds = struct.unpack_from("<%dQ" % n, payload, 4 + 4 * n)
+        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
+
+    def step_games(self, payload):
+        np = self.np
+        (n,) = struct.unpack_from("<I", payload)
+        games = struct.unpack_from("<%dI" % n, payload, 4)
+        width = len(self.agents) * self.action_width
+        actions = np.frombuffer(payload, np.float32, n * width, 4 + 4 * n).reshape(n, len(self.agents),
+                                                                                    self.action_width)
+        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
+
+    def render(self, index):
+        return GameHost.render(self, index)
+
+
+class PlayerHost:
+    """A scripted player: player(observation, action_mask) -> action for
+    each row of a batch."""
+
+    def __init__(self, settings, player, np):
+        self.np = np
+        self.player = player
+        self.obs_size = int(settings["observation_size"])
+        self.mask_size = int(settings["mask_size"])
+        self.action_width = int(settings["action_width"])
+        self.hello = {"kind": "player"}
+
+    def act(self, payload):
+        np = self.np
+        (n,) = struct.unpack_from("<I", payload)
+        observations = np.frombuffer(payload, np.float32, n * self.obs_size, 4).reshape(n, self.obs_size)
+        at = 4 + 4 * n * self.obs_size
+        masks = None
+        if self.mask_size:
+            masks = np.frombuffer(payload, np.uint8, n * self.mask_size, at).reshape(n, self.mask_size)
+        out = np.zeros((n, self.action_width), np.float32)
+        for i in range(n):
+            action = self.player(observations[i].copy(), None if masks is None else masks[i].copy())
+            out[i] = np.asarray(action, np.float32).ravel()
+        return out.tobytes()

@@ -1,0 +1,113 @@
+#include "envs/side_vector.hpp"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+namespace troupe::envs {
+
+side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice sides,
+                         std::unique_ptr<opponents> others)
+    : games_(std::move(games)), choice_(sides), others_(std::move(others)) {
+  if (!games_ || games_->size() < 1 || !others_)
+    throw std::invalid_argument("side_vector: games and their opponents expected");
+  if (games_->agent_count() != 2)
+    throw std::invalid_argument("side_vector: two-agent games expected (" + spec().id + " has " +
+                                std::to_string(games_->agent_count()) + " agents)");
+  const env_spec& s = spec();
+  obs_size_ = s.observation.flat_size();
+  action_size_ = s.action.flat_size();
+  mask_size_ = s.has_action_mask ? s.action.choice_count() : 0;
+  const size_t k = size_t(size());
+  sides_.assign(k, 0);
+  returns_.assign(k, 0.0);
+  over_.assign(k, 0);
+  all_.resize(k);
+  for (size_t g = 0; g < k; ++g) all_[g] = int(g);
+  other_obs_.resize(k * size_t(obs_size_));
+  other_actions_.resize(k * size_t(action_size_));
+  other_masks_.resize(k * size_t(mask_size_));
+  joint_.resize(k * 2 * size_t(action_size_));
+  results_.resize(k);
+}
+
+side_vector::side_vector(std::vector<std::unique_ptr<simultaneous_env>> games, seat_choice sides,
+                         std::unique_ptr<opponents> others)
+    : side_vector(games.empty() ? nullptr : std::make_unique<native_simultaneous_vector>(std::move(games)), sides,
+                  std::move(others)) {}
+
+void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seeds) {
+  // As seat_vector: the side, the game and the opponent each draw from the
+  // episode's seed.
+  std::vector<std::uint64_t> player_seeds(games.size());
+  for (size_t i = 0; i < games.size(); ++i) {
+    std::mt19937_64 rng(seeds[i]);
+    const std::uint64_t side_draw = rng();
+    player_seeds[i] = rng();
+    const size_t g = size_t(games[i]);
+    sides_[g] = choice_ == seat_choice::first ? 0 : choice_ == seat_choice::second ? 1 : int(side_draw % 2);
+    returns_[g] = 0.0;
+    over_[g] = 0;
+  }
+  if (games.empty()) return;
+  games_->reset(games.data(), int(games.size()), seeds);
+  for (size_t i = 0; i < games.size(); ++i) others_->start_episode(games[i], player_seeds[i]);
+}
+
+void side_vector::reset(const std::uint64_t* seeds, float* observations) {
+  begin(all_, seeds);
+  for (int g = 0; g < size(); ++g) games_->observe(g, side(g), observations + size_t(g) * obs_size_);
+}
+
+void side_vector::reset_one(int i, std::uint64_t seed, float* observation) {
+  begin({i}, &seed);
+  games_->observe(i, side(i), observation);
+}
+
+void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
+                       step_result* results, float* final_observations) {
+  // The other side of every game moves from the state the policy saw.
+  for (int g = 0; g < size(); ++g) {
+    if (over_[size_t(g)])
+      throw std::logic_error(spec().id + ": game " + std::to_string(g) + " stepped after its end without a reset");
+    games_->observe(g, 1 - side(g), &other_obs_[size_t(g) * obs_size_]);
+    if (mask_size_ > 0) games_->action_mask(g, 1 - side(g), &other_masks_[size_t(g) * mask_size_]);
+  }
+  others_->act(all_.data(), size(), other_obs_.data(), mask_size_ > 0 ? other_masks_.data() : nullptr,
+               other_actions_.data());
+  const size_t a = size_t(action_size_);
+  for (int g = 0; g < size(); ++g) {
+    const float* mine = actions + size_t(g) * a;
+    const float* theirs = &other_actions_[size_t(g) * a];
+    float* row = &joint_[size_t(g) * 2 * a];
+    std::copy_n(side(g) == 0 ? mine : theirs, a, row);
+    std::copy_n(side(g) == 0 ? theirs : mine, a, row + a);
+  }
+  games_->step(all_.data(), size(), joint_.data(), results_.data());
+  std::vector<int> restarted;
+  std::vector<std::uint64_t> restart_seeds;
+  for (int g = 0; g < size(); ++g) {
+    const joint_result& r = results_[size_t(g)];
+    step_result& out = results[g];
+    out.reward = r.rewards.at(size_t(side(g)));
+    out.terminated = r.terminated;
+    out.truncated = r.truncated && !r.terminated;
+    returns_[size_t(g)] += out.reward;
+    if (!out.terminated && !out.truncated) continue;
+    over_[size_t(g)] = 1;
+    games_->observe(g, side(g), final_observations + size_t(g) * obs_size_);
+    others_->end_episode(g, returns_[size_t(g)]);
+    if (reset_seeds) {
+      restarted.push_back(g);
+      restart_seeds.push_back(reset_seeds[g]);
+    }
+  }
+  begin(restarted, restart_seeds.data());
+  for (int g = 0; g < size(); ++g) games_->observe(g, side(g), observations + size_t(g) * obs_size_);
+}
+
+void side_vector::action_masks(std::uint8_t* masks) const {
+  for (int g = 0; g < size(); ++g) games_->action_mask(g, side(g), masks + size_t(g) * mask_size_);
+}
+
+}  // namespace troupe::envs

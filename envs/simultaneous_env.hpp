@@ -1,0 +1,39 @@
+#pragma once
+// A game of several agents who all act at every step (PettingZoo's Parallel
+// semantics): each observes the game from its own side, every agent's action
+// is taken together, and the step rewards each agent. Plain C++, like
+// turn_based_env.hpp; envs/side_vector.hpp turns one into what a policy
+// steps.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/env.hpp"
+
+namespace troupe::envs {
+
+struct joint_result {
+  std::vector<double> rewards;  // one per agent, for this step
+  bool terminated = false;      // the game reached its end
+  bool truncated = false;       // a step limit cut it
+};
+
+class simultaneous_env {
+ public:
+  virtual ~simultaneous_env() = default;
+  // What one agent observes and does; every agent shares it.
+  virtual const env_spec& spec() const = 0;
+  virtual int agent_count() const = 0;
+  virtual std::string agent_name(int agent) const = 0;
+
+  virtual void reset(std::uint64_t seed) = 0;
+  // `agent`'s view of the game now: spec().observation.flat_size() floats.
+  virtual void observe(int agent, float* observation) const = 0;
+  // With spec().has_action_mask: `agent`'s legal actions.
+  virtual void action_mask(int agent, std::uint8_t* legal) const {}
+  // Every agent's action at once, agent after agent (agent_count() rows of
+  // spec().action.flat_size() floats). Throws on an action the game refuses.
+  virtual joint_result step(const float* actions) = 0;
+};
+
+}  // namespace troupe::envs

@@ -1,0 +1,286 @@
+// The PettingZoo bridges (envs/python/python_game_vector.hpp for AEC games,
+// python_parallel_vector.hpp for Parallel ones, troupe_games.py) with real
+// host processes, on games written in the tests whose per-agent rewards are
+// known by hand (tests/envs/python/aec_test_games.py): every move's rewards
+// reach each agent, a seat's step holds what its agent got from its move to
+// its next (a reward on the opponent's move included), dead steps are the
+// bridge's, both sides of a Parallel game act in one step, a scripted Python
+// player plays the other side, and what is not a two-agent game is refused
+// by name.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "envs/env_error.hpp"
+#include "envs/games/builtin_opponents.hpp"
+#include "envs/registry.hpp"
+#include "envs/seat_vector.hpp"
+#include "tests/envs/python/host_processes.hpp"
+
+using namespace troupe::envs;
+
+namespace {
+
+const std::string game_dirs[] = {std::string(TROUPE_SOURCE_DIR) + "/examples/python_game",
+                                 std::string(TROUPE_SOURCE_DIR) + "/tests/envs/python",
+                                 std::string(TROUPE_SOURCE_DIR) + "/examples/python_env"};
+
+env_config game_config(const std::string& id, const std::string& kwargs = "{}") {
+  env_config c;
+  c.id = id;
+  c.python_path = {game_dirs[0], game_dirs[1], game_dirs[2], "/aec-bridge-test-marker"};
+  c.kwargs = kwargs;
+  return c;
+}
+
+std::string creation_error(const std::function<void()>& make) {
+  try {
+    make();
+  } catch (const env_key_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// One move of game g with action `a`.
+turn_result move(turn_based_vector& v, int g, float a) {
+  turn_result r;
+  v.step(&g, 1, &a, &r);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("AEC bridge: each move's rewards reach every agent, the end after the dead steps") {
+  auto games = make_turn_based_vector(game_config("python:aec_test_games:countdown"), 3);
+  REQUIRE(games->size() == 3);
+  CHECK(games->agent_count() == 2);
+  CHECK(games->agent_name(0) == "first");
+  CHECK(games->agent_name(1) == "second");
+  CHECK(games->spec().observation.flat_size() == 2);
+  CHECK(games->spec().action.choice_count() == 2);
+  const int all[] = {0, 1, 2};
+  const std::uint64_t seeds[] = {0, 1, 3};  // counts 4, 5, 4
+  games->reset(all, 3, seeds);
+  float view[2];
+  games->observe(1, 1, view);
+  CHECK(view[0] == 5);  // game 1's count, as the second agent sees it
+  CHECK(view[1] == 1);
+  games->observe(2, 0, view);
+  CHECK(view[0] == 4);
+  CHECK(view[1] == 0);
+  // Game 0: first takes 1, second takes 1, first takes 2: the count ends at 0.
+  CHECK(games->to_move(0) == 0);
+  turn_result r = move(*games, 0, 0);
+  CHECK(r.rewards[0] == doctest::Approx(0.1));
+  CHECK(r.rewards[1] == doctest::Approx(0.01));
+  CHECK_FALSE(r.terminated);
+  CHECK(games->to_move(0) == 1);
+  r = move(*games, 0, 0);
+  CHECK(r.rewards[0] == doctest::Approx(0.01));
+  CHECK(r.rewards[1] == doctest::Approx(0.1));
+  CHECK(games->to_move(0) == 0);
+  r = move(*games, 0, 1);
+  CHECK(r.rewards[0] == doctest::Approx(1.1));  // the winning move: 0.1 + 1
+  CHECK(r.rewards[1] == doctest::Approx(-0.99));
+  CHECK(r.terminated);
+  CHECK_FALSE(r.truncated);
+  CHECK(games->to_move(0) == -1);
+  games->observe(0, 1, view);  // the end as the loser sees it
+  CHECK(view[0] == 0);
+  // A batch: games 1 and 2 move together; game 0 cannot move after its end.
+  const int two[] = {1, 2};
+  const float takes[] = {1, 1};
+  turn_result both[2];
+  games->step(two, 2, takes, both);
+  CHECK(both[0].rewards[0] == doctest::Approx(0.1));
+  CHECK(both[1].rewards[1] == doctest::Approx(0.01));
+  games->observe(1, 0, view);
+  CHECK(view[0] == 3);
+  games->observe(2, 0, view);
+  CHECK(view[0] == 2);
+  CHECK_THROWS_AS(move(*games, 0, 0), std::logic_error);
+  // A reset brings game 0 back.
+  const int zero[] = {0};
+  const std::uint64_t seed[] = {2};
+  games->reset(zero, 1, seed);
+  CHECK(games->to_move(0) == 0);
+  games->observe(0, 0, view);
+  CHECK(view[0] == 6);
+}
+
+TEST_CASE("AEC bridge: without _cumulative_rewards, the rewards dict of each move") {
+  auto games = make_turn_based_vector(game_config("python:aec_test_games:countdown", R"({"cumulative": false})"), 1);
+  const int g[] = {0};
+  const std::uint64_t seed[] = {0};
+  games->reset(g, 1, seed);
+  turn_result r = move(*games, 0, 1);  // 4 -> 2
+  CHECK(r.rewards[0] == doctest::Approx(0.1));
+  r = move(*games, 0, 1);  // 2 -> 0: the second agent wins
+  CHECK(r.rewards[0] == doctest::Approx(-0.99));
+  CHECK(r.rewards[1] == doctest::Approx(1.1));
+  CHECK(r.terminated);
+}
+
+TEST_CASE("AEC bridge: a seat's step holds its agent's rewards from its move to its next, from either seat") {
+  // Against a scripted Python player that always takes 1.
+  for (const char* seat : {"first", "second"}) {
+    env_config c = game_config("python:aec_test_games:countdown");
+    c.versus.opponent = "python:aec_test_games:take_one";
+    c.versus.seat = seat;
+    auto v = make_env_vector(c, 2);
+    REQUIRE(v->spec().id == "python:aec_test_games:countdown");
+    const std::uint64_t seeds[] = {0, 0};  // both games count from 4
+    std::vector<float> obs(4), final_obs(4);
+    v->reset(seeds, obs.data());
+    step_result results[2];
+    if (std::string(seat) == "first") {
+      CHECK(obs[0] == 4);
+      const float take_one[] = {0, 0}, take_two[] = {1, 1};
+      v->step(take_one, nullptr, obs.data(), results, final_obs.data());  // 4 -> 3, the player: 3 -> 2
+      CHECK(results[0].reward == doctest::Approx(0.11));  // its 0.1, and 0.01 on the player's move
+      CHECK_FALSE(results[0].terminated);
+      CHECK(obs[0] == 2);
+      v->step(take_two, nullptr, obs.data(), results, final_obs.data());  // 2 -> 0: a win
+      CHECK(results[1].reward == doctest::Approx(1.1));
+      CHECK(results[1].terminated);
+      CHECK(final_obs[2] == 0);
+    } else {
+      CHECK(obs[0] == 3);  // the player's opening move was made at the reset
+      const float take_two[] = {1, 1};
+      v->step(take_two, nullptr, obs.data(), results, final_obs.data());  // 3 -> 1, the player: 1 -> 0
+      // 0.01 from the opening move, its own 0.1, and the loss on the player's move.
+      CHECK(results[0].reward == doctest::Approx(0.01 + 0.1 + 0.01 - 1.0));
+      CHECK(results[0].terminated);
+    }
+  }
+}
+
+TEST_CASE("AEC bridge: the built-in random player and self-play games of a Python game") {
+  env_config c = game_config("python:tictactoe:make");
+  auto v = make_env_vector(c, 8);  // env.opponent random, alternate seats
+  CHECK(v->spec().has_action_mask);
+  CHECK(v->spec().observation.flat_size() == 18);
+  CHECK(v->spec().observation_mask_key == "action_mask");
+  std::vector<std::uint64_t> seeds(8);
+  for (int i = 0; i < 8; ++i) seeds[size_t(i)] = std::uint64_t(i);
+  std::vector<float> obs(8 * 18), final_obs(8 * 18), actions(8);
+  std::vector<std::uint8_t> masks(8 * 9);
+  std::vector<step_result> results(8);
+  v->reset(seeds.data(), obs.data());
+  int ended = 0;
+  for (int t = 0; t < 200; ++t) {
+    v->action_masks(masks.data());
+    for (int i = 0; i < 8; ++i) {
+      int legal = 0, first = -1;
+      for (int k = 0; k < 9; ++k)
+        if (masks[size_t(i * 9 + k)]) ++legal, first = first < 0 ? k : first;
+      REQUIRE(legal > 0);
+      // The mask is the empty squares of the agent's own view.
+      for (int k = 0; k < 9; ++k)
+        CHECK(bool(masks[size_t(i * 9 + k)]) == (obs[size_t(i * 18 + 2 * k)] == 0 && obs[size_t(i * 18 + 2 * k + 1)] == 0));
+      actions[size_t(i)] = float(first);
+    }
+    v->step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
+    for (const auto& r : results) {
+      if (r.terminated) ++ended;
+      CHECK((r.reward == 0 || std::abs(r.reward) == 1));
+    }
+  }
+  CHECK(ended > 20);
+}
+
+TEST_CASE("Parallel bridge: both sides' actions in one step, each side's rewards, masks from the infos") {
+  for (const char* seat : {"first", "second"}) {
+    env_config c = game_config("python:aec_test_games:pennies");
+    c.versus.opponent = "python:aec_test_games:always_two";
+    c.versus.seat = seat;
+    auto v = make_env_vector(c, 2);
+    CHECK(v->spec().has_action_mask);
+    const int me = std::string(seat) == "first" ? 0 : 1;
+    const std::uint64_t seeds[] = {0, 1};
+    std::vector<float> obs(6), final_obs(6);
+    std::vector<std::uint8_t> masks(6);
+    step_result results[2];
+    v->reset(seeds, obs.data());
+    CHECK(obs[1] == me);  // each row from the learning side
+    v->action_masks(masks.data());
+    CHECK(masks == std::vector<std::uint8_t>{0, 1, 1, 0, 1, 1});  // action 0 is masked in the first round
+    const float ones[] = {1, 1}, twos[] = {2, 2};
+    v->step(ones, seeds, obs.data(), results, final_obs.data());
+    CHECK(results[0].reward == doctest::Approx(0.1 * 1 + 0.01 * 2));
+    CHECK(obs[2] == 2);  // the other side's last action
+    v->action_masks(masks.data());
+    CHECK(masks[0] == 1);
+    v->step(ones, seeds, obs.data(), results, final_obs.data());
+    v->step(twos, seeds, obs.data(), results, final_obs.data());
+    CHECK(results[1].terminated);
+    CHECK(results[1].reward == doctest::Approx(0.1 * 2 + 0.01 * 2 + (me == 0 ? 1 : -1)));  // both played 2: even wins
+    CHECK(final_obs[3] == 3);  // game 1's end, before its reset
+    CHECK(obs[0] == 0);        // and the next episode's start
+  }
+  env_config c = game_config("python:aec_test_games:pennies");
+  const std::string parallel = creation_error([&] { make_turn_based_vector(c, 1); });
+  CHECK(parallel.find("Parallel game") != std::string::npos);
+  const std::string three = creation_error([] { make_env_vector(game_config("python:aec_test_games:three_parallel"), 1); });
+  CHECK(three.find("3 possible agents") != std::string::npos);
+}
+
+TEST_CASE("AEC bridge: what is not a two-agent AEC game is refused, naming it") {
+  const std::string three = creation_error([] { make_turn_based_vector(game_config("python:aec_test_games:three_agents"), 1); });
+  CHECK(three.find("3 possible agents") != std::string::npos);
+  const std::string single = creation_error([] { make_turn_based_vector(game_config("python:cartpole_py:CartPole"), 1); });
+  CHECK(single.find("not a PettingZoo game") != std::string::npos);
+  env_config c = game_config("python:tictactoe:make");
+  c.versus.opponent = "alphabeta:2";
+  c.versus.opponent = "python:aec_test_games:no_such_player";
+  const std::string missing = creation_error([&] { make_env_vector(c, 1); });
+  CHECK(missing.find("no_such_player") != std::string::npos);
+  CHECK_THROWS_AS(games::check_opponent_name("alphabeta:12", "python:tictactoe:make", "env.opponent"),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(games::check_opponent_name("python:", "python:tictactoe:make", "env.opponent"), std::invalid_argument);
+  CHECK_NOTHROW(games::check_opponent_name("python:tictactoe:perfect", "python:tictactoe:make", "env.opponent"));
+}
+
+TEST_CASE("AEC bridge: a game that raises or dies, and a player that answers wrongly, are errors within seconds") {
+  for (const char* kwargs : {R"({"raise_on_move": 3})", R"({"die_on_move": 3})"}) {
+    auto games = make_turn_based_vector(game_config("python:aec_test_games:countdown", kwargs), 2);
+    const int all[] = {0, 1};
+    const std::uint64_t seeds[] = {1, 1};
+    games->reset(all, 2, seeds);
+    const float a[] = {0, 0};
+    turn_result r[2];
+    const auto start = std::chrono::steady_clock::now();
+    std::string message;
+    try {
+      for (int t = 0; t < 3; ++t) games->step(all, 2, a, r);
+    } catch (const std::runtime_error& e) {
+      message = e.what();
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+    if (std::string(kwargs).find("raise") != std::string::npos)
+      CHECK(message.find("the test's countdown raises") != std::string::npos);
+    else
+      CHECK_FALSE(message.empty());
+  }
+  {
+    env_config c = game_config("python:aec_test_games:countdown");
+    c.versus.opponent = "python:aec_test_games:wrong_player";
+    c.versus.seat = "second";
+    auto v = make_env_vector(c, 1);
+    std::uint64_t seed = 0;
+    float obs[2];
+    std::string message;
+    try {
+      v->reset(&seed, obs);
+    } catch (const std::runtime_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("wrong_player") != std::string::npos);
+    CHECK(message.find("chose 7") != std::string::npos);
+  }
+  CHECK(troupe::tests::hosts_left("/aec-bridge-test-marker").empty());
+}
