@@ -102,6 +102,25 @@ def two_agents(first, kind):
     return agents, observation, action
 
 
+def mask_from_source(source, view, info, size, where, who, np):
+    """An agent's mask as 0/1 values, from its view's "action_mask" (source
+    "observation") or its info's; Refused, saying `where` and for `who`, when
+    it is missing, of the wrong size, or allows nothing."""
+    if source == "observation":
+        name, mask = "observation of %s['action_mask']" % who, view[spaces.MASK_KEY]
+    else:
+        name = "infos[%r]['action_mask']" % who
+        mask = info.get("action_mask") if isinstance(info, dict) else None
+        if mask is None:
+            raise Refused("%s: %s is missing (env.action_mask: none turns masks off)" % (where, name))
+    values = spaces.mask_values(mask, np).astype(np.uint8)
+    if values.shape != (size,) or not np.all(values <= 1):
+        raise Refused("%s: %s is %r, expected %d values of 0 or 1" % (where, name, mask, size))
+    if not values.any():
+        raise Refused("%s: %s allows no action" % (where, name))
+    return values
+
+
 def hello_of(kind, agents, encoder, decoder, first, mask_from):
     """What Troupe is told of a share of games (envs/python/host_hello.hpp)."""
     return {
@@ -116,7 +135,38 @@ def hello_of(kind, agents, encoder, decoder, first, mask_from):
     }
 
 
-class GameHost:
+class GameBatches:
+    """The batch commands of both kinds of games: a payload lists n games
+    (u32 count, u32 indices), then per game a seed (u64) or its step's
+    actions (`step_shape` float32s); a host defines reset(g, seed) and
+    step(g, actions), each returning the game's state record."""
+
+    def listed(self, payload):
+        (n,) = struct.unpack_from("<I", payload)
+        return struct.unpack_from("<%dI" % n, payload, 4), 4 + 4 * n
+
+    def reset_games(self, payload):
+        games, at = self.listed(payload)
+        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
+        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
+
+    def step_games(self, payload):
+        np = self.np
+        games, at = self.listed(payload)
+        size = int(np.prod(self.step_shape))
+        actions = np.frombuffer(payload, np.float32, len(games) * size, at).reshape(len(games), *self.step_shape)
+        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
+
+    def render(self, index):
+        frame = self.games[index].render()
+        np = self.np
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise Refused("render() did not return an H x W x 3 uint8 array")
+        height, width = frame.shape[:2]
+        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
+
+
+class GameHost(GameBatches):
     """A share of an agent's games, each a PettingZoo AEC environment."""
 
     def __init__(self, settings, games, np):
@@ -130,6 +180,7 @@ class GameHost:
         self.obs_size = int(np.prod(self.encoder.shape))
         self.mask_size = sum(self.decoder.components) if self.mask_from else 0
         self.action_width = self.decoder.width()
+        self.step_shape = (self.action_width,)
         self.hello = hello_of("aec", self.agents, self.encoder, self.decoder, first, self.mask_from)
         self.seen = [[0.0] * 2 for _ in games]  # each agent's _cumulative_rewards, credited
         self.moves = [0] * len(games)           # since the reset, for messages
@@ -189,23 +240,11 @@ class GameHost:
     def mask_of(self, g, view, env=None):
         """The mover's mask in game g (or in `env`, a copy of it being
         searched), from its view or its infos."""
-        np = self.np
         env = self.games[g] if env is None else env
         where = "game %d, %s" % (g, "after its reset" if self.moves[g] == 0 else "move %d" % self.moves[g])
-        if self.mask_from == "observation":
-            name, mask = "observe(%s)['action_mask']" % env.agent_selection, view[spaces.MASK_KEY]
-        else:
-            name = "infos[%r]['action_mask']" % env.agent_selection
-            info = env.infos.get(env.agent_selection)
-            mask = info.get("action_mask") if isinstance(info, dict) else None
-            if mask is None:
-                raise Refused("%s: %s is missing (env.action_mask: none turns masks off)" % (where, name))
-        values = spaces.mask_values(mask, np).astype(np.uint8)
-        if values.shape != (self.mask_size,) or not np.all(values <= 1):
-            raise Refused("%s: %s is %r, expected %d values of 0 or 1" % (where, name, mask, self.mask_size))
-        if not values.any():
-            raise Refused("%s: %s allows no action" % (where, name))
-        return values
+        mover = env.agent_selection
+        info = env.infos.get(mover) if isinstance(getattr(env, "infos", None), dict) else None
+        return mask_from_source(self.mask_from, view, info, self.mask_size, where, mover, self.np)
 
     def credit(self, g):
         """What each agent's _cumulative_rewards gained since last asked."""
@@ -334,39 +373,15 @@ class GameHost:
                 break
         return gained + best
 
-    # The commands: payloads of listed games.
-    def reset_games(self, payload):
-        (n,) = struct.unpack_from("<I", payload)
-        games = struct.unpack_from("<%dI" % n, payload, 4)
-        seeds = struct.unpack_from("<%dQ" % n, payload, 4 + 4 * n)
-        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
-
-    def step_games(self, payload):
-        np = self.np
-        (n,) = struct.unpack_from("<I", payload)
-        games = struct.unpack_from("<%dI" % n, payload, 4)
-        actions = np.frombuffer(payload, np.float32, n * self.action_width, 4 + 4 * n)
-        actions = actions.reshape(n, self.action_width)
-        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
-
     def search_games(self, payload, depth):
         np = self.np
-        (n,) = struct.unpack_from("<I", payload)
-        games = struct.unpack_from("<%dI" % n, payload, 4)
-        seeds = struct.unpack_from("<%dQ" % n, payload, 4 + 4 * n)
+        games, at = self.listed(payload)
+        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
         moves = [self.search(g, depth, seed) for g, seed in zip(games, seeds)]
         return np.asarray(moves, np.float32).tobytes()
 
-    def render(self, index):
-        frame = self.games[index].render()
-        np = self.np
-        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-            raise Refused("render() did not return an H x W x 3 uint8 array")
-        height, width = frame.shape[:2]
-        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
 
-
-class ParallelHost:
+class ParallelHost(GameBatches):
     """A share of an agent's games, each a PettingZoo Parallel environment."""
 
     def __init__(self, settings, games, np):
@@ -399,6 +414,7 @@ class ParallelHost:
         self.obs_size = int(np.prod(self.encoder.shape))
         self.mask_size = sum(self.decoder.components) if self.mask_from else 0
         self.action_width = self.decoder.width()
+        self.step_shape = (len(self.agents), self.action_width)
         self.hello = hello_of("parallel", self.agents, self.encoder, self.decoder, first, self.mask_from)
         self.steps = [0] * len(games)
         self.row = np.zeros((1, self.obs_size), np.float32)
@@ -421,21 +437,9 @@ class ParallelHost:
         return b"".join(parts)
 
     def mask_of(self, g, agent, observations, infos):
-        np = self.np
-        where = "game %d, step %d" % (g, self.steps[g])
-        if self.mask_from == "observation":
-            name, mask = "observation[%r]['action_mask']" % agent, observations[agent][spaces.MASK_KEY]
-        else:
-            name = "infos[%r]['action_mask']" % agent
-            info = infos.get(agent) if isinstance(infos, dict) else None
-            mask = info.get("action_mask") if isinstance(info, dict) else None
-            if mask is None:
-                raise Refused("%s: %s is missing (env.action_mask: none turns masks off)" % (where, name))
-        values = spaces.mask_values(mask, np).astype(np.uint8)
-        if values.shape != (self.mask_size,) or not np.all(values <= 1) or not values.any():
-            raise Refused("%s: %s is %r, expected %d values of 0 or 1, one of them 1"
-                          % (where, name, mask, self.mask_size))
-        return values
+        info = infos.get(agent) if isinstance(infos, dict) else None
+        return mask_from_source(self.mask_from, observations[agent], info, self.mask_size,
+                                "game %d, step %d" % (g, self.steps[g]), agent, self.np)
 
     def reset(self, g, seed):
         observations, infos = self.games[g].reset(seed=int(seed))
@@ -452,24 +456,6 @@ class ParallelHost:
         over = done_t or done_u or not getattr(env, "agents", self.agents)
         gained = [float(rewards.get(a, 0.0)) for a in self.agents]
         return self.state(g, observations, infos, gained, over, done_t)
-
-    def reset_games(self, payload):
-        (n,) = struct.unpack_from("<I", payload)
-        games = struct.unpack_from("<%dI" % n, payload, 4)
-        seeds = struct.unpack_from("<%dQ" % n, payload, 4 + 4 * n)
-        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
-
-    def step_games(self, payload):
-        np = self.np
-        (n,) = struct.unpack_from("<I", payload)
-        games = struct.unpack_from("<%dI" % n, payload, 4)
-        width = len(self.agents) * self.action_width
-        actions = np.frombuffer(payload, np.float32, n * width, 4 + 4 * n).reshape(n, len(self.agents),
-                                                                                    self.action_width)
-        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
-
-    def render(self, index):
-        return GameHost.render(self, index)
 
 
 class PlayerHost:

@@ -6,9 +6,6 @@
 // the person sits second.
 #include <doctest/doctest.h>
 
-#include <SDL.h>
-
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,33 +17,13 @@
 #include "envs/seat_vector.hpp"
 #include "model/shared_model.hpp"
 #include "tests/viewer/headless.hpp"
+#include "tests/viewer/sdl_events.hpp"
 #include "viewer/overlay_panel.hpp"
 #include "viewer/viewer_window.hpp"
 
 using namespace troupe;
 
 namespace {
-
-struct person_video {
-  person_video() { setenv("SDL_VIDEODRIVER", "dummy", 1); }
-  ~person_video() { unsetenv("SDL_VIDEODRIVER"); }
-};
-
-void push_key(SDL_Keycode key) {
-  SDL_Event e{};
-  e.type = SDL_KEYDOWN;
-  e.key.keysym.sym = key;
-  REQUIRE(SDL_PushEvent(&e) == 1);
-}
-
-void push_click(int x, int y) {
-  SDL_Event e{};
-  e.type = SDL_MOUSEBUTTONDOWN;
-  e.button.button = SDL_BUTTON_LEFT;
-  e.button.x = x;
-  e.button.y = y;
-  REQUIRE(SDL_PushEvent(&e) == 1);
-}
 
 envs::rgb_frame square_frame() {
   envs::rgb_frame f;
@@ -58,7 +35,7 @@ envs::rgb_frame square_frame() {
 
 TEST_SUITE("viewer") {
 TEST_CASE("the window queues a person's clicks on the picture and digit keys, not clicks on the panel") {
-  person_video video;
+  troupe::tests::dummy_video video;
   // A 10 x 10 frame is drawn 36 times larger (360 x 360), the panel right of
   // it; the window is exactly the composed picture's size.
   const int k = viewer::frame_scale(10);
@@ -70,11 +47,11 @@ TEST_CASE("the window queues a person's clicks on the picture and digit keys, no
   window.show(square_frame(), {}, true);
   REQUIRE(window.poll_events());
   CHECK_FALSE(window.take_input());
-  push_click(90, 180);   // a quarter across the frame, half down
-  push_click(500, 100);  // the panel: no move
-  push_key(SDLK_7);
-  push_key(SDLK_KP_0);
-  push_key(SDLK_a);  // not a move
+  troupe::tests::click(90, 180);   // a quarter across the frame, half down
+  troupe::tests::click(500, 100);  // the panel: no move
+  troupe::tests::press(SDLK_7);
+  troupe::tests::press(SDLK_KP_0);
+  troupe::tests::press(SDLK_a);  // not a move
   REQUIRE(window.poll_events());
   auto in = window.take_input();
   REQUIRE(in);
@@ -92,7 +69,7 @@ TEST_CASE("the window queues a person's clicks on the picture and digit keys, no
 }
 
 TEST_CASE("a person's moves against a policy: digits and clicks, illegal ones ignored, the reply in the panel") {
-  person_video video;
+  troupe::tests::dummy_video video;
   std::vector<std::unique_ptr<envs::turn_based_env>> games;
   games.push_back(std::make_unique<envs::games::connect_four_game>());
   const envs::env_spec spec = games.front()->spec();
@@ -114,8 +91,8 @@ TEST_CASE("a person's moves against a policy: digits and clicks, illegal ones ig
   viewer::overlay_info info;
   CHECK_FALSE(you.ready(window, info));  // nothing chosen yet
   CHECK(info.title.find("your move") != std::string::npos);
-  push_key(SDLK_9);  // the ninth action: Connect Four has seven
-  push_key(SDLK_4);
+  troupe::tests::press(SDLK_9);  // the ninth action: Connect Four has seven
+  troupe::tests::press(SDLK_4);
   REQUIRE(window.poll_events());
   REQUIRE(you.ready(window, info));
   you.act(obs.data(), action.data(), info);

@@ -19,6 +19,7 @@
 #include "envs/render.hpp"
 #include "tests/e2e/process.hpp"
 #include "tests/viewer/headless.hpp"
+#include "tests/viewer/sdl_events.hpp"
 #include "viewer/overlay_panel.hpp"
 #include "viewer/png_writer.hpp"
 #include "viewer/text_overlay.hpp"
@@ -35,18 +36,8 @@ using troupe::tests::empty_dir;
 using troupe::tests::read_png;
 using troupe::tests::rgb;
 
-// SDL's dummy video driver: a real viewer_window, no display at all.
-struct dummy_video {
-  dummy_video() { setenv("SDL_VIDEODRIVER", "dummy", 1); }
-  ~dummy_video() { unsetenv("SDL_VIDEODRIVER"); }
-};
-
-void press(SDL_Keycode key) {
-  SDL_Event e{};
-  e.type = SDL_KEYDOWN;
-  e.key.keysym.sym = key;
-  REQUIRE(SDL_PushEvent(&e) == 1);
-}
+using troupe::tests::dummy_video;
+using troupe::tests::press;
 
 rgb_frame solid(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
   rgb_frame f;
