@@ -193,20 +193,18 @@ void request_actions(agent_pointer self) {
   st.asking = false;
 }
 
-// The environments an agent steps: its config's, or with self-play the
-// learning seat of its game against the pool's opponents.
+// The environments an agent steps: its config's, or one seat of its game
+// against what `opponents` makes.
 std::unique_ptr<envs::env_vector> environments_of(caf::actor_system& sys, const agent_config& config,
-                                                  const std::shared_ptr<selfplay_pool>& selfplay) {
-  if (!selfplay) return envs::make_env_vector(config.env, config.envs);
+                                                  const opponent_source& opponents) {
+  if (!opponents) return envs::make_env_vector(config.env, config.envs);
   return envs::make_game_side(config.env, config.envs, envs::parse_seat(config.env.versus.seat),
-                              [&](const envs::env_spec& spec) {
-                                return opponents_from(sys, selfplay, config.envs, config.env, spec);
-                              });
+                              [&](const envs::env_spec& spec) { return opponents(sys, config.envs, config.env, spec); });
 }
 
 agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict_service owner,
                                 std::shared_ptr<predict_lane> lane, rollout_sink learner,
-                                report_sink metrics, std::shared_ptr<selfplay_pool> selfplay) {
+                                report_sink metrics, opponent_source opponents) {
   auto& st = self->state;
   st.config = config;
   st.owner = predict_client(std::move(owner), std::move(lane));
@@ -217,7 +215,7 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
   cc.agent_id = config.id;
   cc.n_steps = config.n_steps;
   cc.state_size = config.state_size;
-  st.envs = environments_of(self->system(), config, selfplay);
+  st.envs = environments_of(self->system(), config, opponents);
   st.collector.emplace(*st.envs, cc, [self](int) { return self->state.seeds(); });
   st.can_render = st.collector->environments().can_render();
   st.report.agent_id = config.id;
@@ -277,10 +275,10 @@ agent_config agent_config_for(const run::run_config& config, std::uint32_t id, s
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
                         predict_service owner, std::shared_ptr<predict_lane> lane,
                         rollout_sink learner, report_sink metrics,
-                        std::shared_ptr<selfplay_pool> selfplay) {
+                        opponent_source opponents) {
   return caf::actor_cast<agent_actor>(sys.spawn<caf::detached>(agent, config, std::move(owner), std::move(lane),
                                                                std::move(learner), std::move(metrics),
-                                                               std::move(selfplay)));
+                                                               std::move(opponents)));
 }
 
 }  // namespace troupe::actors

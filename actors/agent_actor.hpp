@@ -10,12 +10,13 @@
 // draws nothing unless asked, and at most one frame per request, so watching
 // costs training one render per frame shown (see actors/frames/frame_hub.hpp).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "actors/messages.hpp"
 #include "actors/predict_client.hpp"
-#include "actors/selfplay_pool.hpp"
+#include "envs/seat_vector.hpp"
 #include "run/run_config.hpp"
 #include "envs/env_config.hpp"
 
@@ -43,18 +44,24 @@ struct agent_config {
   bool batch_scheduling = true;  // agents.batch_scheduling: see actors/agent_thread.hpp
 };
 
+// What plays the other side of an agent's two-player games (the self-play
+// pool's opponents, another policy's live parameters); empty: env.id is
+// stepped as configured (an environment, or a game against env.opponent).
+using opponent_source = std::function<std::unique_ptr<envs::opponents>(
+    caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec)>;
+
 // An agent of a run with this config (the learner's own, or a worker's).
 agent_config agent_config_for(const run::run_config& config, std::uint32_t id, std::uint64_t seed);
 
 // Spawned detached. Starts acting on start_atom; on stop_atom it answers with
 // its final counts and quits. It asks for actions through `lane`, the
 // owner's lane, when it has one (the owner is in this process), else by
-// messages to `owner`. With `selfplay` it plays the learning seat of
-// env.id's two-player game (envs/seat_vector.hpp) against the pool's
-// opponents; env.seat says which seat.
+// messages to `owner`. With `opponents` it plays one seat of env.id's
+// two-player game (envs/registry.hpp: make_game_side) against what they
+// make; env.seat says which seat.
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
                         predict_service owner, std::shared_ptr<predict_lane> lane,
                         rollout_sink learner, report_sink metrics,
-                        std::shared_ptr<selfplay_pool> selfplay = nullptr);
+                        opponent_source opponents = {});
 
 }  // namespace troupe::actors

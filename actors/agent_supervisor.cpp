@@ -28,7 +28,7 @@ void agent_supervisor::start(size_t i, std::uint64_t incarnation) {
   agent_config config = configs_[i];
   config.seed = seeds_(i, incarnation);
   const wiring& w = wires_[i];
-  running_[i] = spawn_agent(sys_, config, w.owner, w.lane, w.learner, w.metrics, w.selfplay);
+  running_[i] = spawn_agent(sys_, config, w.owner, w.lane, w.learner, w.metrics, w.opponents);
   self_->monitor(running_[i]);
   if (started_) started_(i, running_[i]);
   self_->send(running_[i], start_atom_v);
@@ -50,13 +50,14 @@ bool agent_supervisor::on_down(const caf::down_msg& down) {
   return false;
 }
 
-std::int64_t agent_supervisor::stop_all(std::chrono::seconds timeout) {
-  std::int64_t dropped = 0;
-  for (auto& a : running_) {
+std::vector<std::int64_t> agent_supervisor::stop_all(std::chrono::seconds timeout) {
+  std::vector<std::int64_t> dropped(running_.size(), 0);
+  for (size_t i = 0; i < running_.size(); ++i) {
+    agent_actor& a = running_[i];
     if (!a) continue;  // failed beyond the restart budget
     self_->demonitor(a.address());
     self_->request(a, timeout, stop_atom_v)
-        .receive([&](const agent_final& f) { dropped += f.samples_dropped; },
+        .receive([&](const agent_final& f) { dropped[i] = f.samples_dropped; },
                  [&](caf::error& err) {
                    // It failed just now: its unsent steps were never reported.
                    last_failure_ = sys_.render(err);

@@ -24,7 +24,7 @@ class agent_supervisor {
     std::shared_ptr<predict_lane> lane;  // the owner's, when it is in this process
     rollout_sink learner;
     report_sink metrics;
-    std::shared_ptr<selfplay_pool> selfplay = nullptr;  // with selfplay.enabled
+    opponent_source opponents = {};  // a two-player game's other side (self-play, another policy)
   };
   // The seed of agent `index` when started for the `incarnation`-th time
   // (0 first, then the node's failure count at each restart).
@@ -50,8 +50,8 @@ class agent_supervisor {
   const std::string& last_failure() const { return last_failure_; }
 
   // Stops every running agent (each reports and drops its unfinished
-  // rollout); returns the samples they dropped.
-  std::int64_t stop_all(std::chrono::seconds timeout);
+  // rollout); returns the samples each agent dropped, by index.
+  std::vector<std::int64_t> stop_all(std::chrono::seconds timeout);
 
  private:
   void start(size_t index, std::uint64_t incarnation);

@@ -8,6 +8,7 @@
 
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
+#include "actors/policy_opponents.hpp"
 #include "algo/learner.hpp"
 #include "run/run_directory.hpp"
 
@@ -53,26 +54,50 @@ metrics_totals totals_of(caf::scoped_actor& self, const metrics_actor& metrics) 
   return totals;
 }
 
-// This node's agents: agent i is served by replica i mod the replica count.
+// What plays the other side of policy `index`'s games: its self-play pool,
+// or the other policy's live parameters; none for an environment (or a
+// game against env.opponent).
+opponent_source opponents_for(const run_parts& run, size_t index) {
+  const policy_parts& policy = run.policies[index];
+  if (auto pool = policy.selfplay)
+    return [pool](caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec) {
+      return opponents_from(sys, pool, games, env, spec);
+    };
+  if (run.policies.size() < 2) return {};
+  const policy_parts& other = run.policies[(index + 1) % run.policies.size()];
+  return [owner = other.owners[0], lane = other.lanes[0]](caf::actor_system& sys, int, const envs::env_config&,
+                                                          const envs::env_spec& spec) {
+    return policy_opponents(sys, owner, lane, spec);
+  };
+}
+
+// This node's agents: agent i plays for policy i mod the policies, served by
+// its replica (i / policies) mod the replica count.
 agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& self,
                                   const run_request& request, const run_parts& run) {
-  const run::run_config& config = request.config;
+  const size_t policies = run.policies.size();
   std::vector<agent_config> configs;
   std::vector<agent_supervisor::wiring> wires;
-  for (int i = 0; i < config.agents.count; ++i) {
-    configs.push_back(agent_config_for(config, std::uint32_t(i), 0));
-    const size_t replica = size_t(i) % run.owners.size();
-    wires.push_back({run.owners[replica], run.lanes[replica], run.learners[replica], run.metrics, run.selfplay});
+  std::vector<opponent_source> opponents;
+  for (size_t p = 0; p < policies; ++p) opponents.push_back(opponents_for(run, p));
+  for (int i = 0; i < request.config.agents.count; ++i) {
+    const policy_parts& policy = run.policies[size_t(i) % policies];
+    configs.push_back(agent_config_for(policy.plan.config, std::uint32_t(i), 0));
+    const size_t replica = (size_t(i) / policies) % policy.owners.size();
+    wires.push_back({policy.owners[replica], policy.lanes[replica], policy.learners[replica], policy.metrics,
+                     opponents[size_t(i) % policies]});
   }
-  const agents::run_streams streams = run.streams;
+  std::vector<agents::run_streams> streams;
+  for (const auto& policy : run.policies) streams.push_back(policy.streams);
   auto seeds = [streams](size_t i, std::uint64_t incarnation) {
-    return streams.agent(i, incarnation);
+    return streams[i % streams.size()].agent(i, incarnation);
   };
   auto named = [&self, hub = request.frame_hub](size_t i, const agent_actor& agent) {
     if (hub) self->send(hub, agent_atom_v, std::int32_t(i), agent);
   };
   // A deterministic run's replacement agent would begin its rollouts anew and
   // its rounds could never be whole: a failure ends that run.
+  const run::run_config& config = request.config;
   const int max_restarts = config.run.deterministic ? 0 : config.agents.max_restarts;
   return agent_supervisor(sys, self, std::move(configs), std::move(wires), max_restarts, seeds,
                           named);
@@ -85,7 +110,8 @@ struct running {
   caf::scoped_actor self;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   run_parts run;
-  run_outcome outcome;
+  run_outcome outcome;                // the run's
+  std::vector<run_outcome> policies;  // each policy's, as run.policies
 
   running(caf::actor_system& s, const run_request& r) : sys(s), request(r), self(s) {}
 
@@ -94,29 +120,29 @@ struct running {
   }
 };
 
-// Saves a checkpoint (replica 0's learner writes it) with the counters as the
-// metrics actor has them now. False when it could not be written (a full
-// disk, say): the older checkpoints are still there, untouched.
-bool checkpoint(running& r) {
-  if (r.request.run_dir.empty()) return true;
+// Saves a checkpoint of one policy (its replica 0's learner writes it) with
+// the counters as its metrics actor has them now. False when it could not be
+// written (a full disk, say): the older checkpoints are still there, untouched.
+bool checkpoint_policy(running& r, const policy_parts& policy, run_outcome& done) {
+  if (policy.plan.run_dir.empty()) return true;
   const model::checkpoint_store store =
-      run::run_directory{r.request.run_dir}.checkpoints(r.request.config.checkpoint.keep);
-  const metrics_totals totals = totals_of(r.self, r.run.metrics);
+      run::run_directory{policy.plan.run_dir}.checkpoints(policy.plan.config.checkpoint.keep);
+  const metrics_totals totals = totals_of(r.self, policy.metrics);
   model::checkpoint_meta meta;
   meta.env_steps = totals.env_steps;
   meta.episodes = totals.episodes;
   meta.updates = totals.updates;
   meta.samples_trained = totals.samples_trained;
-  meta.wall_seconds = r.run.resumed.wall_seconds + r.elapsed();
-  meta.segment = r.run.segment;
-  meta.config_yaml = r.request.config_yaml;
+  meta.wall_seconds = policy.resumed.wall_seconds + r.elapsed();
+  meta.segment = policy.segment;
+  meta.config_yaml = policy.plan.config_yaml;
   bool written = false;
   try {
     const std::string path = store.path_for(totals.env_steps);
-    r.self->request(r.run.learners[0], shutdown_timeout, checkpoint_atom_v, path, meta)
+    r.self->request(policy.learners[0], shutdown_timeout, checkpoint_atom_v, path, meta)
         .receive(
             [&](std::uint64_t) {
-              r.outcome.last_checkpoint = path;
+              done.last_checkpoint = path;
               written = true;
             },
             [&](caf::error& err) {
@@ -125,7 +151,7 @@ bool checkpoint(running& r) {
             });
     if (written) store.prune();
     // The league as of this checkpoint: a resumed run restores it.
-    if (written && r.run.selfplay) r.run.selfplay->save();
+    if (written && policy.selfplay) policy.selfplay->save();
   } catch (const std::exception& e) {  // the checkpoints directory itself
     r.outcome.checkpoint_failure = e.what();
     written = false;
@@ -133,25 +159,32 @@ bool checkpoint(running& r) {
   return written;
 }
 
-// What best.pt holds now, if the run keeps one: closed to the evaluator
+// Every policy's checkpoint; false at the first that could not be written.
+bool checkpoint(running& r) {
+  for (size_t p = 0; p < r.run.policies.size(); ++p)
+    if (!checkpoint_policy(r, r.run.policies[p], r.policies[p])) return false;
+  return true;
+}
+
+// What best.pt holds now, if the policy keeps one: closed to the evaluator
 // first, so an evaluation that ends later cannot replace what the summary
 // names.
-void read_best(running& r) {
-  if (r.run.best_gate) r.run.best_gate->close();
-  if (r.request.run_dir.empty()) return;
-  const std::string path = run::run_directory{r.request.run_dir}.checkpoints().best();
+void read_best(const policy_parts& policy, run_outcome& done) {
+  if (policy.best_gate) policy.best_gate->close();
+  if (policy.plan.run_dir.empty()) return;
+  const std::string path = run::run_directory{policy.plan.run_dir}.checkpoints().best();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return;
   try {
-    r.outcome.best = model::read_checkpoint_meta(path);
-    r.outcome.best_checkpoint = path;
+    done.best = model::read_checkpoint_meta(path);
+    done.best_checkpoint = path;
   } catch (const model::checkpoint_error& e) {
     std::cerr << "troupe: warning: " << e.what() << std::endl;
   }
 }
 
 // Waits for the first stop condition, checkpointing on the way. The
-// metrics actor's conditions (a solve, the step budget) and the agents'
+// metrics actors' conditions (a solve, the step budget) and the agents'
 // failures arrive as messages; the wall-clock ones are read between them,
 // and an interrupt too (a signal handler sets a flag: it cannot send a
 // message).
@@ -179,10 +212,89 @@ run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::
   return reason;
 }
 
+// One policy's learners drained, its owners' counters and its totals, into
+// `done`; `agents_dropped` is what its agents dropped at their stop.
+void drain_policy(running& r, const policy_parts& policy, std::int64_t agents_dropped, run_outcome& done) {
+  auto& self = r.self;
+  done.samples_dropped = agents_dropped;
+  // A learner answers once every peer has applied every update of its own,
+  // so when all have answered, every replica holds every update; a second
+  // round (answered at once) collects counters that include all of them.
+  const size_t replicas = policy.models.size();
+  for (size_t pass = 0; pass < (replicas > 1 ? 2 : 1); ++pass) {
+    done.replicas.clear();
+    for (auto& l : policy.learners)
+      self->request(l, shutdown_timeout, drain_atom_v)
+          .receive([&](const learner_final& f) { done.replicas.push_back(f); },
+                   [&](caf::error& err) { throw_on(err, "learner did not drain"); });
+  }
+  done.learner = sum_of(done.replicas);
+  done.samples_dropped += done.learner.samples_dropped;
+  for (auto& o : policy.owners)
+    self->request(o, shutdown_timeout, stats_atom_v)
+        .receive([&](const batch_stats& b) { done.batching.merge(b); },
+                 [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
+}
+
+// The policy's totals once everything is trained: every step an agent took
+// was reported to the metrics actor with the rollout that carried it (or at
+// stop, as dropped), so the reports count what was collected, also by
+// agents that failed and were replaced.
+void total_policy(running& r, const policy_parts& policy, run_outcome& done) {
+  done.totals = totals_of(r.self, policy.metrics);
+  done.samples_collected = done.totals.env_steps - policy.resumed.env_steps;
+  done.parameter_bytes = model::parameter_bytes(*policy.models[0]);
+  done.devices = policy.plan.config.devices;
+  done.replica_max_lag_bound = policy.models.size() > 1 ? std::uint64_t(policy.plan.config.replicas.max_lag) : 0;
+  done.policy = policy.plan.name;
+  done.run_dir = policy.plan.run_dir;
+  if (policy.selfplay) done.league = policy.selfplay->league().saved();
+}
+
+// The run's outcome from its policies': one policy's is the run's; several
+// add their counts up (the first one's mean return and checkpoint stand for
+// the run's).
+void combine(running& r) {
+  const run_outcome& o = r.outcome;
+  for (auto& p : r.policies) {  // what only the run knows
+    p.stop = o.stop;
+    p.wall_seconds = o.wall_seconds;
+    p.agent_restarts = o.agent_restarts;
+    p.last_failure = o.last_failure;
+    p.checkpoint_failure = o.checkpoint_failure;
+    p.cluster = o.cluster;
+    p.cluster_door = o.cluster_door;
+  }
+  run_outcome all = r.policies.front();
+  if (r.policies.size() == 1 && all.policy.empty()) {
+    r.outcome = std::move(all);
+    return;
+  }
+  std::vector<learner_final> learners{all.learner};
+  for (size_t i = 1; i < r.policies.size(); ++i) {
+    const run_outcome& p = r.policies[i];
+    all.totals.env_steps += p.totals.env_steps;
+    all.totals.episodes += p.totals.episodes;
+    all.totals.updates += p.totals.updates;
+    all.totals.samples_trained += p.totals.samples_trained;
+    all.totals.solved = all.totals.solved || p.totals.solved;
+    all.batching.merge(p.batching);
+    all.samples_collected += p.samples_collected;
+    all.samples_dropped += p.samples_dropped;
+    all.parameter_bytes += p.parameter_bytes;
+    learners.push_back(p.learner);
+  }
+  all.learner = sum_of(learners);
+  all.policy.clear();
+  all.run_dir.clear();
+  all.policies = r.policies;
+  r.outcome = std::move(all);
+}
+
 // Shuts the run down in causal order: the cluster's workers and this
 // node's agents first (each reports what it collected and stops sending),
-// then the learners train what is already queued, then the metrics actor
-// has seen every report; a final checkpoint and the totals last.
+// then the learners train what is already queued, then the metrics actors
+// have seen every report; a final checkpoint and the totals last.
 void shut_down(running& r, agent_supervisor& agents) {
   run_outcome& outcome = r.outcome;
   const run_parts& run = r.run;
@@ -192,41 +304,25 @@ void shut_down(running& r, agent_supervisor& agents) {
         .receive([&](const cluster_final& f) { outcome.cluster = f; },
                  [&](caf::error& err) { throw_on(err, "cluster gateway did not stop"); });
 
-  outcome.samples_dropped += agents.stop_all(shutdown_timeout);
+  const std::vector<std::int64_t> dropped = agents.stop_all(shutdown_timeout);
   outcome.agent_restarts = agents.failures();
   outcome.last_failure = agents.last_failure();
-  // A learner answers once every peer has applied every update of its own,
-  // so when all have answered, every replica holds every update; a second
-  // round (answered at once) collects counters that include all of them.
-  const size_t replicas = run.models.size();
-  for (size_t pass = 0; pass < (replicas > 1 ? 2 : 1); ++pass) {
-    outcome.replicas.clear();
-    for (auto& l : run.learners)
-      self->request(l, shutdown_timeout, drain_atom_v)
-          .receive([&](const learner_final& f) { outcome.replicas.push_back(f); },
-                   [&](caf::error& err) { throw_on(err, "learner did not drain"); });
+  const size_t count = run.policies.size();
+  for (size_t p = 0; p < count; ++p) {
+    std::int64_t mine = 0;  // agent i played for policy i mod count
+    for (size_t i = p; i < dropped.size(); i += count) mine += dropped[i];
+    drain_policy(r, run.policies[p], mine, r.policies[p]);
   }
-  outcome.learner = sum_of(outcome.replicas);
-  outcome.samples_dropped += outcome.learner.samples_dropped;
-  for (auto& o : run.owners)
-    self->request(o, shutdown_timeout, stats_atom_v)
-        .receive([&](const batch_stats& b) { outcome.batching.merge(b); },
-                 [&](caf::error& err) { throw_on(err, "model-owner did not answer"); });
   // The final one; after a failed one the disk is full (or gone): the
   // newest complete checkpoint is what the run keeps.
   if (outcome.checkpoint_failure.empty()) checkpoint(r);
-  outcome.totals = totals_of(self, run.metrics);
-  // Every step an agent took was reported to the metrics actor with the
-  // rollout that carried it (or at stop, as dropped), so the reports count
-  // what was collected, also by agents that failed and were replaced.
-  outcome.samples_collected = outcome.totals.env_steps - run.resumed.env_steps;
-  if (run.selfplay) outcome.league = run.selfplay->league().saved();
+  for (size_t p = 0; p < count; ++p) total_policy(r, run.policies[p], r.policies[p]);
   if (run.cluster_door)  // it lets the workers' last messages (the end of the run) through
     self->request(run.cluster_door, shutdown_timeout, stop_atom_v)
         .receive([&](const door_counts& d) { outcome.cluster_door = d; },
                  [&](caf::error& err) { throw_on(err, "the cluster port's door did not close"); });
   run.exit_all(r.sys);
-  read_best(r);
+  for (size_t p = 0; p < count; ++p) read_best(run.policies[p], r.policies[p]);
 }
 
 }  // namespace
@@ -235,16 +331,15 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
                        const std::atomic<bool>& interrupted) {
   running r(sys, request);
   r.run = build_run(sys, request, caf::actor_cast<run_control>(r.self), r.start);
-  if (request.frame_hub) r.self->send(request.frame_hub, metrics_atom_v, r.run.metrics);
-  const size_t replicas = r.run.models.size();
-  r.outcome.parameter_bytes = model::parameter_bytes(*r.run.models[0]);
-  r.outcome.devices = request.config.devices;
-  r.outcome.replica_max_lag_bound = replicas > 1 ? std::uint64_t(request.config.replicas.max_lag) : 0;
+  r.policies.resize(r.run.policies.size());
+  // A viewer's panel follows the first policy's figures.
+  if (request.frame_hub) r.self->send(request.frame_hub, metrics_atom_v, r.run.policies.front().metrics);
   agent_supervisor agents = supervise_agents(sys, r.self, request, r.run);
   agents.start_all();
   r.outcome.stop = wait_for_stop(r, agents, interrupted);
   r.outcome.wall_seconds = r.elapsed();
   shut_down(r, agents);
+  combine(r);
   return r.outcome;
 }
 

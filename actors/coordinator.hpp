@@ -46,6 +46,13 @@ struct run_outcome {
   door_counts stream_door;
   bool streamed = false;
   std::optional<agents::league::state> league;  // self-play: the league at the end
+  // policies: each policy's own outcome (its name in `policy`, its files in
+  // `run_dir`), in the config's order; the fields above are then the run's,
+  // its counts added up, its mean return the first policy's. Empty: the
+  // run is its one policy.
+  std::string policy;
+  std::string run_dir;
+  std::vector<run_outcome> policies;
 };
 
 // Runs to the first stop condition, or until `interrupted` is set.

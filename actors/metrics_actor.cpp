@@ -230,6 +230,11 @@ void confirm(metrics_pointer self) {
           [=](caf::error&) { evaluation_lost(self); });  // stopped meanwhile: the run is ending
 }
 
+// The steps run.stop.env_steps counts: every policy's.
+std::int64_t run_env_steps(const metrics_state& st) {
+  return st.config.run_env_steps ? st.config.run_env_steps->load() : st.metrics.env_steps();
+}
+
 void check_stop(metrics_pointer self) {
   auto& st = self->state;
   const auto& stop = st.config.stop;
@@ -241,7 +246,7 @@ void check_stop(metrics_pointer self) {
     else
       mark_solved(self);
   }
-  if (stop.env_steps > 0 && st.metrics.env_steps() >= stop.env_steps)
+  if (stop.env_steps > 0 && run_env_steps(st) >= stop.env_steps)
     request_stop(self, run::stop_reason::env_steps);
 }
 
@@ -290,8 +295,12 @@ progress_row take_row(metrics_pointer self) {
   if (stop.wall_seconds > 0)
     left = std::max(0.0, stop.wall_seconds - (row.wall_seconds - st.config.resumed.wall_seconds));
   if (stop.env_steps > 0 && row.env_steps_per_s > 0) {
+    // Several policies: each one's share of the steps left, at its own rate.
+    const double share = st.config.run_env_steps
+                             ? double(row.env_steps) / std::max<std::int64_t>(1, run_env_steps(st))
+                             : 1.0;
     const double by_steps =
-        std::max<double>(0, stop.env_steps - row.env_steps) / row.env_steps_per_s;
+        std::max<double>(0, stop.env_steps - run_env_steps(st)) * share / row.env_steps_per_s;
     left = left < 0 ? by_steps : std::min(left, by_steps);
   }
   row.remaining_seconds = left;
@@ -309,7 +318,7 @@ void write_row(metrics_pointer self, progress_row row, const batch_stats& batchi
   st.last_batching = batching;
   row.mean_predict_batch =
       batching.forward_passes ? double(batching.observations) / batching.forward_passes : 0;
-  if (st.config.log.progress) std::cout << format_progress_line(row) << std::endl;
+  if (st.config.log.progress) std::cout << st.config.label << format_progress_line(row) << std::endl;
   const bool cluster = st.nodes.size() > 1 || (st.nodes.size() == 1 && !st.nodes.count(learner_node));
   if (cluster && st.config.log.progress)
     for (const auto& s : node_table(st)) {
@@ -358,6 +367,7 @@ void count_report(metrics_pointer self, const episode_report& report) {
   node.predict_seconds += report.predict_seconds;
   node.predicts += report.predicts;
   st.metrics.add_env_steps(report.env_steps);
+  if (st.config.run_env_steps) *st.config.run_env_steps += report.env_steps;
   for (size_t i = 0; i < report.returns.size(); ++i)
     st.metrics.add_episode(report.returns[i], i < report.lengths.size() ? report.lengths[i] : 0);
   check_stop(self);

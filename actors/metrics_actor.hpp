@@ -2,6 +2,7 @@
 // The metrics actor: collects agents' episode reports and the learner's
 // update reports, prints a progress line, appends metrics.csv, and asks the
 // coordinator to stop when a stop condition is met.
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -47,6 +48,11 @@ struct metrics_config {
   std::string tensorboard_dir = {};  // empty: no TensorBoard events; else a new event file there
   std::int32_t deterministic_agents = 0;  // run.deterministic: agents.count; 0: not deterministic
   std::shared_ptr<const agents::league> league = nullptr;  // self-play: its figures in every row
+  // Several policies (one metrics actor each): the name that begins this
+  // one's progress lines, and the env steps of all of them together, which
+  // run.stop.env_steps counts (null: this actor's own).
+  std::string label = {};
+  std::shared_ptr<std::atomic<std::int64_t>> run_env_steps = nullptr;
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

@@ -17,14 +17,18 @@ namespace troupe::actors {
 
 namespace {
 
-// Spawns the gateway and publishes it (over TLS when configured).
+// Spawns the gateway and publishes it (over TLS when configured). Workers'
+// agents reach the run's one policy.
 cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
                                     run_parts& run) {
   const run::run_config& config = request.config;
+  if (run.policies.size() != 1)
+    throw std::invalid_argument("policies: several policies do not take cluster workers yet (a worker's agents reach one policy): train on one node");
+  policy_parts& policy = run.policies.front();
   gateway_config g;
   g.token = request.cluster.token;
   g.config_yaml = request.cluster.worker_config_yaml;
-  g.seed = run.streams.workers();
+  g.seed = policy.streams.workers();
   g.shapes.envs_per_agent = config.env.envs_per_agent;
   g.shapes.obs_size = run.env.observation.flat_size();
   g.shapes.action_width = run.env.action.flat_size();
@@ -34,7 +38,7 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   g.shapes.mask_heads = run.env.action.categories();
   g.frame_hub = request.frame_hub;
   g.first_view_slot = config.agents.count;  // after the learner's own agents
-  auto gateway = spawn_gateway(sys, g, run.owners, run.learners, run.metrics);
+  auto gateway = spawn_gateway(sys, g, policy.owners, policy.learners, policy.metrics);
   const auto& c = request.cluster;
   auto door = publish_behind_door(sys, gateway, c.host, c.port, c.tls, config.cluster.limits,
                                   "cluster port");
@@ -50,9 +54,6 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   return gateway;
 }
 
-}  // namespace
-
-namespace {
 // Self-play's snapshots, counted in the learner's updates. A snapshot that
 // cannot be written (a full disk) is said once and skipped: training goes on.
 update_hook snapshot_hook(const std::shared_ptr<selfplay_pool>& pool) {
@@ -66,92 +67,144 @@ update_hook snapshot_hook(const std::shared_ptr<selfplay_pool>& pool) {
     }
   };
 }
+
+// What every policy of a run shares.
+struct shared_setup {
+  const run_request& request;
+  const envs::env_spec& env;
+  std::chrono::steady_clock::time_point start;
+  run_control coordinator;
+  // Several policies: their env steps together (run.stop.env_steps counts these).
+  std::shared_ptr<std::atomic<std::int64_t>> run_env_steps;
+};
+
+// Policy `index`'s replicas, metrics, evaluator and pool, started.
+policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, policy_request plan, size_t index) {
+  policy_parts policy;
+  policy.plan = std::move(plan);
+  const policy_request& p = policy.plan;
+  const run::run_config& config = p.config;
+  // One parameter replica per device, all starting from replica 0's
+  // parameters (and, resuming, all from the same checkpoint).
+  const model::net_spec spec = run::net_spec_for(config, shared.env);
+  const size_t replicas = config.devices.size();
+  const auto bad_checkpoint = [](const model::checkpoint_error& e) {
+    return run::config_error(e.what());  // bad input: another architecture, say
+  };
+  if (!p.resume_from.empty()) {
+    try {
+      policy.resumed = model::read_checkpoint_meta(p.resume_from);
+    } catch (const model::checkpoint_error& e) {
+      throw bad_checkpoint(e);
+    }
+  }
+  policy.segment = p.resume_from.empty() ? 0 : policy.resumed.segment + 1;
+  const bool deterministic = config.run.deterministic;
+  const std::uint64_t seed = agents::run_streams::policy_seed(config.run.seed, index);
+  policy.streams = agents::run_streams(seed, policy.segment);
+  for (size_t d = 0; d < replicas; ++d) {
+    policy.models.push_back(model::make_shared_model(spec, seed, config.devices[d]));
+    if (d > 0) model::copy_parameters(*policy.models[0], *policy.models[d]);
+    policy.trainers.push_back(std::make_shared<algo::learner>(
+        policy.models[d], run::learner_config_for(config, shared.env, policy.streams.learner(d))));
+    if (!p.resume_from.empty()) {
+      try {
+        policy.resumed = policy.trainers[d]->restore(p.resume_from);
+      } catch (const model::checkpoint_error& e) {
+        throw bad_checkpoint(e);
+      }
+    }
+  }
+  for (auto& m : policy.models) model::warm_up(*m, config.batching.max_batch);
+
+  for (size_t d = 0; d < replicas; ++d) {
+    policy.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
+    policy.owners.push_back(spawn_model_owner(sys, policy.models[d], config.batching,
+                                              policy.streams.owner(d), policy.lanes.back(), deterministic));
+  }
+  const run::run_directory dir{p.run_dir};
+  if (config.selfplay.enabled) {
+    if (!shared.request.cluster.host.empty())
+      throw std::invalid_argument("selfplay.enabled: not with cluster workers yet (their agents reach the learning policy's owner alone): train on one node");
+    selfplay_setup setup{config.selfplay, config.batching, policy.streams.snapshots(), "", p.config_yaml};
+    if (!p.run_dir.empty()) setup.dir = dir.selfplay_dir();
+    policy.selfplay = std::make_shared<selfplay_pool>(sys, policy.models[0], policy.owners[0], policy.lanes[0], setup);
+    if (!p.resume_from.empty()) policy.selfplay->restore();
+  }
+  metrics_config mcfg{config.run.stop, config.log, p.run_dir.empty() ? std::string() : dir.metrics_file(),
+                      shared.start, policy.resumed};
+  // One TensorBoard folder for the run, a subfolder per named policy.
+  if (config.log.tensorboard && !p.run_dir.empty())
+    mcfg.tensorboard_dir = p.name.empty() ? dir.tensorboard_dir()
+                                          : run::run_directory{shared.request.run_dir}.tensorboard_dir() + "/" + p.name;
+  const bool keeps_best = config.checkpoint.best.episodes > 0 && !p.run_dir.empty();
+  if (config.run.stop.confirm_episodes > 0 || keeps_best) {
+    // Replica 0's parameters are judged (and saved by checkpoints).
+    evaluator_config ecfg{config.env, config.run.stop.mean_return, "", policy.segment, p.config_yaml};
+    if (keeps_best) ecfg.best_path = dir.checkpoints().best();
+    policy.best_gate = ecfg.best_gate;
+    policy.evaluator = spawn_evaluator(sys, policy.models[0], ecfg, {policy.models.begin() + 1, policy.models.end()});
+    mcfg.evaluator = policy.evaluator;
+    mcfg.confirm_seed = policy.streams.confirmation();
+  }
+  mcfg.best = config.checkpoint.best;
+  if (deterministic) mcfg.deterministic_agents = config.agents.count;
+  if (policy.selfplay) mcfg.league = policy.selfplay->shared_league();
+  if (!p.name.empty()) mcfg.label = p.name + " ";
+  mcfg.run_env_steps = shared.run_env_steps;
+  policy.metrics = spawn_metrics(sys, mcfg, policy.owners[0], shared.coordinator);
+  auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
+  for (size_t d = 0; d < replicas; ++d)
+    policy.learners.push_back(spawn_learner(
+        sys, policy.trainers[d], policy.metrics,
+        replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock},
+        rollout_admission{deterministic ? 0 : algo::rollout_budget(config.algo),  // rounds bound the lag
+                          config.algo.max_rollouts_in_flight,
+                          std::uint64_t(algo::max_policy_lag(config.algo)),
+                          deterministic ? config.agents.count : 0},
+        d == 0 ? snapshot_hook(policy.selfplay) : update_hook{}));
+  if (replicas > 1) introduce_replicas(sys, policy.learners);
+  return policy;
+}
+
 }  // namespace
+
+std::vector<policy_request> policy_requests(const run_request& request) {
+  if (!request.policies.empty()) return request.policies;
+  std::vector<policy_request> out;
+  for (run::policy_plan& plan : run::plan_policies(request.config, request.run_dir.empty() ? "the run" : request.run_dir)) {
+    policy_request p;
+    p.name = plan.name;
+    p.config = std::move(plan.config);
+    p.config_yaml = p.name.empty() ? request.config_yaml : run::to_yaml(p.config);
+    p.run_dir = request.run_dir.empty() || p.name.empty() ? request.run_dir
+                                                          : run::run_directory{request.run_dir}.policy_dir(p.name);
+    if (p.name.empty()) p.resume_from = request.resume_from;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 
 run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
                     std::chrono::steady_clock::time_point start) {
   const run::run_config& config = request.config;
   run_parts run;
   run.env = request.env.id.empty() ? envs::spec_of(config.env) : request.env;
-  // One parameter replica per device, all starting from replica 0's
-  // parameters (and, resuming, all from the same checkpoint).
-  const model::net_spec spec = run::net_spec_for(config, run.env);
-  const size_t replicas = config.devices.size();
-  const auto bad_checkpoint = [](const model::checkpoint_error& e) {
-    return run::config_error(e.what());  // bad input: another architecture, say
-  };
-  if (!request.resume_from.empty()) {
-    try {
-      run.resumed = model::read_checkpoint_meta(request.resume_from);
-    } catch (const model::checkpoint_error& e) {
-      throw bad_checkpoint(e);
-    }
-  }
-  run.segment = request.resume_from.empty() ? 0 : run.resumed.segment + 1;
-  const bool deterministic = config.run.deterministic;
   // LibTorch's operations that have a nondeterministic kernel raise instead.
-  if (deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
-  run.streams = agents::run_streams(config.run.seed, run.segment);
-  for (size_t d = 0; d < replicas; ++d) {
-    run.models.push_back(model::make_shared_model(spec, config.run.seed, config.devices[d]));
-    if (d > 0) model::copy_parameters(*run.models[0], *run.models[d]);
-    run.trainers.push_back(std::make_shared<algo::learner>(
-        run.models[d], run::learner_config_for(config, run.env, run.streams.learner(d))));
-    if (!request.resume_from.empty()) {
-      try {
-        run.resumed = run.trainers[d]->restore(request.resume_from);
-      } catch (const model::checkpoint_error& e) {
-        throw bad_checkpoint(e);
-      }
-    }
+  if (config.run.deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
+  std::vector<policy_request> plans = policy_requests(request);
+  shared_setup shared{request, run.env, start, std::move(coordinator), nullptr};
+  if (plans.size() > 1) {
+    std::int64_t before = 0;  // what the policies' earlier segments stepped
+    for (const auto& p : plans)
+      if (!p.resume_from.empty()) try {
+          before += model::read_checkpoint_meta(p.resume_from).env_steps;
+        } catch (const model::checkpoint_error& e) {
+          throw run::config_error(e.what());
+        }
+    shared.run_env_steps = std::make_shared<std::atomic<std::int64_t>>(before);
   }
-  for (auto& m : run.models) model::warm_up(*m, config.batching.max_batch);
-
-  for (size_t d = 0; d < replicas; ++d) {
-    run.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
-    run.owners.push_back(spawn_model_owner(sys, run.models[d], config.batching,
-                                           run.streams.owner(d), run.lanes.back(), deterministic));
-  }
-  if (config.selfplay.enabled) {
-    if (!request.cluster.host.empty())
-      throw std::invalid_argument("selfplay.enabled: not with cluster workers yet (their agents reach the learning policy's owner alone): train on one node");
-    selfplay_setup setup{config.selfplay, config.batching, run.streams.snapshots(), "", request.config_yaml};
-    if (!request.run_dir.empty()) setup.dir = run::run_directory{request.run_dir}.selfplay_dir();
-    run.selfplay = std::make_shared<selfplay_pool>(sys, run.models[0], run.owners[0], run.lanes[0], setup);
-    if (!request.resume_from.empty()) run.selfplay->restore();
-  }
-  metrics_config mcfg{config.run.stop, config.log,
-                      request.run_dir.empty() ? std::string()
-                                              : run::run_directory{request.run_dir}.metrics_file(),
-                      start, run.resumed};
-  if (config.log.tensorboard && !request.run_dir.empty())
-    mcfg.tensorboard_dir = run::run_directory{request.run_dir}.tensorboard_dir();
-  const bool keeps_best = config.checkpoint.best.episodes > 0 && !request.run_dir.empty();
-  if (config.run.stop.confirm_episodes > 0 || keeps_best) {
-    // Replica 0's parameters are judged (and saved by checkpoints).
-    evaluator_config ecfg{config.env, config.run.stop.mean_return, "", run.segment,
-                          request.config_yaml};
-    if (keeps_best) ecfg.best_path = run::run_directory{request.run_dir}.checkpoints().best();
-    run.best_gate = ecfg.best_gate;
-    run.evaluator = spawn_evaluator(sys, run.models[0], ecfg, {run.models.begin() + 1, run.models.end()});
-    mcfg.evaluator = run.evaluator;
-    mcfg.confirm_seed = run.streams.confirmation();
-  }
-  mcfg.best = config.checkpoint.best;
-  if (deterministic) mcfg.deterministic_agents = config.agents.count;
-  if (run.selfplay) mcfg.league = run.selfplay->shared_league();
-  run.metrics = spawn_metrics(sys, mcfg, run.owners[0], std::move(coordinator));
-  auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
-  for (size_t d = 0; d < replicas; ++d)
-    run.learners.push_back(spawn_learner(
-        sys, run.trainers[d], run.metrics,
-        replica_setup{std::uint32_t(d), std::uint64_t(config.replicas.max_lag), clock},
-        rollout_admission{deterministic ? 0 : algo::rollout_budget(config.algo),  // rounds bound the lag
-                          config.algo.max_rollouts_in_flight,
-                          std::uint64_t(algo::max_policy_lag(config.algo)),
-                          deterministic ? config.agents.count : 0},
-        d == 0 ? snapshot_hook(run.selfplay) : update_hook{}));
-  if (replicas > 1) introduce_replicas(sys, run.learners);
+  for (size_t i = 0; i < plans.size(); ++i) run.policies.push_back(build_policy(sys, shared, std::move(plans[i]), i));
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;
 }
@@ -161,14 +214,16 @@ void run_parts::exit_all(caf::actor_system& sys) const {
   // peer can send those; see actors/net/network_facing.hpp).
   caf::scoped_actor self{sys};
   const auto quit = caf::exit_reason::user_shutdown;
-  for (const auto& l : learners) self->send_exit(l, quit);
-  for (const auto& o : owners) self->send_exit(o, quit);
-  if (selfplay) selfplay->stop();
-  if (metrics) self->send_exit(metrics, quit);
+  for (const auto& policy : policies) {
+    for (const auto& l : policy.learners) self->send_exit(l, quit);
+    for (const auto& o : policy.owners) self->send_exit(o, quit);
+    if (policy.selfplay) policy.selfplay->stop();
+    if (policy.metrics) self->send_exit(policy.metrics, quit);
+    if (policy.evaluator) self->send_exit(policy.evaluator, quit);
+  }
   if (gateway) self->send_exit(gateway, quit);
   // The door closes its connections itself, a moment after it is told.
   if (cluster_door) self->send(cluster_door, stop_atom_v);
-  if (evaluator) self->send_exit(evaluator, quit);
 }
 
 }  // namespace troupe::actors

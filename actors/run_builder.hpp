@@ -36,6 +36,16 @@ struct cluster_listen {
   std::string worker_config_yaml;  // the resolved config without the token
 };
 
+// One policy of a run as it runs (run::plan_policies) and where it keeps
+// its files.
+struct policy_request {
+  std::string name;         // empty: the run's only policy, without policies:
+  run::run_config config;   // the policy's own: its model, algo, seat and share of agents
+  std::string config_yaml;  // stored in its checkpoints
+  std::string run_dir;      // RUN, or RUN/policies/NAME (empty: no files)
+  std::string resume_from;  // its checkpoint to continue from (empty: a fresh start)
+};
+
 struct run_request {
   run::run_config config;
   // The environments' spec when the caller read it already (actors::
@@ -45,15 +55,24 @@ struct run_request {
   std::string config_yaml;  // the resolved config, stored in checkpoints
   std::string run_dir;      // receives metrics.csv and checkpoints/ (empty: neither)
   std::string resume_from;  // a checkpoint to continue from (empty: a fresh run)
+  // The policies as planned (troupe train fills them in); empty: the
+  // builder plans them from the fields above.
+  std::vector<policy_request> policies;
   cluster_listen cluster;
   // When set, told about every agent (and its replacements) and the metrics
   // actor, so viewers can watch the run through it. Its owner stops it.
   frame_hub_actor frame_hub;
 };
 
-struct run_parts {
-  envs::env_spec env;                  // the environments' spec, read once
-  model::checkpoint_meta resumed;      // what earlier segments did (zeros: a fresh run)
+// The policies of `request`: its own when given, else planned from its
+// config (run::plan_policies), resuming from request.resume_from.
+std::vector<policy_request> policy_requests(const run_request& request);
+
+// One policy's actors: one parameter replica per `devices` entry (model,
+// learner, model-owner), its metrics actor, its evaluator and self-play pool.
+struct policy_parts {
+  policy_request plan;
+  model::checkpoint_meta resumed;      // what its earlier segments did (zeros: a fresh start)
   std::uint64_t segment = 0;           // 0, then one more per resume
   agents::run_streams streams{1, 0};
   // Replica d: its parameters, learner, model-owner and learner actor.
@@ -66,7 +85,12 @@ struct run_parts {
   evaluator_actor evaluator;       // with run.stop.confirm_episodes > 0 or a best.pt to keep
   std::shared_ptr<best_file_gate> best_gate;  // the evaluator's, closed before the summary reads best.pt
   std::shared_ptr<selfplay_pool> selfplay;  // with selfplay.enabled: the pool and its league
-  cluster_gateway_actor gateway;   // only when serving workers
+};
+
+struct run_parts {
+  envs::env_spec env;                  // the environments' spec, read once
+  std::vector<policy_parts> policies;  // in the config's order (one without policies:)
+  cluster_gateway_actor gateway;   // only when serving workers (one policy)
   caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)
 
   // Every actor above, told to quit.

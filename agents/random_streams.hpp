@@ -21,6 +21,14 @@ class run_streams {
   static constexpr std::uint64_t replica_sampling = 1u << 22;  // replica d > 0: + d
   static constexpr std::uint64_t minibatch_shuffles = 1u << 23;  // replica d's learner: + d
   static constexpr std::uint64_t selfplay_snapshots = 1u << 24;  // the snapshots' model-owners
+  static constexpr std::uint64_t policy_tables = 1u << 25;  // policy p > 0 (policies:): + p seeds its table
+
+  // The seed of policy `policy`'s table of streams (and of its initial
+  // parameters): policy 0 keeps the run's own, so a run of one policy draws
+  // what it drew before policies existed.
+  static std::uint64_t policy_seed(std::uint64_t run_seed, std::uint64_t policy) {
+    return policy == 0 ? run_seed : stream_seed(run_seed, policy_tables + policy, 0);
+  }
 
   run_streams(std::uint64_t run_seed, std::uint64_t segment) : seed_(run_seed), segment_(segment) {}
 

@@ -26,6 +26,7 @@ struct eval_options {
   int episodes = 100;
   bool greedy = false;
   bool best = false;  // checkpoints/best.pt, not the newest
+  std::string policy;  // policies: which one (default: the first)
   std::uint64_t seed = 12345;
   std::string opponent;      // empty: the environment as configured
   std::string seat = "both";
@@ -101,7 +102,7 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
-      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest);
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.policy);
   const std::string& path = trained.checkpoint;
   const model::checkpoint_meta& meta = trained.meta;
   const run::run_config& config = trained.config;
@@ -133,6 +134,7 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
   auto* cmd = cli.add_subcommand("eval", "evaluate a trained policy from a run or checkpoint");
   cmd->add_option("target", opts->target, "run directory or checkpoint file")->required();
   cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
+  cmd->add_option("--policy", opts->policy, "a run of several policies (policies:): which one (default: the first in its config)");
   cmd->add_option("--episodes", opts->episodes, "episodes to play")->check(CLI::Range(1, 10000000));
   cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
   cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");

@@ -73,11 +73,11 @@ void human_policy::policy_moved(const float* policy, const float* action, const 
   agents::show_policy(last_reply_, env_.spec().action, policy, action, env_.spec().action_labels, legal);
 }
 
-void play_against(const std::string& target, bool best, const human_play_options& opts) {
+void play_against(const std::string& target, bool best, const std::string& policy, const human_play_options& opts) {
   if (opts.episodes < 0) throw config_error("play: --episodes must not be negative");
   model::set_compute_threads(1);
   const run::trained_model trained =
-      run::load_trained_model(target, best ? run::which_checkpoint::best : run::which_checkpoint::newest);
+      run::load_trained_model(target, best ? run::which_checkpoint::best : run::which_checkpoint::newest, policy);
   const envs::env_config& env = trained.config.env;
   if (!envs::is_turn_based_game(env.id))
     throw config_error("play --human: " + env.id + " is not a two-player turn-based game (those are: " +
@@ -99,11 +99,11 @@ void play_against(const std::string& target, bool best, const human_play_options
     throw config_error("play --human: a person plays games of one discrete action; " + env.id + " has " +
                        spec.action.describe());
   human_policy* person = nullptr;  // the panel's receiver of the policy's moves, made below
-  auto policy = agents::model_opponents(trained.model, 1, spec, opts.greedy,
-                                        [&person](const float* p, const float* a, const std::uint8_t* legal) {
-                                          if (person) person->policy_moved(p, a, legal);
-                                        });
-  envs::vector_as_env seat_env(std::make_unique<envs::seat_vector>(std::move(games), seat, std::move(policy)));
+  auto trained_side = agents::model_opponents(trained.model, 1, spec, opts.greedy,
+                                              [&person](const float* p, const float* a, const std::uint8_t* legal) {
+                                                if (person) person->policy_moved(p, a, legal);
+                                              });
+  envs::vector_as_env seat_env(std::make_unique<envs::seat_vector>(std::move(games), seat, std::move(trained_side)));
   human_policy you(seat_env, opts.seed);
   person = &you;
   std::cout << "troupe play: you against " << trained.checkpoint << " (version " << trained.meta.version << ", "

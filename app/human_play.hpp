@@ -58,6 +58,7 @@ struct human_play_options {
 
 // Plays in the window until it closes (or the episodes are done). Throws
 // config_error when the run's environment is not a two-player game.
-void play_against(const std::string& target, bool best, const human_play_options& options);
+void play_against(const std::string& target, bool best, const std::string& policy,
+                  const human_play_options& options);
 
 }  // namespace troupe::app

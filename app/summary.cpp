@@ -96,6 +96,26 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   } else {
     j["selfplay"] = nullptr;
   }
+  // policies: each one's figures (its own summary.json has them all).
+  if (!o.policies.empty()) {
+    nlohmann::json policies = nlohmann::json::array();
+    for (const actors::run_outcome& p : o.policies)
+      policies.push_back({{"name", p.policy},
+                          {"run_dir", p.run_dir},
+                          {"env_steps", p.totals.env_steps},
+                          {"episodes", p.totals.episodes},
+                          {"final_mean_return", p.totals.final_mean_return},
+                          {"solved", p.totals.solved},
+                          {"updates", p.learner.updates},
+                          {"samples_collected", p.samples_collected},
+                          {"samples_trained", p.learner.samples_trained},
+                          {"samples_dropped", p.samples_dropped},
+                          {"checkpoint", p.last_checkpoint}});
+    j["policies"] = policies;
+  } else {
+    j["policies"] = nullptr;
+  }
+  if (!o.policy.empty()) j["policy"] = o.policy;
   j["agent_restarts"] = o.agent_restarts;
   // Where the time went: busy seconds of the two model threads, against the
   // wall time (agents step environments and message on the remaining core).

@@ -114,18 +114,19 @@ prepared_run prepare(const train_options& opts) {
     throw config_error("--frames, --screenshot and --record are for the window: add --view");
   prepared_run p;
   actors::run_request& request = p.request;
-  if (!opts.resume_dir.empty()) {
+  const bool resuming = !opts.resume_dir.empty();
+  if (resuming) {
     if (!opts.config_path.empty())
       throw config_error("give either a CONFIG or --resume RUN_DIR, not both");
     p.dir.root = opts.resume_dir;
-    request.resume_from = p.dir.resume_point();
     p.config_path = p.dir.config_file();
   } else {
     if (opts.config_path.empty()) throw config_error("give a CONFIG file (or --resume RUN_DIR)");
     p.config_path = opts.config_path;
   }
   request.config = run::load_config(p.config_path, opts.overrides);
-  if (opts.resume_dir.empty())
+  if (resuming && request.config.policies.empty()) request.resume_from = p.dir.resume_point();
+  if (!resuming)
     p.dir = opts.run_dir.empty() ? run::run_directory::fresh(request.config.run.name)
                                  : run::run_directory{opts.run_dir};
   request.run_dir = p.dir.root;
@@ -133,8 +134,8 @@ prepared_run prepare(const train_options& opts) {
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
-  if (const std::string problem = run::unfillable_batch(config); !serving && !problem.empty())
-    throw config_error(p.config_path + ": " + problem);
+  if (serving && config.policies.size() > 1)
+    throw config_error(p.config_path + ": key 'policies': several policies do not take cluster workers yet (a worker's agents reach one policy): train them with troupe train");
   if (serving && config.run.deterministic)
     throw config_error(p.config_path + ": key 'run.deterministic': workers' rollouts arrive in the network's order, "
                        "not in rounds: a run that serves workers cannot be deterministic (leave the key off)");
@@ -155,8 +156,26 @@ prepared_run prepare(const train_options& opts) {
   request.config.cluster.token.clear();  // never written to the run directory
   request.env = run::env_spec_for(config, p.config_path);
   request.config_yaml = run::to_yaml(config);
+  for (run::policy_plan& plan : run::plan_policies(config, p.config_path)) {
+    actors::policy_request policy;
+    policy.name = plan.name;
+    policy.config = std::move(plan.config);
+    const bool own_dir = !policy.name.empty();
+    policy.run_dir = own_dir ? p.dir.policy_dir(policy.name) : p.dir.root;
+    policy.config_yaml = own_dir ? run::to_yaml(policy.config) : request.config_yaml;
+    if (resuming) policy.resume_from = own_dir ? run::run_directory{policy.run_dir}.resume_point() : request.resume_from;
+    const std::string problem = run::unfillable_batch(policy.config);
+    if (!serving && !problem.empty())
+      throw config_error(p.config_path + ": " + (own_dir ? "policy '" + policy.name + "': " : "") + problem);
+    request.policies.push_back(std::move(policy));
+  }
   p.dir.create();
   p.dir.write(p.dir.config_file(), request.config_yaml);
+  for (const auto& policy : request.policies)
+    if (!policy.name.empty()) {
+      run::run_directory{policy.run_dir}.create();
+      p.dir.write(run::run_directory{policy.run_dir}.config_file(), policy.config_yaml);
+    }
   return p;
 }
 
@@ -172,8 +191,12 @@ void print_header(const prepared_run& p) {
             << "\n"
             << "troupe: " << model::describe_compute_runtime() << "\n"
             << "troupe: run directory " << p.dir.root << std::endl;
-  if (!p.request.resume_from.empty())
-    std::cout << "troupe: resuming from " << p.request.resume_from << std::endl;
+  for (const auto& policy : p.request.policies) {
+    if (!policy.name.empty())
+      std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, seat "
+                << policy.config.env.versus.seat << ", " << policy.run_dir << std::endl;
+    if (!policy.resume_from.empty()) std::cout << "troupe: resuming from " << policy.resume_from << std::endl;
+  }
 }
 
 // --view-port: the frames published for `troupe view --connect`.
@@ -233,6 +256,9 @@ int report(const prepared_run& p, const actors::run_outcome& outcome) {
               << std::endl;
   }
   try {
+    for (const auto& policy : outcome.policies)
+      p.dir.write(run::run_directory{policy.run_dir}.summary_file(),
+                  summary_json(policy, config.run.stop.mean_return));
     p.dir.write(p.dir.summary_file(), summary_json(outcome, config.run.stop.mean_return));
   } catch (const std::exception& e) {
     std::cerr << "troupe: error: " << e.what() << std::endl;
@@ -247,9 +273,17 @@ int report(const prepared_run& p, const actors::run_outcome& outcome) {
     std::cout << "; solved in " << t.seconds_to_target << " s / " << t.env_steps_to_target
               << " env steps";
   std::cout << "\ntroupe: summary in " << p.dir.summary_file();
-  if (!outcome.last_checkpoint.empty()) std::cout << "; checkpoint " << outcome.last_checkpoint;
+  if (!outcome.last_checkpoint.empty() && outcome.policies.empty())
+    std::cout << "; checkpoint " << outcome.last_checkpoint;
   std::cout << std::endl;
-  if (config.log.plot) plot_run(p.dir.root);
+  for (const auto& policy : outcome.policies)
+    std::cout << "troupe: policy " << policy.policy << ": " << policy.totals.env_steps << " env steps, "
+              << policy.totals.episodes << " episodes, mean return " << policy.totals.final_mean_return
+              << ", " << policy.learner.updates << " updates; in " << policy.run_dir << std::endl;
+  if (config.log.plot) {
+    if (outcome.policies.empty()) plot_run(p.dir.root);
+    for (const auto& policy : outcome.policies) plot_run(policy.run_dir);
+  }
   if (outcome.stop == run::stop_reason::agent_failures)
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "

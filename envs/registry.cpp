@@ -234,6 +234,19 @@ env_spec game_spec_of(const env_config& config) {
   return make_turn_based_vector(config, 1)->spec();
 }
 
+std::vector<std::string> game_agent_names(const env_config& config) {
+  if (const registry_entry* e = simultaneous_entry(config.id)) {
+    const auto game = e->make_simultaneous(config);
+    return {game->agent_name(0), game->agent_name(1)};
+  }
+  if (parse_env_id(config.id).source == env_source::python)
+    return python::read_hello(config.id,
+                              python::start_environment_hosts(config, 1, python::host_serves::games).hello)
+        .agents;
+  const auto games = make_turn_based_vector(config, 1);
+  return {games->agent_name(0), games->agent_name(1)};
+}
+
 std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count) {
   if (parse_env_id(config.id).source == env_source::python) {
     python::host_group hosts = python::start_environment_hosts(config, count, python::host_serves::games);

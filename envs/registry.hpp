@@ -68,6 +68,9 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
                                            const opponents_for& others);
 // The spec of one side of config's game (made once, to ask).
 env_spec game_spec_of(const env_config& config);
+// The game's agents' ids, in seat order ("player_0", "player_1"); throws
+// env_key_error naming env.id when it is not a two-player game.
+std::vector<std::string> game_agent_names(const env_config& config);
 // `count` of `config`'s games in their turn-based form; throws env_key_error
 // naming env.id when it has none. (As an env, a game is one seat of it
 // against env.opponent: make_env_vector.)

@@ -1,6 +1,7 @@
 #include "run/config_loader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -270,10 +271,115 @@ run_config load_config(const std::string& path, const std::vector<std::string>& 
   return load_parsed(parse_file(path), path, overrides);
 }
 
+namespace {
+
+// Puts `over`'s keys into `target`, section by section.
+void merge_into(YAML::Node target, const YAML::Node& over) {
+  for (const auto& item : over) {
+    const std::string key = item.first.Scalar();
+    YAML::Node existing = target[key];
+    if (item.second.IsMap() && existing.IsMap())
+      merge_into(existing, item.second);
+    else
+      target[key] = item.second;
+  }
+}
+
+bool is_policy_name(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+}
+
+}  // namespace
+
+// policies: each policy's config is the run's with the policy's model and
+// algo keys over it, read and checked as a whole config is.
+static std::vector<policy_config> read_policies(const YAML::Node& node, const YAML::Node& root,
+                                                const std::string& path, const origin& from) {
+  const std::string key = "policies";
+  if (!node.IsMap() || node.size() == 0)
+    fail(from.at(key, node), key, "expected a mapping of policy names to {agents, model, algo}, got " + scalar_text(node));
+  std::vector<policy_config> out;
+  std::set<std::string> names;
+  for (const auto& item : node) {
+    const std::string name = item.first.IsScalar() ? item.first.Scalar() : "";
+    const std::string at = key + "." + name;
+    if (!is_policy_name(name))
+      fail(from.at(key, item.first), key, "a policy's name is 1-64 letters, digits, '_' or '-' (it names a folder), got " + scalar_text(item.first));
+    if (!names.insert(name).second) fail(from.at(at, item.first), at, "duplicate policy name");
+    const YAML::Node& body = item.second;
+    if (!body.IsMap()) fail(from.at(at, body), at, "expected a mapping with agents (and model, algo), got " + scalar_text(body));
+    policy_config policy;
+    policy.name = name;
+    YAML::Node merged = YAML::Clone(root);
+    for (const auto& part : body) {
+      const std::string k = part.first.IsScalar() ? part.first.Scalar() : "";
+      const std::string where = from.at(at + "." + k, part.second);
+      if (k == "agents") {
+        if (!part.second.IsSequence() || part.second.size() == 0)
+          fail(where, at + ".agents", "expected a list of the game's agent ids or patterns (\"player_0\", \"player_*\"), got " + scalar_text(part.second));
+        for (const auto& a : part.second) {
+          if (!a.IsScalar() || a.Scalar().empty())
+            fail(where, at + ".agents", "expected agent ids as plain strings, got " + scalar_text(a));
+          policy.agents.push_back(text_of(a, where, at + ".agents"));
+        }
+      } else if (k == "model" || k == "algo") {
+        if (!part.second.IsMap())
+          fail(where, at + "." + k, "expected a mapping of " + k + " keys, got " + scalar_text(part.second));
+        if (!merged[k].IsMap()) merged[k] = YAML::Node(YAML::NodeType::Map);
+        merge_into(merged[k], part.second);
+      } else {
+        fail(where, at + "." + k, "unknown key: a policy has agents, model and algo");
+      }
+    }
+    if (policy.agents.empty()) fail(from.at(at, body), at + ".agents", "missing: which of the game's agents this policy plays");
+    try {
+      const run_config own = load_parsed(merged, path, {});
+      policy.model = own.model;
+      policy.algo = own.algo;
+    } catch (const config_error& e) {
+      throw config_error(std::string(e.what()) + " (in policy '" + name + "')");
+    }
+    out.push_back(std::move(policy));
+  }
+  return out;
+}
+
+// What several policies in one run cannot do yet, each refused with its reason.
+static void check_policies(const run_config& config, const std::string& path) {
+  if (config.policies.size() < 2) return;
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw config_error(path + ": key '" + key + "': " + what);
+  };
+  if (!envs::is_two_player_game(config.env.id))
+    fail("policies", "several policies play a two-player game (" + envs::two_player_games() + "), each its own seat; " +
+                         config.env.id + " is not one");
+  if (config.policies.size() > 2) fail("policies", "a two-player game has two seats: at most two policies");
+  if (config.selfplay.enabled)
+    fail("selfplay.enabled", "not with several policies yet: each policy plays the other's latest parameters (one policy for a league of snapshots)");
+  if (config.run.deterministic) fail("run.deterministic", "not with several policies: their learners train side by side, in no fixed order");
+  if (config.devices.size() > 1) fail("devices", "several policies run on one device each for now: list one");
+  for (const auto& p : config.policies)
+    if (p.model.recurrent.enabled())
+      fail("policies." + p.name + ".model.recurrent.kind", "opponents are feed-forward for now: a recurrent core's state is not carried across the other seat's moves");
+  if (config.agents.count < int(config.policies.size()))
+    fail("agents.count", std::to_string(config.agents.count) + " agents for " + std::to_string(config.policies.size()) +
+                             " policies: each policy needs at least one (agent i plays for policy i mod " +
+                             std::to_string(config.policies.size()) + ")");
+}
+
 static run_config load_parsed(YAML::Node root, const std::string& path,
                                       const std::vector<std::string>& overrides) {
   origin from{path, {}};
   for (const auto& o : overrides) apply_override(root, o, from);
+  // Read last, over the rest of the config.
+  YAML::Node policies;
+  const bool has_policies = static_cast<const YAML::Node&>(root)["policies"].IsDefined();
+  if (has_policies) {
+    policies = root["policies"];  // the same node, with its marks for error messages
+    root.remove("policies");
+  }
   run_config config;
   auto fields = fields_of(config);
   std::set<std::string> seen;
@@ -286,6 +392,8 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
     throw config_error(path + ": cluster.tls " + problem);
   check_algo(config, path, seen);
   check_mujoco(config, root, from);
+  if (has_policies) config.policies = read_policies(policies, root, path, from);
+  check_policies(config, path);
   return config;
 }
 
@@ -329,22 +437,53 @@ envs::env_config load_env_options(const std::string& id, const std::vector<std::
   return load_parsed(root, "ENV_ID", overrides).env;
 }
 
+namespace {
+// Puts `value` at `dotted_key` under `root`, making its sections.
+void put_at(YAML::Node root, const std::string& dotted_key, const YAML::Node& value) {
+  std::vector<std::string> parts;
+  std::stringstream ss(dotted_key);
+  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  YAML::Node node = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!node[parts[i]]) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next = node[parts[i]];
+    node.reset(next);
+  }
+  node[parts.back()] = value;
+}
+
+std::string flow_text(const YAML::Node& value) {
+  YAML::Emitter out;
+  out << YAML::Flow << value;
+  return out.c_str();
+}
+}  // namespace
+
 std::string to_yaml(const run_config& config) {
   run_config copy = config;
   YAML::Node root(YAML::NodeType::Map);
   for (const auto& f : fields_of(copy)) {
-    std::vector<std::string> parts;
-    std::stringstream ss(f.key);
-    for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
-    YAML::Node node = root;
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
-      if (!node[parts[i]]) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      YAML::Node next = node[parts[i]];
-      node.reset(next);
-    }
     const YAML::Node value = f.write();
     if (value.IsNull()) continue;  // not set: the default applies when read back
-    node[parts.back()] = value;
+    put_at(root, f.key, value);
+  }
+  // Each policy's model and algo keys where they differ from the run's.
+  for (const policy_config& p : config.policies) {
+    YAML::Node policy(YAML::NodeType::Map);
+    for (const auto& a : p.agents) policy["agents"].push_back(a);
+    run_config own = config;
+    own.model = p.model;
+    own.algo = p.algo;
+    const auto run_fields = fields_of(copy);
+    const auto own_fields = fields_of(own);
+    for (size_t i = 0; i < own_fields.size(); ++i) {
+      const std::string& key = own_fields[i].key;
+      const std::string section = key.substr(0, key.find('.'));
+      if (section != "model" && section != "algo") continue;
+      const YAML::Node value = own_fields[i].write();
+      if (!value.IsNull() && flow_text(value) != flow_text(run_fields[i].write())) put_at(policy, key, value);
+    }
+    root["policies"][p.name] = policy;
   }
   YAML::Emitter out;
   emit(out, root);
@@ -362,18 +501,108 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
   }
 }
 
+namespace {
+// `pattern` with * standing for any run of characters.
+bool matches(const std::string& pattern, const std::string& name) {
+  size_t p = 0, n = 0, star = std::string::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.size() && pattern[p] == name[n]) {
+      ++p, ++n;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+}  // namespace
+
+std::vector<policy_plan> plan_policies(const run_config& config, const std::string& origin) {
+  if (config.policies.empty()) return {{"", config}};
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw config_error(origin + ": key '" + key + "': " + what);
+  };
+  std::vector<std::string> names;
+  try {
+    if (envs::is_two_player_game(config.env.id)) names = envs::game_agent_names(config.env);
+  } catch (const envs::env_key_error& e) {
+    throw config_error(origin + ": key '" + e.key + "': " + e.what());
+  }
+  if (names.empty()) {
+    if (config.policies.size() == 1) {  // a single-agent environment: the one policy plays it
+      run_config own = config;
+      own.policies.clear();
+      own.model = config.policies[0].model;
+      own.algo = config.policies[0].algo;
+      return {{config.policies[0].name, own}};
+    }
+    fail("policies", config.env.id + " is not a two-player game: one policy only");
+  }
+  std::vector<int> owner(names.size(), -1);
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  std::vector<policy_plan> plans;
+  const int count = int(config.policies.size());
+  for (int p = 0; p < count; ++p) {
+    const policy_config& policy = config.policies[size_t(p)];
+    std::vector<size_t> seats;
+    for (size_t a = 0; a < names.size(); ++a) {
+      bool mine = false;
+      for (const auto& pattern : policy.agents) mine = mine || matches(pattern, names[a]);
+      if (!mine) continue;
+      if (owner[a] >= 0)
+        fail("policies." + policy.name + ".agents", "the game's agent " + names[a] + " is already policy '" +
+                                                        config.policies[size_t(owner[a])].name + "''s: an agent has one policy");
+      owner[a] = p;
+      seats.push_back(a);
+    }
+    if (seats.empty())
+      fail("policies." + policy.name + ".agents", "names none of the game's agents (" + all + ")");
+    run_config own = config;
+    own.policies.clear();
+    own.model = policy.model;
+    own.algo = policy.algo;
+    // Agent i of the run plays for policy i mod the number of policies.
+    own.agents.count = config.agents.count / count + (p < config.agents.count % count ? 1 : 0);
+    if (seats.size() == 1) own.env.versus.seat = seats[0] == 0 ? "first" : "second";
+    plans.push_back({policy.name, own});
+  }
+  if (count > 1)
+    for (size_t a = 0; a < names.size(); ++a)
+      if (owner[a] < 0) fail("policies", "no policy plays the game's agent " + names[a] + " (agents are " + all + ")");
+  return plans;
+}
+
 std::string describe_config() {
   run_config defaults;
   std::ostringstream out;
+  const auto entry = [&out](const std::string& key, const std::string& type, const std::string& value,
+                            const std::string& range, const std::string& help) {
+    out << key << "\n"
+        << "  type:    " << type << "\n"
+        << "  default: " << value << "\n"
+        << "  allowed: " << range << "\n"
+        << "  meaning: " << help << "\n";
+  };
   for (const auto& f : fields_of(defaults)) {
     YAML::Emitter value;
     value << YAML::Flow << f.write();
-    out << f.key << "\n"
-        << "  type:    " << f.type << "\n"
-        << "  default: " << value.c_str() << "\n"
-        << "  allowed: " << f.range << "\n"
-        << "  meaning: " << f.help << "\n";
+    entry(f.key, f.type, value.c_str(), f.range, f.help);
   }
+  entry("policies", "mapping", "{}",
+        "NAME: {agents: [ids or patterns], model: {...}, algo: {...}}; NAME is 1-64 letters, digits, _ or -",
+        "several named policies in one run (docs/multiagent.md), each with its own model-owner, learner, "
+        "optimiser state, normalisers, metrics and checkpoints in RUN/policies/NAME/; agents lists the game's "
+        "agent ids it plays (player_0, or a pattern with * such as player_*); model and algo keys given here "
+        "apply to this policy only, over the run's own (which apply to all); agent i of agents.count plays for "
+        "policy i mod the number of policies; two policies of a two-player game each play one seat against "
+        "the other's latest parameters; {} (absent): one policy, the run's own, in RUN/ itself");
   return out.str();
 }
 

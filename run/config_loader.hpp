@@ -37,6 +37,21 @@ std::string to_yaml(const run_config& config);
 // they can.
 std::string unfillable_batch(const run_config& config);
 
+// One policy of a run as it runs: the run's config with the policy's model
+// and algo, its share of agents.count and its seat in the game, without
+// policies (what RUN/policies/NAME/config.yaml and its checkpoints hold).
+struct policy_plan {
+  std::string name;  // empty: the run's only policy, without policies:
+  run_config config;
+};
+
+// The policies of `config` as they run: without policies:, the run itself;
+// else each seated by the game's agent ids it names (matched against the
+// game's own, which a Python game is started once to say). Throws
+// config_error naming `origin` and the key: an agent of two policies, a
+// policy of none, an agent no policy plays.
+std::vector<policy_plan> plan_policies(const run_config& config, const std::string& origin);
+
 // Every key with its type, default, allowed values and meaning.
 std::string describe_config();
 

@@ -133,6 +133,18 @@ struct selfplay_config {
   double elo_k = 16;
 };
 
+// policies: one named policy of a run (docs/multiagent.md): its own
+// model-owner, learner, optimiser state, normalisers, metrics and
+// checkpoints (RUN/policies/NAME/), playing the game's agents it names.
+struct policy_config {
+  std::string name;
+  // The game's agent ids it plays ("player_0"), or patterns with * ("player_*").
+  std::vector<std::string> agents;
+  // The run's model and algo sections with the policy's own keys over them.
+  model::model_config model;
+  algo::algo_config algo;
+};
+
 struct run_config {
   run_section run;
   envs::env_config env;
@@ -147,6 +159,9 @@ struct run_config {
   log_config log;
   cluster_config cluster;
   selfplay_config selfplay;
+  // Empty: one policy, the run's own model and algo, in the run directory
+  // itself (no policies/ folder).
+  std::vector<policy_config> policies;
 };
 
 }  // namespace troupe::run

@@ -4,7 +4,9 @@
 // condition is met), RUN/summary.json (the outcome), RUN/checkpoints/
 // (model/checkpoint_store.hpp), RUN/tensorboard/ (the same rows as
 // TensorBoard event files, with log.tensorboard) and, with log.plot,
-// RUN/curves.png.
+// RUN/curves.png. With policies:, each policy keeps these in
+// RUN/policies/NAME/ (its TensorBoard events in RUN/tensorboard/NAME/), and
+// RUN/ has the run's config.yaml and summary.json.
 #include <string>
 
 #include "model/checkpoint_store.hpp"
@@ -25,6 +27,10 @@ struct run_directory {
   // Self-play: league.json and snapshots/ID.pt (actors/selfplay_pool.hpp).
   std::string selfplay_dir() const { return root + "/selfplay"; }
   model::checkpoint_store checkpoints(int keep = 1) const { return {root, keep}; }
+  // policies: policy NAME's own run directory (config.yaml, metrics.csv,
+  // summary.json, checkpoints/, selfplay/), which eval, play and export
+  // take as they take a run's.
+  std::string policy_dir(const std::string& name) const { return root + "/policies/" + name; }
 
   void create() const;
   // Replaces `path` with `content`; throws std::runtime_error when it cannot.

@@ -22,9 +22,15 @@ struct trained_model {
 enum class which_checkpoint { newest, best };
 
 // A run directory's newest checkpoint, or its best.pt (`best`), or the
-// checkpoint file named. Throws config_error saying what is missing or
-// damaged.
+// checkpoint file named. A run of several policies (policies:) gives
+// `policy`'s, by default its first. Throws config_error saying what is
+// missing or damaged (a policy the run has not, naming those it has).
 trained_model load_trained_model(const std::string& run_dir_or_checkpoint,
-                                 which_checkpoint which = which_checkpoint::newest);
+                                 which_checkpoint which = which_checkpoint::newest,
+                                 const std::string& policy = "");
+
+// Where `policy`'s files are in the run directory `run_dir` (the run itself
+// when it has no policies: and `policy` is empty).
+std::string policy_run_dir(const std::string& run_dir, const std::string& policy);
 
 }  // namespace troupe::run

@@ -1,5 +1,5 @@
 // Exactly-once, in-order rollouts: 64 real agent actors, the real model-owner
-// and learner; a recording stand-in for the metrics actor keeps the order in
+// and learner (two of each: two policies whose agents play each other); a recording stand-in for the metrics actor keeps the order in
 // which the learner trained rollouts, and what each batch's training did.
 // A3C trains rollouts one by one; PPO gathers batches of them and trains
 // each for several epochs of minibatches.
@@ -16,6 +16,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
+#include "actors/policy_opponents.hpp"
 #include "algo/learner.hpp"
 
 using namespace troupe;
@@ -49,6 +50,35 @@ metrics_actor::behavior_type recorder(metrics_actor::pointer, trace* log) {
 std::size_t trained_so_far(trace& log) {
   std::lock_guard<std::mutex> lock(log.mutex);
   return log.trained.size();
+}
+
+// Each agent's rollouts (`sent`: how many each sent) were trained once
+// each, in the order it sent them; a batch that could not fill at the end
+// was dropped whole. With `gaps`, stale rollouts were dropped: the order
+// holds, with gaps.
+void check_exactly_once(trace& log, const std::map<std::uint32_t, std::uint64_t>& sent,
+                        const algo::algo_config& algo, bool gaps) {
+  std::map<std::uint32_t, std::uint64_t> next_expected;
+  {
+    std::lock_guard<std::mutex> lock(log.mutex);
+    for (const auto& [agent, sequence] : log.trained) {
+      REQUIRE(sent.count(agent));  // one of this learner's own agents
+      // No repeat or reordering; no gap unless stale rollouts were dropped.
+      if (gaps)
+        REQUIRE(sequence >= next_expected[agent]);
+      else
+        REQUIRE(sequence == next_expected[agent]);
+      next_expected[agent] = sequence + 1;
+    }
+  }
+  // What was sent and never trained is the last batch, which could not
+  // fill once the agents stopped: fewer rollouts than a batch.
+  std::int64_t untrained = 0;
+  for (const auto& [agent, count] : sent) {
+    REQUIRE(next_expected[agent] <= count);
+    untrained += std::int64_t(count - next_expected[agent]);
+  }
+  if (!gaps) CHECK(untrained < algo.batch_rollouts);
 }
 
 // `rounds` runs of 64 agents until at least 300 rollouts have trained; each
@@ -113,34 +143,11 @@ void run_rounds(int rounds, const algo::algo_config& algo,
     self->request(metrics, std::chrono::seconds(10), totals_atom_v)
         .receive([](const metrics_totals&) {}, [&](caf::error&) { FAIL("no recorder"); });
 
-    // Each agent's rollouts were trained once each, in the order it sent
-    // them; a batch that could not fill at the end was dropped whole.
-    const bool gaps = admission.max_policy_lag > 0;
-    std::map<std::uint32_t, std::uint64_t> next_expected;
-    std::vector<algo::train_result> batches;
-    {
-      std::lock_guard<std::mutex> lock(log.mutex);
-      REQUIRE(log.trained.size() >= 300);
-      for (const auto& [agent, sequence] : log.trained) {
-        // No repeat or reordering; no gap unless stale rollouts were dropped.
-        if (gaps)
-          REQUIRE(sequence >= next_expected[agent]);
-        else
-          REQUIRE(sequence == next_expected[agent]);
-        next_expected[agent] = sequence + 1;
-      }
-      batches = log.batches;
-    }
-    // What was sent and never trained is the last batch, which could not
-    // fill once the agents stopped: fewer rollouts than a batch.
-    std::int64_t untrained = 0;
-    for (const auto& [agent, count] : sent) {
-      REQUIRE(next_expected[agent] <= count);
-      untrained += std::int64_t(count - next_expected[agent]);
-    }
-    if (!gaps) CHECK(untrained < algo.batch_rollouts);
+    REQUIRE(trained_so_far(log) >= 300);
+    check_exactly_once(log, sent, algo, admission.max_policy_lag > 0);
     REQUIRE(collected == learned.samples_trained + dropped + learned.samples_dropped);
-    check(batches, learned);
+    std::lock_guard<std::mutex> lock(log.mutex);
+    check(log.batches, learned);
 
     for (auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
     self->send_exit(learner, caf::exit_reason::user_shutdown);
@@ -179,6 +186,103 @@ TEST_CASE("64 agents, a budget of 4 rollouts in flight and a lag bound of 6: exa
         CHECK(learned.samples_stale <= learned.samples_dropped);
       },
       admission);
+}
+
+TEST_CASE("two policies, 64 agents playing Connect Four against each other: each rollout trained once, in order, by its own policy's learner (20 rounds)") {
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  const int agent_count = 64;
+  algo::algo_config ppo;
+  ppo.kind = algo::algo_kind::ppo;
+  ppo.optimizer = algo::optimizer_kind::adam;
+  ppo.n_steps = 2;
+  ppo.batch_rollouts = 8;
+  ppo.ppo.epochs = 2;
+  ppo.ppo.minibatches = 2;
+  const algo::algo_config algos[2] = {algo::algo_config{}, ppo};  // A3C plays PPO
+  for (int round = 0; round < 20; ++round) {
+    CAPTURE(round);
+    struct policy {
+      std::shared_ptr<model::shared_model> model;
+      trace log;
+      metrics_actor metrics;
+      std::shared_ptr<predict_lane> lane;
+      model_owner_actor owner;
+      learner_actor learner;
+      std::map<std::uint32_t, std::uint64_t> sent;
+      std::int64_t collected = 0, dropped = 0;
+    };
+    policy policies[2];
+    for (int p = 0; p < 2; ++p) {
+      policy& pol = policies[p];
+      pol.model = model::make_shared_model(model::mlp_spec(84, 7, {16}), 2 * round + p + 1);
+      pol.metrics = caf::actor_cast<metrics_actor>(sys.spawn(recorder, &pol.log));
+      pol.lane = std::make_shared<predict_lane>();
+      pol.owner = spawn_model_owner(sys, pol.model, {256}, std::uint64_t(10 * round + p), pol.lane);
+      pol.learner = spawn_learner(sys, std::make_shared<algo::learner>(pol.model, algos[p]), pol.metrics, {}, {});
+    }
+    std::vector<agent_actor> agents;
+    for (int i = 0; i < agent_count; ++i) {
+      const int p = i % 2;
+      const policy& other = policies[1 - p];
+      agent_config a;
+      a.id = i;
+      a.env.id = "ConnectFour-v0";
+      a.env.versus.seat = p == 0 ? "first" : "second";
+      a.envs = 1 + i % 3;
+      a.n_steps = 2;
+      a.seed = round * 1000 + i;
+      // Half ask through the owners' lanes, half by messages.
+      const bool by_lane = (i / 2) % 2 == 0;
+      opponent_source others = [owner = other.owner, lane = by_lane ? other.lane : nullptr](
+                                   caf::actor_system& s, int, const envs::env_config&, const envs::env_spec& spec) {
+        return policy_opponents(s, owner, lane, spec);
+      };
+      agents.push_back(spawn_agent(sys, a, policies[p].owner, by_lane ? policies[p].lane : nullptr,
+                                   policies[p].learner, policies[p].metrics, others));
+    }
+    caf::scoped_actor self{sys};
+    for (auto& a : agents) self->send(a, start_atom_v);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while ((trained_so_far(policies[0].log) < 150 || trained_so_far(policies[1].log) < 150) &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (auto& a : agents)
+      self->request(a, std::chrono::seconds(10), stop_atom_v)
+          .receive(
+              [&](const agent_final& f) {
+                policy& pol = policies[f.agent_id % 2];
+                pol.sent[f.agent_id] = f.rollouts_sent;
+                pol.collected += f.samples_collected;
+                pol.dropped += f.samples_dropped;
+              },
+              [&](caf::error&) { FAIL("an agent did not stop"); });
+    for (int p = 0; p < 2; ++p) {
+      CAPTURE(p);
+      policy& pol = policies[p];
+      learner_final learned;
+      self->request(pol.learner, std::chrono::seconds(10), drain_atom_v)
+          .receive([&](const learner_final& f) { learned = f; },
+                   [&](caf::error&) { FAIL("a learner did not drain"); });
+      self->request(pol.metrics, std::chrono::seconds(10), totals_atom_v)
+          .receive([](const metrics_totals&) {}, [&](caf::error&) { FAIL("no recorder"); });
+      REQUIRE(trained_so_far(pol.log) >= 150);
+      REQUIRE(pol.sent.size() == size_t(agent_count / 2));
+      // Only this policy's agents reached its learner, each rollout once, in order.
+      check_exactly_once(pol.log, pol.sent, algos[p], false);
+      REQUIRE(pol.collected == learned.samples_trained + pol.dropped + learned.samples_dropped);
+      // Its steps were reported to its own metrics: its agents' samples, no other's.
+      std::lock_guard<std::mutex> lock(pol.log.mutex);
+      CHECK(pol.log.env_steps == pol.collected);
+    }
+    for (auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+    for (auto& pol : policies) {
+      self->send_exit(pol.learner, caf::exit_reason::user_shutdown);
+      self->send_exit(pol.owner, caf::exit_reason::user_shutdown);
+      self->send_exit(pol.metrics, caf::exit_reason::user_shutdown);
+    }
+  }
 }
 
 TEST_CASE("PPO, 64 agents: every rollout in exactly one batch, trained once per epoch and counted once (40 rounds)") {

@@ -1,0 +1,60 @@
+#include "actors/policy_opponents.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace troupe::actors {
+
+namespace {
+
+class live_policy final : public envs::opponents {
+ public:
+  live_policy(caf::actor_system& sys, predict_service owner, std::shared_ptr<predict_lane> lane,
+              const envs::env_spec& spec)
+      : self_(sys),
+        client_(std::move(owner), std::move(lane)),
+        obs_(size_t(spec.observation.flat_size())),
+        width_(size_t(spec.action.flat_size())),
+        mask_(size_t(spec.action.choice_count())) {}
+
+  void start_episode(int, std::uint64_t) override {}
+
+  void act(const int*, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
+    predict_request& req = client_.request();
+    req.agent_id = 0;
+    req.policy_row = -1;
+    req.rows = rows;
+    req.states.clear();
+    req.observations.assign(observations, observations + size_t(rows) * obs_);
+    if (masks)
+      req.action_masks.assign(masks, masks + size_t(rows) * mask_);
+    else
+      req.action_masks.clear();
+    std::string failure;
+    const auto answered = [&](const predict_reply& reply) {
+      std::copy_n(reply.actions.begin(), size_t(rows) * width_, actions);
+    };
+    const auto failed = [&](const caf::error& err) { failure = caf::to_string(err); };
+    if (client_.post())
+      client_.collect(answered, failed);
+    else  // an owner without a lane: by message
+      client_.ask_and_wait(self_, std::chrono::seconds(60), answered, failed);
+    if (!failure.empty()) throw std::runtime_error("the other policy's model-owner did not answer: " + failure);
+  }
+
+ private:
+  caf::scoped_actor self_;
+  predict_client client_;
+  size_t obs_, width_, mask_;
+};
+
+}  // namespace
+
+std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
+                                                  std::shared_ptr<predict_lane> lane, const envs::env_spec& spec) {
+  return std::make_unique<live_policy>(sys, std::move(owner), std::move(lane), spec);
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,17 @@
+#pragma once
+// The other seat of an agent's games played by another policy of the run
+// (policies:): its live parameters, through its model-owner, every game's
+// move of a round asked in one request from the agent's thread. Each policy
+// trains on its own agents' rollouts only; what the other side does is
+// part of the environment it sees.
+#include <memory>
+
+#include "actors/predict_client.hpp"
+#include "envs/seat_vector.hpp"
+
+namespace troupe::actors {
+
+std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
+                                                  std::shared_ptr<predict_lane> lane, const envs::env_spec& spec);
+
+}  // namespace troupe::actors

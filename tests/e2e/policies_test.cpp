@@ -1,0 +1,117 @@
+// Several policies end to end, through the real binary: two policies of
+// Connect Four (configs/connect_four_selfplay.yaml with policies:), each
+// playing its own seat against the other's latest parameters, train with
+// their own model-owners, learners, metrics and checkpoints; the run's step
+// budget counts both; they resume; eval, play and export take --policy.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
+
+using namespace troupe::tests;
+
+namespace {
+const std::string two_policies =
+    " --set selfplay.enabled=false --set model.kind=mlp --set agents.count=4"
+    " --set 'policies={red: {agents: [player_0]}, yellow: {agents: [player_1], model: {hidden: [48]}, algo: {lr: 0.001}}}'"
+    " --set checkpoint.every_seconds=0.5 --set log.progress_seconds=0.5";
+
+long steps_of(const nlohmann::json& summary, int policy) {
+  return summary["policies"][policy]["env_steps"].get<long>();
+}
+}  // namespace
+
+TEST_SUITE("e2e") {
+TEST_CASE("policies: two Connect Four policies train against each other, each with its own files; resume; eval, export --policy") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
+  const std::string dir = fresh_dir("e2e_policies");
+  auto r = run_troupe("train " + config + " --run-dir " + dir + " --set run.stop.env_steps=600000" + two_policies);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "troupe: policy red: 2 agents, seat first"));
+  CHECK(contains(r.output, "troupe: policy yellow: 2 agents, seat second"));
+  CHECK(contains(r.output, "\nred ["));  // each policy's progress lines, named
+  CHECK(contains(r.output, "\nyellow ["));
+  auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  REQUIRE(s["policies"].size() == 2);
+  // The budget counts both policies' steps; each policy has its own share.
+  CHECK(s["env_steps"].get<long>() == steps_of(s, 0) + steps_of(s, 1));
+  CHECK(s["env_steps"].get<long>() >= 600000);
+  CHECK(s["env_steps"].get<long>() < 800000);
+  for (int p = 0; p < 2; ++p) CHECK(steps_of(s, p) > 150000);
+  check_accounting(s);
+  for (const std::string name : {"red", "yellow"}) {
+    CAPTURE(name);
+    const std::string own = dir + "/policies/" + name;
+    const auto mine = read_json(own + "/summary.json");
+    check_accounting(mine);
+    CHECK(mine["policy"] == name);
+    CHECK(mine["updates"].get<long>() > 0);
+    CHECK(std::filesystem::exists(own + "/metrics.csv"));
+    CHECK(std::filesystem::is_directory(dir + "/tensorboard/" + name));
+    CHECK(std::filesystem::is_directory(own + "/checkpoints"));
+    CHECK(contains(read_file(own + "/config.yaml"), name == "red" ? "seat: first" : "seat: second"));
+  }
+  CHECK(!std::filesystem::exists(dir + "/checkpoints"));
+  CHECK(contains(read_file(dir + "/policies/yellow/config.yaml"), "lr: 0.001"));
+  const long red_before = steps_of(s, 0), yellow_before = steps_of(s, 1);
+
+  // Resumed: each policy from its own newest checkpoint, its metrics.csv
+  // continued.
+  r = run_troupe("train --resume " + dir + " --set run.stop.env_steps=1500000");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "resuming from " + dir + "/policies/red/checkpoints/"));
+  CHECK(contains(r.output, "resuming from " + dir + "/policies/yellow/checkpoints/"));
+  s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  CHECK(s["env_steps"].get<long>() >= 1500000);
+  CHECK(steps_of(s, 0) > red_before);
+  CHECK(steps_of(s, 1) > yellow_before);
+  check_accounting(s);
+
+  // Each policy evaluated from its own seat's view; red learned to beat a
+  // random player from the seat it trained in.
+  r = run_troupe("eval " + dir + " --policy red --greedy --episodes 100 --opponent random --seat first --json " + dir +
+                 "/red.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto red = read_json(dir + "/red.json");
+  CHECK(red["seats"]["first"]["wins"].get<int>() >= 70);
+  r = run_troupe("eval " + dir + " --episodes 10 --opponent " + dir + "/policies/red --policy yellow --seat second");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  r = run_troupe("eval " + dir + " --policy blue --episodes 2");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "--policy blue: no such policy (the run's are red, yellow)"));
+
+  // Export: the named policy, the first by default.
+  r = run_troupe("export " + dir + " --policy yellow --out " + dir + "/yellow.pt");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, dir + "/policies/yellow/checkpoints/"));
+  CHECK(std::filesystem::file_size(dir + "/yellow.pt") > 0);
+  r = run_troupe("export " + dir + " --out " + dir + "/first.pt");
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, dir + "/policies/red/checkpoints/"));
+  r = run_troupe("export " + dir + "/policies/red/checkpoints --policy red --out " + dir + "/x.pt");
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("policies: what several policies cannot do yet is refused before anything runs") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
+  auto r = run_troupe("serve " + config + " --listen 127.0.0.1:0 --token t" + two_policies);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "key 'policies': several policies do not take cluster workers yet"));
+  r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_policies_bad") +
+                 " --set 'policies={a: {agents: [player_0]}, b: {agents: [player_0]}}' --set selfplay.enabled=false");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "the game's agent player_0 is already policy 'a''s"));
+}
+}
