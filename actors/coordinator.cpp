@@ -8,6 +8,7 @@
 
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
+#include "actors/pbt_driver.hpp"
 #include "actors/policy_opponents.hpp"
 #include "algo/learner.hpp"
 #include "run/run_directory.hpp"
@@ -19,6 +20,8 @@ namespace {
 constexpr auto shutdown_timeout = std::chrono::seconds(30);
 // Between messages, how often the clock and the interrupt flag are read.
 constexpr auto stop_poll = std::chrono::milliseconds(20);
+// How often the population's driver reads the members' totals (seconds).
+constexpr double pbt_poll = 0.25;
 
 void throw_on(const caf::error& err, const char* what) {
   throw std::runtime_error(std::string("shutdown: ") + what + ": " + caf::to_string(err));
@@ -57,13 +60,13 @@ metrics_totals totals_of(caf::scoped_actor& self, const metrics_actor& metrics) 
 // What plays the other side of policy `index`'s games: its self-play pool,
 // or the other policy's live parameters; none for an environment (or a
 // game against env.opponent).
-opponent_source opponents_for(const run_parts& run, size_t index) {
+opponent_source opponents_for(const run::run_config& config, const run_parts& run, size_t index) {
   const policy_parts& policy = run.policies[index];
   if (auto pool = policy.selfplay)
     return [pool](caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec) {
       return opponents_from(sys, pool, games, env, spec);
     };
-  if (run.policies.size() < 2) return {};
+  if (config.policies.size() < 2) return {};  // (a population's members never meet)
   const policy_parts& other = run.policies[(index + 1) % run.policies.size()];
   return [owner = other.owners[0], lane = other.lanes[0]](caf::actor_system& sys, int, const envs::env_config&,
                                                           const envs::env_spec& spec) {
@@ -71,27 +74,36 @@ opponent_source opponents_for(const run_parts& run, size_t index) {
   };
 }
 
-// This node's agents: agent i plays for policy i mod the policies, served by
-// its replica (i / policies) mod the replica count.
+// This node's agents, numbered across the policies in turn (each policy's
+// agents.count: with policies:, agent i plays for policy i mod their
+// number), each served by its policy's replicas in turn. `policy_of[i]` is
+// agent i's policy.
 agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& self,
-                                  const run_request& request, const run_parts& run) {
+                                  const run_request& request, const run_parts& run,
+                                  std::vector<size_t>& policy_of) {
   const size_t policies = run.policies.size();
   std::vector<agent_config> configs;
   std::vector<agent_supervisor::wiring> wires;
   std::vector<opponent_source> opponents;
-  for (size_t p = 0; p < policies; ++p) opponents.push_back(opponents_for(run, p));
-  for (int i = 0; i < request.config.agents.count; ++i) {
-    const policy_parts& policy = run.policies[size_t(i) % policies];
-    configs.push_back(agent_config_for(policy.plan.config, std::uint32_t(i), 0));
-    const size_t replica = (size_t(i) / policies) % policy.owners.size();
-    wires.push_back({policy.owners[replica], policy.lanes[replica], policy.learners[replica], policy.metrics,
-                     opponents[size_t(i) % policies]});
+  int most = 0;
+  for (size_t p = 0; p < policies; ++p) {
+    opponents.push_back(opponents_for(request.config, run, p));
+    most = std::max(most, run.policies[p].plan.config.agents.count);
   }
+  policy_of.clear();
+  for (int j = 0; j < most; ++j)
+    for (size_t p = 0; p < policies; ++p) {
+      const policy_parts& policy = run.policies[p];
+      if (j >= policy.plan.config.agents.count) continue;
+      configs.push_back(agent_config_for(policy.plan.config, std::uint32_t(configs.size()), 0));
+      const size_t replica = size_t(j) % policy.owners.size();
+      wires.push_back({policy.owners[replica], policy.lanes[replica], policy.learners[replica], policy.metrics,
+                       opponents[p]});
+      policy_of.push_back(p);
+    }
   std::vector<agents::run_streams> streams;
-  for (const auto& policy : run.policies) streams.push_back(policy.streams);
-  auto seeds = [streams](size_t i, std::uint64_t incarnation) {
-    return streams[i % streams.size()].agent(i, incarnation);
-  };
+  for (size_t i = 0; i < policy_of.size(); ++i) streams.push_back(run.policies[policy_of[i]].streams);
+  auto seeds = [streams](size_t i, std::uint64_t incarnation) { return streams[i].agent(i, incarnation); };
   auto named = [&self, hub = request.frame_hub](size_t i, const agent_actor& agent) {
     if (hub) self->send(hub, agent_atom_v, std::int32_t(i), agent);
   };
@@ -112,6 +124,8 @@ struct running {
   run_parts run;
   run_outcome outcome;                // the run's
   std::vector<run_outcome> policies;  // each policy's, as run.policies
+  std::optional<pbt_driver> pbt;      // pbt: the population's decisions
+  std::vector<size_t> policy_of;      // agent i's policy
 
   running(caf::actor_system& s, const run_request& r) : sys(s), request(r), self(s) {}
 
@@ -159,10 +173,17 @@ bool checkpoint_policy(running& r, const policy_parts& policy, run_outcome& done
   return written;
 }
 
-// Every policy's checkpoint; false at the first that could not be written.
+// Every policy's checkpoint, and the population's state with them; false
+// at the first that could not be written.
 bool checkpoint(running& r) {
   for (size_t p = 0; p < r.run.policies.size(); ++p)
     if (!checkpoint_policy(r, r.run.policies[p], r.policies[p])) return false;
+  if (r.pbt) try {
+      r.pbt->save();
+    } catch (const std::exception& e) {
+      r.outcome.checkpoint_failure = e.what();
+      return false;
+    }
   return true;
 }
 
@@ -192,7 +213,7 @@ run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::
   const run::run_config& config = r.request.config;
   const double wall_limit = config.run.stop.wall_seconds;
   const double every = config.checkpoint.every_seconds;
-  double last_checkpoint = 0;
+  double last_checkpoint = 0, last_pbt_poll = 0;
   run::stop_reason reason = run::stop_reason::none;
   while (reason == run::stop_reason::none) {
     r.self->receive([&](stop_request& s) { reason = s.reason; },
@@ -204,6 +225,10 @@ run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::
     if (reason != run::stop_reason::none) break;
     if (interrupted.load()) return run::stop_reason::interrupted;
     if (wall_limit > 0 && r.elapsed() >= wall_limit) return run::stop_reason::wall_seconds;
+    if (r.pbt && r.elapsed() - last_pbt_poll >= pbt_poll) {
+      r.pbt->poll(r.self);
+      last_pbt_poll = r.elapsed();
+    }
     if (every > 0 && r.elapsed() - last_checkpoint >= every) {
       if (!checkpoint(r)) return run::stop_reason::checkpoint_failed;
       last_checkpoint = r.elapsed();
@@ -241,7 +266,9 @@ void drain_policy(running& r, const policy_parts& policy, std::int64_t agents_dr
 // stop, as dropped), so the reports count what was collected, also by
 // agents that failed and were replaced.
 void total_policy(running& r, const policy_parts& policy, run_outcome& done) {
-  done.totals = totals_of(r.self, policy.metrics);
+  r.self->request(policy.metrics, shutdown_timeout, final_atom_v)
+      .receive([&](const metrics_totals& t) { done.totals = t; },
+               [&](caf::error& err) { throw_on(err, "metrics did not answer"); });
   done.samples_collected = done.totals.env_steps - policy.resumed.env_steps;
   done.parameter_bytes = model::parameter_bytes(*policy.models[0]);
   done.devices = policy.plan.config.devices;
@@ -285,6 +312,24 @@ void combine(running& r) {
     learners.push_back(p.learner);
   }
   all.learner = sum_of(learners);
+  // A population's mean return is its best member's; solved, as the first
+  // policy or member to reach its target was, with every one's steps then.
+  const run_outcome* shown = &r.policies.front();
+  if (r.request.config.pbt.enabled())
+    for (const auto& p : r.policies)
+      if (p.totals.final_mean_return > shown->totals.final_mean_return) shown = &p;
+  const run_outcome* solved = nullptr;
+  for (const auto& p : r.policies)
+    if (p.totals.solved && (!solved || p.totals.seconds_to_target < solved->totals.seconds_to_target)) solved = &p;
+  if (solved) {
+    shown = solved;
+    all.totals.seconds_to_target = solved->totals.seconds_to_target;
+    all.totals.env_steps_to_target = solved->totals.run_env_steps_to_target;
+    all.totals.confirmations = solved->totals.confirmations;
+    all.totals.confirmed_return = solved->totals.confirmed_return;
+    all.totals.confirmed_version = solved->totals.confirmed_version;
+  }
+  all.totals.final_mean_return = shown->totals.final_mean_return;
   all.policy.clear();
   all.run_dir.clear();
   all.policies = r.policies;
@@ -309,8 +354,9 @@ void shut_down(running& r, agent_supervisor& agents) {
   outcome.last_failure = agents.last_failure();
   const size_t count = run.policies.size();
   for (size_t p = 0; p < count; ++p) {
-    std::int64_t mine = 0;  // agent i played for policy i mod count
-    for (size_t i = p; i < dropped.size(); i += count) mine += dropped[i];
+    std::int64_t mine = 0;
+    for (size_t i = 0; i < dropped.size(); ++i)
+      if (r.policy_of[i] == p) mine += dropped[i];
     drain_policy(r, run.policies[p], mine, r.policies[p]);
   }
   // The final one; after a failed one the disk is full (or gone): the
@@ -334,12 +380,23 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   r.policies.resize(r.run.policies.size());
   // A viewer's panel follows the first policy's figures.
   if (request.frame_hub) r.self->send(request.frame_hub, metrics_atom_v, r.run.policies.front().metrics);
-  agent_supervisor agents = supervise_agents(sys, r.self, request, r.run);
+  if (request.config.pbt.enabled()) {
+    std::vector<pbt_member> members;
+    bool resumed = false;
+    for (const auto& p : r.run.policies) {
+      members.push_back({p.learners[0], p.metrics, p.hyperparams});
+      resumed = resumed || !p.plan.resume_from.empty();
+    }
+    r.pbt.emplace(agents::population(request.config.pbt, request.config.run.seed), request.run_dir, std::move(members));
+    r.pbt->start(r.self, resumed);
+  }
+  agent_supervisor agents = supervise_agents(sys, r.self, request, r.run, r.policy_of);
   agents.start_all();
   r.outcome.stop = wait_for_stop(r, agents, interrupted);
   r.outcome.wall_seconds = r.elapsed();
   shut_down(r, agents);
   combine(r);
+  if (r.pbt) r.outcome.pbt = r.pbt->state();
   return r.outcome;
 }
 

@@ -13,6 +13,7 @@
 #include "actors/messages.hpp"
 #include "actors/run_builder.hpp"
 #include "agents/league.hpp"
+#include "agents/population.hpp"
 #include "run/stop_reason.hpp"
 
 namespace troupe::actors {
@@ -53,6 +54,7 @@ struct run_outcome {
   std::string policy;
   std::string run_dir;
   std::vector<run_outcome> policies;
+  std::optional<agents::pbt_state> pbt;  // pbt: the population at the end
 };
 
 // Runs to the first stop condition, or until `interrupted` is set.

@@ -63,6 +63,16 @@ struct replica_update {
   std::vector<float> delta;
 };
 
+// Population-based training's decision for one member's learner (actors/
+// pbt_driver.hpp): copy member `source`'s learned state first (-1: none),
+// then set each key's value (algo/hyperparameters.hpp). The answer is the
+// learner's parameter version after it.
+struct pbt_step {
+  std::int32_t source = -1;
+  std::vector<std::string> keys;
+  std::vector<double> values;
+};
+
 // An agent's progress since its last report.
 struct episode_report {
   std::uint32_t agent_id = 0;
@@ -217,6 +227,9 @@ struct metrics_totals {
   std::int32_t best_evaluations = 0;  // checkpoint.best: evaluations run (confirmations aside)
   std::vector<node_stats> nodes;  // the learner's node first
   std::int64_t foreign_refused = 0;  // messages from outside this process, refused
+  // Several policies or members: every one's env steps together when this
+  // one reached its target (-1: not reached).
+  std::int64_t run_env_steps_to_target = -1;
 };
 
 struct stop_request {
@@ -261,6 +274,10 @@ typename Inspector::result_type inspect(Inspector& f, train_ack& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, replica_update& x) {
   return f(caf::meta::type_name("replica_update"), x.origin, x.sequence, x.delta);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pbt_step& x) {
+  return f(caf::meta::type_name("pbt_step"), x.source, x.keys, x.values);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
@@ -317,7 +334,7 @@ typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
            x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag, x.confirmations,
            x.confirmed_return, x.confirmed_version, x.best_evaluations, x.nodes,
-           x.foreign_refused);
+           x.foreign_refused, x.run_env_steps_to_target);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {
@@ -416,6 +433,9 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, act_atom, "act")
   CAF_ADD_ATOM(troupe, troupe::actors, best_atom, "best")
   CAF_ADD_ATOM(troupe, troupe::actors, round_atom, "round")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::pbt_step))
+  CAF_ADD_ATOM(troupe, troupe::actors, pbt_atom, "pbt")
+  CAF_ADD_ATOM(troupe, troupe::actors, final_atom, "final")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

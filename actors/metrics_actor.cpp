@@ -60,6 +60,7 @@ struct metrics_state {
   double last_seconds = 0;
   std::int64_t last_steps = 0;
   bool row_taken = false;  // this segment has taken a row (at last_steps)
+  std::int64_t last_row_episodes = 0;  // the episodes of the latest row taken
   std::int64_t foreign_refused = 0;
   batch_stats last_batching;  // the owner's counters at the latest tick
   std::optional<progress_row> stop_row;  // taken at the stop, written with the owner's counters
@@ -123,11 +124,17 @@ void request_stop(metrics_pointer self, run::stop_reason reason) {
             [=](caf::error&) { write_stop_row(self, self->state.last_batching); });
 }
 
+// The steps run.stop.env_steps counts: every policy's.
+std::int64_t run_env_steps(const metrics_state& st) {
+  return st.config.run_env_steps ? st.config.run_env_steps->load() : st.metrics.env_steps();
+}
+
 void mark_solved(metrics_pointer self) {
   auto& st = self->state;
   st.totals.solved = true;
   st.totals.seconds_to_target = run_seconds(st.config);
   st.totals.env_steps_to_target = st.metrics.env_steps();
+  st.totals.run_env_steps_to_target = run_env_steps(st);
   request_stop(self, run::stop_reason::solved);
 }
 
@@ -166,7 +173,7 @@ void end_evaluation(metrics_pointer self, double started, const evaluation_repor
   const bool better = !st.best_return || r.return_mean > *st.best_return;
   st.best_return = r.return_mean;
   if (better && st.config.log.progress)
-    std::cout << "best: version " << r.version << " scored " << r.return_mean << " over "
+    std::cout << st.config.label << "best: version " << r.version << " scored " << r.return_mean << " over "
               << r.episodes << " fresh episodes (checkpoints/best.pt)" << std::endl;
 }
 
@@ -218,7 +225,7 @@ void confirm(metrics_pointer self) {
             st.totals.confirmed_version = r.version;
             const bool passed = r.passed;
             if (st.config.log.progress)
-              std::cout << "confirming: version " << r.version << " scored " << r.return_mean
+              std::cout << st.config.label << "confirming: version " << r.version << " scored " << r.return_mean
                         << " over " << r.episodes << " fresh episodes"
                         << (passed ? " (solved)" : " (below target; training on)") << std::endl;
             if (passed)
@@ -228,11 +235,6 @@ void confirm(metrics_pointer self) {
             answer_round_questions(self);  // after the verdict: a solved run trains no further round
           },
           [=](caf::error&) { evaluation_lost(self); });  // stopped meanwhile: the run is ending
-}
-
-// The steps run.stop.env_steps counts: every policy's.
-std::int64_t run_env_steps(const metrics_state& st) {
-  return st.config.run_env_steps ? st.config.run_env_steps->load() : st.metrics.env_steps();
 }
 
 void check_stop(metrics_pointer self) {
@@ -277,6 +279,7 @@ progress_row take_row(metrics_pointer self) {
   st.last_seconds = row.wall_seconds;
   st.last_steps = row.env_steps;
   st.row_taken = true;
+  st.last_row_episodes = st.metrics.episodes();
   row.episodes = st.metrics.episodes();
   row.mean_return = st.metrics.mean_return();
   row.updates = st.metrics.updates();
@@ -285,6 +288,7 @@ progress_row take_row(metrics_pointer self) {
   row.mean_length = st.metrics.mean_length();
   row.lr = st.metrics.lr();
   row.losses = st.metrics.take_period_losses();
+  if (st.config.hyperparams) row.hyperparams = st.config.hyperparams->get();
   if (const auto& league = st.config.league)
     row.league = progress_row::league_figures{league->learner_rating(), league->recent_score(),
                                               int(league->pool().size())};
@@ -357,6 +361,27 @@ void write_rows_by_steps(metrics_pointer self) {
   if (st.row_steps <= 0 || st.stop_sent || st.metrics.env_steps() < st.next_row_at) return;
   st.next_row_at = (st.metrics.env_steps() / st.row_steps + 1) * st.row_steps;
   write_row_now(self);
+}
+
+// The totals as they are now, with the steps and episodes of reports whose
+// round is not whole yet (a checkpoint asks mid-run, and they stay uncounted
+// for the rounds; at the end, a run stopped mid-round has such reports).
+const metrics_totals& current_totals(metrics_pointer self) {
+  auto& st = self->state;
+  st.totals.env_steps = st.metrics.env_steps();
+  st.totals.episodes = st.metrics.episodes();
+  st.early.for_each([&](const episode_report& report) {
+    st.totals.env_steps += report.env_steps;
+    st.totals.episodes += std::int64_t(report.returns.size());
+  });
+  st.totals.final_mean_return = st.metrics.mean_return();
+  st.totals.updates = st.metrics.updates();
+  st.totals.samples_trained = st.metrics.samples_trained();
+  st.totals.mean_policy_lag = st.metrics.mean_policy_lag();
+  st.totals.max_policy_lag = st.metrics.max_policy_lag();
+  st.totals.nodes = node_table(st);
+  st.totals.foreign_refused = st.foreign_refused;
+  return st.totals;
 }
 
 void count_report(metrics_pointer self, const episode_report& report) {
@@ -466,23 +491,17 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
         if (!from_this_process(self))
           return make_error(errc::not_local, "totals asked from outside this process");
         write_stop_row(self, st.last_batching);
-        // With the steps and episodes of reports whose round is not whole yet
-        // (a checkpoint asks mid-run, and they stay uncounted for the rounds;
-        // at the end, a run stopped mid-round has such reports).
-        st.totals.env_steps = st.metrics.env_steps();
-        st.totals.episodes = st.metrics.episodes();
-        st.early.for_each([&](const episode_report& report) {
-          st.totals.env_steps += report.env_steps;
-          st.totals.episodes += std::int64_t(report.returns.size());
-        });
-        st.totals.final_mean_return = st.metrics.mean_return();
-        st.totals.updates = st.metrics.updates();
-        st.totals.samples_trained = st.metrics.samples_trained();
-        st.totals.mean_policy_lag = st.metrics.mean_policy_lag();
-        st.totals.max_policy_lag = st.metrics.max_policy_lag();
-        st.totals.nodes = node_table(st);
-        st.totals.foreign_refused = st.foreign_refused;
-        return st.totals;
+        return current_totals(self);
+      },
+      [=](final_atom) -> caf::result<metrics_totals> {
+        auto& st = self->state;
+        if (!from_this_process(self))
+          return make_error(errc::not_local, "totals asked from outside this process");
+        write_stop_row(self, st.last_batching);
+        // The curve ends at the figures the summary reports.
+        if (!st.row_taken || st.metrics.env_steps() != st.last_steps || st.metrics.episodes() != st.last_row_episodes)
+          write_row(self, take_row(self), st.last_batching);
+        return current_totals(self);
       },
   };
 }

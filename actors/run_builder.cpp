@@ -3,9 +3,12 @@
 #include <ATen/Context.h>
 
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "actors/net/front_door.hpp"
+#include "agents/population.hpp"
+#include "algo/hyperparameters.hpp"
 #include "run/component_configs.hpp"
 #include "run/config_loader.hpp"
 #include "run/run_directory.hpp"
@@ -76,6 +79,8 @@ struct shared_setup {
   run_control coordinator;
   // Several policies: their env steps together (run.stop.env_steps counts these).
   std::shared_ptr<std::atomic<std::int64_t>> run_env_steps;
+  // pbt: the members' learners, each one's added as it is built.
+  std::shared_ptr<population_members> population;
 };
 
 // Policy `index`'s replicas, metrics, evaluator and pool, started.
@@ -152,6 +157,11 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
   if (policy.selfplay) mcfg.league = policy.selfplay->shared_league();
   if (!p.name.empty()) mcfg.label = p.name + " ";
   mcfg.run_env_steps = shared.run_env_steps;
+  if (shared.population) {
+    shared.population->push_back(policy.trainers[0]);
+    policy.hyperparams = std::make_shared<live_hyperparams>();
+    mcfg.hyperparams = policy.hyperparams;
+  }
   policy.metrics = spawn_metrics(sys, mcfg, policy.owners[0], shared.coordinator);
   auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
   for (size_t d = 0; d < replicas; ++d)
@@ -162,27 +172,37 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
                           config.algo.max_rollouts_in_flight,
                           std::uint64_t(algo::max_policy_lag(config.algo)),
                           deterministic ? config.agents.count : 0},
-        d == 0 ? snapshot_hook(policy.selfplay) : update_hook{}));
+        d == 0 ? snapshot_hook(policy.selfplay) : update_hook{}, shared.population));
   if (replicas > 1) introduce_replicas(sys, policy.learners);
   return policy;
 }
 
 }  // namespace
 
-std::vector<policy_request> policy_requests(const run_request& request) {
-  if (!request.policies.empty()) return request.policies;
+std::vector<policy_request> plan_requests(const run_request& request, bool resuming) {
+  const run::run_config& config = request.config;
   std::vector<policy_request> out;
-  for (run::policy_plan& plan : run::plan_policies(request.config, request.run_dir.empty() ? "the run" : request.run_dir)) {
+  const std::optional<agents::population> members =
+      config.pbt.enabled() ? std::optional<agents::population>(std::in_place, config.pbt, config.run.seed) : std::nullopt;
+  for (run::policy_plan& plan : run::plan_policies(config, request.run_dir.empty() ? "the run" : request.run_dir)) {
     policy_request p;
     p.name = plan.name;
     p.config = std::move(plan.config);
+    if (members)  // the population's first draw
+      for (const auto& [key, value] : members->initial(int(out.size())))
+        *algo::hyperparameter(p.config.algo, key) = value;
     p.config_yaml = p.name.empty() ? request.config_yaml : run::to_yaml(p.config);
-    p.run_dir = request.run_dir.empty() || p.name.empty() ? request.run_dir
-                                                          : run::run_directory{request.run_dir}.policy_dir(p.name);
-    if (p.name.empty()) p.resume_from = request.resume_from;
+    p.run_dir = request.run_dir.empty() || plan.folder.empty() ? request.run_dir : request.run_dir + "/" + plan.folder;
+    if (resuming)
+      p.resume_from = plan.folder.empty() ? request.resume_from : run::run_directory{p.run_dir}.resume_point();
     out.push_back(std::move(p));
   }
   return out;
+}
+
+std::vector<policy_request> policy_requests(const run_request& request) {
+  if (!request.policies.empty()) return request.policies;
+  return plan_requests(request, !request.resume_from.empty());
 }
 
 run_parts build_run(caf::actor_system& sys, const run_request& request, run_control coordinator,
@@ -193,7 +213,8 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   // LibTorch's operations that have a nondeterministic kernel raise instead.
   if (config.run.deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
   std::vector<policy_request> plans = policy_requests(request);
-  shared_setup shared{request, run.env, start, std::move(coordinator), nullptr};
+  shared_setup shared{request, run.env, start, std::move(coordinator), nullptr, nullptr};
+  if (config.pbt.enabled()) shared.population = std::make_shared<population_members>();
   if (plans.size() > 1) {
     std::int64_t before = 0;  // what the policies' earlier segments stepped
     for (const auto& p : plans)

@@ -64,8 +64,13 @@ struct run_request {
   frame_hub_actor frame_hub;
 };
 
-// The policies of `request`: its own when given, else planned from its
-// config (run::plan_policies), resuming from request.resume_from.
+// The policies of request.config as they run (run::plan_policies): their
+// folders in request.run_dir, a population's first hyperparameters drawn
+// (agents/population.hpp), and when `resuming` each one's newest checkpoint
+// (the run's own policy: request.resume_from). Throws config_error as
+// plan_policies does, or naming a policy's missing or damaged checkpoint.
+std::vector<policy_request> plan_requests(const run_request& request, bool resuming);
+// request.policies when given, else plan_requests(request, whether it resumes).
 std::vector<policy_request> policy_requests(const run_request& request);
 
 // One policy's actors: one parameter replica per `devices` entry (model,
@@ -85,6 +90,7 @@ struct policy_parts {
   evaluator_actor evaluator;       // with run.stop.confirm_episodes > 0 or a best.pt to keep
   std::shared_ptr<best_file_gate> best_gate;  // the evaluator's, closed before the summary reads best.pt
   std::shared_ptr<selfplay_pool> selfplay;  // with selfplay.enabled: the pool and its league
+  std::shared_ptr<live_hyperparams> hyperparams;  // pbt: the member's, as its rows show them
 };
 
 struct run_parts {

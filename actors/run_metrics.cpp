@@ -129,6 +129,7 @@ std::vector<std::pair<std::string, float>> tensorboard_scalars(const progress_ro
     if (r.league->recent_score >= 0) add("selfplay/score_vs_pool", r.league->recent_score);
     add("selfplay/snapshots", r.league->snapshots);
   }
+  for (const auto& [key, value] : r.hyperparams) out.emplace_back("hyperparams/" + key, static_cast<float>(value));
   return out;
 }
 

@@ -3,6 +3,7 @@
 // rows of metrics.csv. Plain C++, fed by the metrics actor.
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -83,6 +84,8 @@ struct progress_row {
     int snapshots = 0;
   };
   std::optional<league_figures> league;
+  // pbt: the member's hyperparameters at the row (TensorBoard's hyperparams/KEY).
+  std::map<std::string, double> hyperparams;
 };
 
 std::string format_progress_line(const progress_row& row);

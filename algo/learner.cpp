@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algo/act_from_policy.hpp"
+#include "algo/hyperparameters.hpp"
 #include "algo/learner_core.hpp"
 #include "algo/mlp_ppo_step.hpp"
 #include "algo/optimizer.hpp"
@@ -68,6 +69,7 @@ void learner::check(const rollout& r) const { check_shapes(r, core_->model->spec
 
 train_result learner::train(std::vector<rollout> batch, std::vector<float>* delta) {
   learner_core& c = *core_;
+  std::lock_guard<std::mutex> whole_batch(c.training);
   model::use_compute_threads_here();
   if (batch.empty()) throw std::invalid_argument("an empty batch");
   for (const rollout& r : batch) check(r);
@@ -119,6 +121,134 @@ model::checkpoint_meta learner::restore(const std::string& path) {
   const model::checkpoint_meta meta = model::load_checkpoint(path, *core_->model, core_->optimizer.get());
   core_->samples_seen = meta.env_steps;
   return meta;
+}
+
+namespace {
+
+// A deep copy of one parameter's optimiser state (Adam's or RMSprop's, the
+// two make_optimizer makes): a plain clone() would share its tensors.
+std::unique_ptr<torch::optim::OptimizerParamState> copy_of(const torch::optim::OptimizerParamState& s) {
+  if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(&s)) {
+    auto c = std::make_unique<torch::optim::AdamParamState>();
+    c->step(a->step());
+    c->exp_avg(a->exp_avg().clone());
+    c->exp_avg_sq(a->exp_avg_sq().clone());
+    if (a->max_exp_avg_sq().defined()) c->max_exp_avg_sq(a->max_exp_avg_sq().clone());
+    return c;
+  }
+  if (const auto* r = dynamic_cast<const torch::optim::RMSpropParamState*>(&s)) {
+    auto c = std::make_unique<torch::optim::RMSpropParamState>();
+    c->step(r->step());
+    c->square_avg(r->square_avg().clone());
+    if (r->momentum_buffer().defined()) c->momentum_buffer(r->momentum_buffer().clone());
+    if (r->grad_avg().defined()) c->grad_avg(r->grad_avg().clone());
+    return c;
+  }
+  throw std::logic_error("an optimiser state of a kind make_optimizer does not make");
+}
+
+// The state of the one tensor an optimiser steps (model.flat), or null
+// before its first step.
+const torch::optim::OptimizerParamState* flat_state(const torch::optim::Optimizer& o) {
+  const auto& all = o.state();
+  return all.empty() ? nullptr : all.begin()->second.get();
+}
+
+}  // namespace
+
+struct learner::learned_state {
+  torch::Tensor flat;
+  std::vector<torch::Tensor> buffers;
+  model::running_moments obs_moments, return_moments;
+  std::unique_ptr<torch::optim::OptimizerParamState> optimizer;  // null: none yet
+  std::uint64_t version = 0;
+};
+
+std::shared_ptr<const learner::learned_state> learner::export_state() {
+  learner_core& c = *core_;
+  auto out = std::make_shared<learned_state>();
+  std::lock_guard<std::mutex> between_batches(c.training);
+  c.model->params.run_shared([&] {
+    torch::NoGradGuard no_grad;
+    out->flat = c.model->flat.detach().clone();
+    for (const auto& b : c.model->net->buffers()) out->buffers.push_back(b.detach().clone());
+    out->obs_moments = c.model->obs_moments;
+    out->return_moments = c.model->return_moments;
+    if (const auto* s = flat_state(*c.optimizer)) out->optimizer = copy_of(*s);
+    out->version = c.model->version;
+  });
+  return out;
+}
+
+std::uint64_t learner::adopt(const learned_state& state) {
+  learner_core& c = *core_;
+  model::shared_model& m = *c.model;
+  if (state.flat.numel() != m.flat.numel() || state.buffers.size() != m.net->buffers().size())
+    throw std::invalid_argument("adopt: another network's state");
+  return m.params.run([&] {
+    torch::NoGradGuard no_grad;
+    m.flat.copy_(state.flat);
+    auto buffers = m.net->buffers();
+    for (size_t i = 0; i < buffers.size(); ++i) buffers[i].copy_(state.buffers[i]);
+    m.obs_moments = state.obs_moments;
+    m.return_moments = state.return_moments;
+    auto& states = c.optimizer->state();
+    states.clear();
+    if (state.optimizer)
+      states[c10::guts::to_string(m.flat.unsafeGetTensorImpl())] = copy_of(*state.optimizer);
+    return ++m.version;
+  });
+}
+
+std::uint64_t learner::version_of(const learned_state& state) { return state.version; }
+
+std::uint64_t learner::fingerprint(const learned_state& state) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over every byte the state holds
+  const auto bytes = [&h](const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  const auto tensor = [&](const torch::Tensor& t) {
+    if (!t.defined()) return bytes("-", 1);
+    const torch::Tensor host = t.detach().to(torch::kCPU).contiguous();
+    bytes(host.data_ptr(), size_t(host.numel()) * host.element_size());
+  };
+  const auto moments = [&](const model::running_moments& m) {
+    bytes(m.mean.data(), m.mean.size() * sizeof(double));
+    bytes(m.var.data(), m.var.size() * sizeof(double));
+    bytes(&m.count, sizeof m.count);
+  };
+  tensor(state.flat);
+  for (const auto& b : state.buffers) tensor(b);
+  moments(state.obs_moments);
+  moments(state.return_moments);
+  if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(state.optimizer.get())) {
+    const std::int64_t step = a->step();
+    bytes(&step, sizeof step);
+    tensor(a->exp_avg());
+    tensor(a->exp_avg_sq());
+    tensor(a->max_exp_avg_sq());
+  } else if (const auto* r = dynamic_cast<const torch::optim::RMSpropParamState*>(state.optimizer.get())) {
+    const std::int64_t step = r->step();
+    bytes(&step, sizeof step);
+    tensor(r->square_avg());
+    tensor(r->momentum_buffer());
+    tensor(r->grad_avg());
+  }
+  return h;
+}
+
+void learner::set_hyperparameter(const std::string& key, double value) {
+  double* slot = algo::hyperparameter(core_->config.algo, key);
+  if (!slot) throw std::invalid_argument(key + " cannot change during a run: " + why_not_changeable(key));
+  *slot = value;
+  if (key == "algo.gamma" && core_->rewards) core_->rewards->set_gamma(value);
+}
+
+double learner::hyperparameter(const std::string& key) const {
+  const double* slot = algo::hyperparameter(core_->config.algo, key);
+  if (!slot) throw std::invalid_argument(key + " cannot change during a run: " + why_not_changeable(key));
+  return *slot;
 }
 
 }  // namespace troupe::algo

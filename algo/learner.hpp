@@ -51,6 +51,30 @@ class learner final : public trainer {
   // Also continues the learning-rate schedule from the checkpoint's env steps.
   model::checkpoint_meta restore(const std::string& path);
 
+  // Population-based training's exploit: a copy of what a learner has
+  // learned (parameters and buffers, normalisation statistics, optimiser
+  // state), taken between two of its batches (a batch's updates and its
+  // statistics go in as a whole) inside its parameters' critical section
+  // (where its optimiser steps too), so no update is half in it.
+  struct learned_state;
+  std::shared_ptr<const learned_state> export_state();
+  // Takes `state` in place of its own, inside its own critical section, as
+  // one update: the version moves on by one (from its own), so rollouts
+  // acted on before it count as that much older. Call it on the thread that
+  // trains (between batches); reading and writing in two sections one after
+  // the other, two learners copying each other never deadlock.
+  std::uint64_t adopt(const learned_state& state);
+  // The version of the parameters `state` holds, at the source.
+  static std::uint64_t version_of(const learned_state& state);
+  // A checksum of everything `state` holds but its version: parameters,
+  // buffers, normalisation statistics, optimiser state.
+  static std::uint64_t fingerprint(const learned_state& state);
+
+  // algo/hyperparameters.hpp's keys, from the next batch on; throws
+  // std::invalid_argument for a key that cannot change.
+  void set_hyperparameter(const std::string& key, double value);
+  double hyperparameter(const std::string& key) const;
+
  private:
   std::unique_ptr<learner_core> core_;
 };

@@ -23,6 +23,8 @@ class reward_normalizer {
   // and step), the step's rewards are divided by sqrt(var + epsilon) and
   // clipped to +-clip, and G restarts at 0 where an episode ended.
   void scale(rollout& r, model::running_moments& moments);
+  // The discount of the returns from now on (algo.gamma changed mid-run).
+  void set_gamma(double gamma) { gamma_ = gamma; }
 
  private:
   double gamma_, clip_, epsilon_;

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/policy_flags.hpp"
 #include "agents/evaluate.hpp"
 #include "agents/match.hpp"
 #include "envs/games/builtin_opponents.hpp"
@@ -26,7 +27,7 @@ struct eval_options {
   int episodes = 100;
   bool greedy = false;
   bool best = false;  // checkpoints/best.pt, not the newest
-  std::string policy;  // policies: which one (default: the first)
+  policy_flags which;  // --policy, --member
   std::uint64_t seed = 12345;
   std::string opponent;      // empty: the environment as configured
   std::string seat = "both";
@@ -102,7 +103,7 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
-      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.policy);
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.which.chosen());
   const std::string& path = trained.checkpoint;
   const model::checkpoint_meta& meta = trained.meta;
   const run::run_config& config = trained.config;
@@ -134,7 +135,7 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
   auto* cmd = cli.add_subcommand("eval", "evaluate a trained policy from a run or checkpoint");
   cmd->add_option("target", opts->target, "run directory or checkpoint file")->required();
   cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
-  cmd->add_option("--policy", opts->policy, "a run of several policies (policies:): which one (default: the first in its config)");
+  add_policy_flags(*cmd, opts->which);
   cmd->add_option("--episodes", opts->episodes, "episodes to play")->check(CLI::Range(1, 10000000));
   cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
   cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/policy_flags.hpp"
 #include "run/trained_model.hpp"
 #include "app/commands.hpp"
 #include "envs/registry.hpp"
@@ -19,13 +20,13 @@ struct export_options {
   std::string target, out;
   std::string format = "torchscript";
   bool best = false;  // checkpoints/best.pt, not the newest
-  std::string policy;  // policies: which one (default: the first)
+  policy_flags which;  // --policy, --member
 };
 
 void export_policy(const export_options& opts) {
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
-      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.policy);
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.which.chosen());
   const run::run_config& config = trained.config;
   // The environment as it is, before env.observe: the module takes its raw
   // observations and selects inside.
@@ -66,7 +67,7 @@ void add_export_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("target", opts->target, "run directory (its newest checkpoint) or checkpoint file")
       ->required();
   cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
-  cmd->add_option("--policy", opts->policy, "a run of several policies (policies:): which one (default: the first in its config)");
+  add_policy_flags(*cmd, opts->which);
   cmd->add_option("--out", opts->out, "the file to write")->required();
   cmd->add_option("--format", opts->format, "the format: torchscript")
       ->check(CLI::IsMember({"torchscript"}));

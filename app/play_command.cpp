@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/policy_flags.hpp"
 #include "agents/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
 #include "app/commands.hpp"
@@ -27,7 +28,7 @@ struct play_options {
   long episodes = 0;  // 0: until quit
   bool greedy = false;
   bool best = false;  // checkpoints/best.pt, not the newest
-  std::string policy;  // policies: which one (default: the first)
+  policy_flags which;  // --policy, --member
   std::uint64_t seed = 12345;  // eval's default: the same episodes
   double fps = 30.0;
   window_flags window;
@@ -92,14 +93,14 @@ void play(const play_options& opts) {
     h.seed = opts.seed;
     h.episodes = opts.episodes;
     h.window = opts.window;
-    play_against(opts.target, opts.best, opts.policy, h);
+    play_against(opts.target, opts.best, opts.which.chosen(), h);
     return;
   }
   if (opts.episodes < 0 || opts.fps < 0)
     throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
-      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.policy);
+      opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.which.chosen());
   const auto env = envs::make_env(trained.config.env);
   std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
             << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id
@@ -122,7 +123,7 @@ void add_play_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("target", opts->target, "run directory (its newest checkpoint) or checkpoint file")
       ->required();
   cmd->add_flag("--best", opts->best, "the run's best policy (checkpoints/best.pt: the one whose fresh episodes scored highest) instead of its newest checkpoint");
-  cmd->add_option("--policy", opts->policy, "a run of several policies (policies:): which one (default: the first in its config)");
+  add_policy_flags(*cmd, opts->which);
   cmd->add_option("--episodes", opts->episodes, "stop after N episodes (0: until quit)");
   cmd->add_flag("--greedy", opts->greedy, "take the most likely action (the mean for Gaussians)");
   cmd->add_option("--seed", opts->seed,

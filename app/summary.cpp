@@ -116,6 +116,30 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
     j["policies"] = nullptr;
   }
   if (!o.policy.empty()) j["policy"] = o.policy;
+  // pbt: the decisions, and each member's final hyperparameters, mean
+  // return, steps and lineage (the copies it took); the best member is what
+  // eval, play and export take by default.
+  if (o.pbt && o.pbt->members.size() == o.policies.size()) {
+    nlohmann::json members = nlohmann::json::array();
+    int best = 0;
+    for (size_t m = 0; m < o.policies.size(); ++m) {
+      const auto& state = o.pbt->members[m];
+      const auto& outcome = o.policies[m];
+      nlohmann::json lineage = nlohmann::json::array();
+      for (const auto& e : state.lineage)
+        lineage.push_back({{"decision", e.decision}, {"env_steps", e.env_steps}, {"source", e.source}});
+      members.push_back({{"id", m},
+                         {"hyperparams", state.values},
+                         {"mean_return", outcome.totals.final_mean_return},
+                         {"env_steps", outcome.totals.env_steps},
+                         {"solved", outcome.totals.solved},
+                         {"lineage", lineage}});
+      if (outcome.totals.final_mean_return > o.policies[size_t(best)].totals.final_mean_return) best = int(m);
+    }
+    j["pbt"] = {{"decisions", o.pbt->decisions}, {"exploits", o.pbt->exploits}, {"best_member", best}, {"members", members}};
+  } else {
+    j["pbt"] = nullptr;
+  }
   j["agent_restarts"] = o.agent_restarts;
   // Where the time went: busy seconds of the two model threads, against the
   // wall time (agents step environments and message on the remaining core).

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actors/net/network_setup.hpp"
+#include "algo/hyperparameters.hpp"
 #include "actors/net/token.hpp"
 #include "run/config_loader.hpp"
 #include "actors/coordinator.hpp"
@@ -125,7 +126,8 @@ prepared_run prepare(const train_options& opts) {
     p.config_path = opts.config_path;
   }
   request.config = run::load_config(p.config_path, opts.overrides);
-  if (resuming && request.config.policies.empty()) request.resume_from = p.dir.resume_point();
+  if (resuming && request.config.policies.empty() && !request.config.pbt.enabled())
+    request.resume_from = p.dir.resume_point();
   if (!resuming)
     p.dir = opts.run_dir.empty() ? run::run_directory::fresh(request.config.run.name)
                                  : run::run_directory{opts.run_dir};
@@ -136,6 +138,8 @@ prepared_run prepare(const train_options& opts) {
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
   if (serving && config.policies.size() > 1)
     throw config_error(p.config_path + ": key 'policies': several policies do not take cluster workers yet (a worker's agents reach one policy): train them with troupe train");
+  if (serving && config.pbt.enabled())
+    throw config_error(p.config_path + ": key 'pbt.population': a population does not take cluster workers yet (a worker's agents reach one member): train it with troupe train");
   if (serving && config.run.deterministic)
     throw config_error(p.config_path + ": key 'run.deterministic': workers' rollouts arrive in the network's order, "
                        "not in rounds: a run that serves workers cannot be deterministic (leave the key off)");
@@ -156,18 +160,11 @@ prepared_run prepare(const train_options& opts) {
   request.config.cluster.token.clear();  // never written to the run directory
   request.env = run::env_spec_for(config, p.config_path);
   request.config_yaml = run::to_yaml(config);
-  for (run::policy_plan& plan : run::plan_policies(config, p.config_path)) {
-    actors::policy_request policy;
-    policy.name = plan.name;
-    policy.config = std::move(plan.config);
-    const bool own_dir = !policy.name.empty();
-    policy.run_dir = own_dir ? p.dir.policy_dir(policy.name) : p.dir.root;
-    policy.config_yaml = own_dir ? run::to_yaml(policy.config) : request.config_yaml;
-    if (resuming) policy.resume_from = own_dir ? run::run_directory{policy.run_dir}.resume_point() : request.resume_from;
+  request.policies = actors::plan_requests(request, resuming);
+  for (const actors::policy_request& policy : request.policies) {
     const std::string problem = run::unfillable_batch(policy.config);
     if (!serving && !problem.empty())
-      throw config_error(p.config_path + ": " + (own_dir ? "policy '" + policy.name + "': " : "") + problem);
-    request.policies.push_back(std::move(policy));
+      throw config_error(p.config_path + ": " + (policy.name.empty() ? "" : policy.name + ": ") + problem);
   }
   p.dir.create();
   p.dir.write(p.dir.config_file(), request.config_yaml);
@@ -192,9 +189,15 @@ void print_header(const prepared_run& p) {
             << "troupe: " << model::describe_compute_runtime() << "\n"
             << "troupe: run directory " << p.dir.root << std::endl;
   for (const auto& policy : p.request.policies) {
-    if (!policy.name.empty())
+    if (config.pbt.enabled()) {
+      std::cout << "troupe: " << policy.name << ":";
+      run::run_config own = policy.config;
+      for (const auto& [key, range] : config.pbt.hyperparams) std::cout << " " << key << " " << *algo::hyperparameter(own.algo, key);
+      std::cout << " (first draw), " << policy.run_dir << std::endl;
+    } else if (!policy.name.empty()) {
       std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, seat "
                 << policy.config.env.versus.seat << ", " << policy.run_dir << std::endl;
+    }
     if (!policy.resume_from.empty()) std::cout << "troupe: resuming from " << policy.resume_from << std::endl;
   }
 }

@@ -1,5 +1,7 @@
 #include "run/config_field.hpp"
 
+#include "algo/hyperparameters.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <sys/stat.h>
@@ -152,6 +154,96 @@ field int_list(const std::string& key, std::vector<int>& target, int lo, int hi,
             YAML::Node n(YAML::NodeType::Sequence);
             for (int v : target) n.push_back(v);
             return n;
+          }};
+}
+
+field number_list(const std::string& key, std::vector<double>& target, double lo, double hi, bool lo_open,
+                  const std::string& help) {
+  const std::string range = "each in " + range_text(lo, hi, lo_open) + ", at least one";
+  return {key, "list of numbers", range, help,
+          [&target, key, lo, hi, lo_open, range](const YAML::Node& n, const std::string& where) {
+            if (!n.IsSequence() || n.size() == 0)
+              fail(where, key, "expected a non-empty list of numbers, got " + scalar_text(n));
+            std::vector<double> out;
+            for (const auto& item : n) {
+              double v;
+              if (!scalar_as(item, v) || !std::isfinite(v) || v < lo || v > hi || (lo_open && v == lo))
+                fail(where, key, "expected numbers " + range + ", got " + scalar_text(item));
+              out.push_back(v);
+            }
+            target = out;
+          },
+          [&target] {
+            YAML::Node n(YAML::NodeType::Sequence);
+            for (double v : target) n.push_back(v);
+            return n;
+          }};
+}
+
+field hyperparam_ranges(const std::string& key, std::map<std::string, hyperparam_range>& target,
+                        const std::string& help) {
+  return {key, "mapping", "KEY: {min, max, scale: log | linear, init: [lo, hi]}; KEY one of algo/hyperparameters.hpp's", help,
+          [&target, key](const YAML::Node& n, const std::string& where) {
+            target.clear();
+            if (n.IsNull()) return;
+            if (!n.IsMap()) fail(where, key, "expected a mapping of algo keys to {min, max, scale, init}, got " + scalar_text(n));
+            for (const auto& item : n) {
+              const std::string name = item.first.IsScalar() ? item.first.Scalar() : "";
+              const std::string at = key + "." + name;
+              if (const std::string why = algo::why_not_changeable(name); !why.empty())
+                fail(where, at, "cannot change during a run: " + why);
+              const YAML::Node& body = item.second;
+              if (!body.IsMap()) fail(where, at, "expected {min, max, scale, init}, got " + scalar_text(body));
+              hyperparam_range r;
+              bool has_min = false, has_max = false, has_init = false;
+              for (const auto& part : body) {
+                const std::string k = part.first.IsScalar() ? part.first.Scalar() : "";
+                double v;
+                if (k == "min" || k == "max") {
+                  if (!scalar_as(part.second, v) || !std::isfinite(v))
+                    fail(where, at + "." + k, "expected a number, got " + scalar_text(part.second));
+                  (k == "min" ? r.min : r.max) = v;
+                  (k == "min" ? has_min : has_max) = true;
+                } else if (k == "scale") {
+                  const std::string scale = part.second.IsScalar() ? part.second.Scalar() : "";
+                  if (scale != "log" && scale != "linear")
+                    fail(where, at + ".scale", "expected log or linear, got " + scalar_text(part.second));
+                  r.log = scale == "log";
+                } else if (k == "init") {
+                  double lo, hi;
+                  if (!part.second.IsSequence() || part.second.size() != 2 || !scalar_as(part.second[0], lo) ||
+                      !scalar_as(part.second[1], hi) || !std::isfinite(lo) || !std::isfinite(hi))
+                    fail(where, at + ".init", "expected [lo, hi], two numbers, got " + scalar_text(part.second));
+                  r.init_lo = lo, r.init_hi = hi;
+                  has_init = true;
+                } else {
+                  fail(where, at + "." + k, "unknown key: a range has min, max, scale and init");
+                }
+              }
+              if (!has_min || !has_max) fail(where, at, "needs both min and max");
+              if (!(r.min < r.max)) fail(where, at, "min must be below max");
+              if (r.log && r.min <= 0) fail(where, at + ".min", "a log scale needs min above 0");
+              if (!has_init) r.init_lo = r.min, r.init_hi = r.max;
+              if (r.init_lo > r.init_hi || r.init_lo < r.min || r.init_hi > r.max)
+                fail(where, at + ".init", "expected [lo, hi] with min <= lo <= hi <= max");
+              target[name] = r;
+            }
+          },
+          [&target] {
+            YAML::Node out(YAML::NodeType::Map);
+            for (const auto& [name, r] : target) {
+              YAML::Node range(YAML::NodeType::Map);
+              range["min"] = r.min;
+              range["max"] = r.max;
+              range["scale"] = r.log ? "log" : "linear";
+              YAML::Node init(YAML::NodeType::Sequence);
+              init.SetStyle(YAML::EmitterStyle::Flow);
+              init.push_back(r.init_lo);
+              init.push_back(r.init_hi);
+              range["init"] = init;
+              out[name] = range;
+            }
+            return out;
           }};
 }
 

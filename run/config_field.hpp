@@ -114,6 +114,14 @@ YAML::Node yaml_of(const nlohmann::json& j);
 field mujoco_settings(const std::string& key, std::map<std::string, envs::mujoco_setting>& target,
                       const std::string& help);
 
+// A list of numbers, each in [lo, hi] (lo excluded when lo_open), at least one.
+field number_list(const std::string& key, std::vector<double>& target, double lo, double hi, bool lo_open,
+                  const std::string& help);
+
+// pbt.hyperparams: KEY: {min, max, scale: log | linear, init: [lo, hi]}.
+field hyperparam_ranges(const std::string& key, std::map<std::string, hyperparam_range>& target,
+                        const std::string& help);
+
 // A mapping kept as JSON object text (env.kwargs).
 field json_mapping(const std::string& key, std::string& target, const std::string& help);
 

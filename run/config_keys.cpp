@@ -176,12 +176,25 @@ std::vector<field> selfplay_keys(run_config& c) {
   };
 }
 
+// pbt: population-based training
+std::vector<field> pbt_keys(run_config& c) {
+  return {
+    integer("pbt.population", c.pbt.population, 0, 64, "population-based training (docs/pbt.md): this many members (at least 2), each the run's config as a policy of its own (model-owner, learner, optimiser state, normalisers, metrics and checkpoints in RUN/members/I/, agents.count agents), all training side by side; run.stop.env_steps counts every member's steps; 0: none"),
+    integer("pbt.interval_env_steps", c.pbt.interval_env_steps, 1, std::numeric_limits<long long>::max(), "a member's own env steps between its decisions (exploit, then explore)"),
+    number("pbt.truncation", c.pbt.truncation, 0, 0.5, true, "at a decision, a member ranked in the bottom fraction (by pbt.objective) copies a member of the top fraction that scores better: its parameters, optimiser state and normalisers, then explores"),
+    number_list("pbt.perturb", c.pbt.perturb, 0, inf, true, "explore: each hyperparameter is multiplied by one of these factors, drawn uniformly (then clipped to its range)"),
+    number("pbt.resample_probability", c.pbt.resample_probability, 0, 1, false, "explore: the chance that a hyperparameter is drawn afresh from its range (on its scale) instead of perturbed"),
+    text("pbt.objective", c.pbt.objective, {"mean_return"}, "what ranks the members: the mean return of their last run.stop.window episodes"),
+    hyperparam_ranges("pbt.hyperparams", c.pbt.hyperparams, "the hyperparameters explored, each algo.KEY: {min, max, scale: log | linear, init: [lo, hi]} (init: where members start, drawn on the scale; default [min, max]); only keys every update reads afresh: algo.lr, algo.entropy_coef, algo.value_coef, algo.gamma, algo.gae_lambda, algo.ppo.clip, algo.max_grad_norm, algo.bounds_coef"),
+  };
+}
+
 }  // namespace
 
 std::vector<field> fields_of(run_config& c) {
   std::vector<field> all;
   for (auto section : {run_keys, env_keys, agents_keys, algo_keys, model_keys, batching_keys,
-                       devices_keys, checkpoint_keys, log_keys, cluster_keys, selfplay_keys})
+                       devices_keys, checkpoint_keys, log_keys, cluster_keys, selfplay_keys, pbt_keys})
     for (field& f : section(c)) all.push_back(std::move(f));
   return all;
 }

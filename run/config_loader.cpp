@@ -369,6 +369,25 @@ static void check_policies(const run_config& config, const std::string& path) {
                              std::to_string(config.policies.size()) + ")");
 }
 
+// What a population cannot do, each refused with its reason.
+static void check_pbt(const run_config& config, const std::string& path) {
+  const pbt_config& p = config.pbt;
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw config_error(path + ": key '" + key + "': " + what);
+  };
+  if (p.population == 1) fail("pbt.population", "a population has at least 2 members (0: no population-based training)");
+  if (!p.enabled()) return;
+  if (p.hyperparams.empty()) fail("pbt.hyperparams", "names no hyperparameter to explore");
+  if (!config.policies.empty()) fail("pbt.population", "not with policies: (a population of several policies each is not built)");
+  if (config.selfplay.enabled) fail("pbt.population", "not with selfplay.enabled yet: a league per member is not built");
+  if (config.run.deterministic) fail("pbt.population", "not with run.deterministic: the members train side by side, in no fixed order");
+  if (config.devices.size() > 1) fail("pbt.population", "each member runs on one device for now: list one");
+  if (p.hyperparams.count("algo.lr") && config.algo.lr_schedule != algo::lr_schedule_kind::constant)
+    fail("algo.lr_schedule", "anneals algo.lr, which pbt.hyperparams explores: leave it constant");
+  if (p.hyperparams.count("algo.ppo.clip") && config.algo.kind != algo::algo_kind::ppo)
+    fail("pbt.hyperparams.algo.ppo.clip", "is PPO's; algo.kind is a3c");
+}
+
 static run_config load_parsed(YAML::Node root, const std::string& path,
                                       const std::vector<std::string>& overrides) {
   origin from{path, {}};
@@ -394,6 +413,7 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
   check_mujoco(config, root, from);
   if (has_policies) config.policies = read_policies(policies, root, path, from);
   check_policies(config, path);
+  check_pbt(config, path);
   return config;
 }
 
@@ -524,7 +544,16 @@ bool matches(const std::string& pattern, const std::string& name) {
 }  // namespace
 
 std::vector<policy_plan> plan_policies(const run_config& config, const std::string& origin) {
-  if (config.policies.empty()) return {{"", config}};
+  if (config.pbt.enabled()) {  // the members: the run's config each, agents.count agents included
+    std::vector<policy_plan> members;
+    for (int m = 0; m < config.pbt.population; ++m) {
+      run_config own = config;
+      own.pbt = {};
+      members.push_back({"member_" + std::to_string(m), "members/" + std::to_string(m), own});
+    }
+    return members;
+  }
+  if (config.policies.empty()) return {{"", "", config}};
   const auto fail = [&](const std::string& key, const std::string& what) {
     throw config_error(origin + ": key '" + key + "': " + what);
   };
@@ -540,7 +569,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
       own.policies.clear();
       own.model = config.policies[0].model;
       own.algo = config.policies[0].algo;
-      return {{config.policies[0].name, own}};
+      return {{config.policies[0].name, "policies/" + config.policies[0].name, own}};
     }
     fail("policies", config.env.id + " is not a two-player game: one policy only");
   }
@@ -571,7 +600,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     // Agent i of the run plays for policy i mod the number of policies.
     own.agents.count = config.agents.count / count + (p < config.agents.count % count ? 1 : 0);
     if (seats.size() == 1) own.env.versus.seat = seats[0] == 0 ? "first" : "second";
-    plans.push_back({policy.name, own});
+    plans.push_back({policy.name, "policies/" + policy.name, own});
   }
   if (count > 1)
     for (size_t a = 0; a < names.size(); ++a)

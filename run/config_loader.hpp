@@ -41,12 +41,15 @@ std::string unfillable_batch(const run_config& config);
 // and algo, its share of agents.count and its seat in the game, without
 // policies (what RUN/policies/NAME/config.yaml and its checkpoints hold).
 struct policy_plan {
-  std::string name;  // empty: the run's only policy, without policies:
+  std::string name;    // empty: the run's only policy, without policies:
+  std::string folder;  // its files' folder in the run directory: policies/NAME, members/I ("": the run's own)
   run_config config;
 };
 
 // The policies of `config` as they run: without policies:, the run itself;
-// else each seated by the game's agent ids it names (matched against the
+// with pbt, its members (member_I, in members/I: the run's config each, as
+// the population's first draw leaves it to the caller); else each seated by
+// the game's agent ids it names (matched against the
 // game's own, which a Python game is started once to say). Throws
 // config_error naming `origin` and the key: an agent of two policies, a
 // policy of none, an agent no policy plays.

@@ -2,6 +2,7 @@
 // A whole training run's configuration: one struct per component, defaults
 // here. run/config_loader.hpp reads and validates it from YAML.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,27 @@ struct selfplay_config {
   double elo_k = 16;
 };
 
+// pbt: one hyperparameter a population explores (algo/hyperparameters.hpp
+// lists the keys that can change during a run).
+struct hyperparam_range {
+  double min = 0, max = 0;
+  bool log = false;               // scale: log (draws and perturbations uniform in log) or linear
+  double init_lo = 0, init_hi = 0;  // where members start, drawn on the scale (default [min, max])
+};
+
+// pbt: population-based training (docs/pbt.md): `population` members, each
+// a policy of its own, exploit and explore every interval_env_steps.
+struct pbt_config {
+  int population = 0;  // 0: no population-based training; else at least 2 members
+  std::int64_t interval_env_steps = 20000;  // a member's env steps between its decisions
+  double truncation = 0.25;  // the bottom fraction copies from the top fraction
+  std::vector<double> perturb = {0.8, 1.2};  // explore: a value times one of these, drawn
+  double resample_probability = 0.25;        // explore: a value drawn afresh from its range instead
+  std::string objective = "mean_return";     // what ranks the members
+  std::map<std::string, hyperparam_range> hyperparams;
+  bool enabled() const { return population > 0; }
+};
+
 // policies: one named policy of a run (docs/multiagent.md): its own
 // model-owner, learner, optimiser state, normalisers, metrics and
 // checkpoints (RUN/policies/NAME/), playing the game's agents it names.
@@ -159,6 +181,7 @@ struct run_config {
   log_config log;
   cluster_config cluster;
   selfplay_config selfplay;
+  pbt_config pbt;
   // Empty: one policy, the run's own model and algo, in the run directory
   // itself (no policies/ folder).
   std::vector<policy_config> policies;

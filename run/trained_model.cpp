@@ -1,12 +1,55 @@
 #include "run/trained_model.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <nlohmann/json.hpp>
 
 #include "run/config_loader.hpp"
 #include "run/component_configs.hpp"
 #include "run/run_directory.hpp"
 
 namespace troupe::run {
+
+namespace {
+
+// A population's member: "member_N", or the best one (summary.json's
+// pbt.best_member; before the run has a summary, pbt.json's best score at
+// the members' last decisions; else member 0).
+std::string member_run_dir(const std::string& run_dir, int population, const std::string& policy) {
+  const auto folder = [&](int m) { return run_dir + "/members/" + std::to_string(m); };
+  if (!policy.empty()) {
+    const std::string prefix = "member_";
+    int m = -1;
+    if (policy.compare(0, prefix.size(), prefix) == 0) try {
+        m = std::stoi(policy.substr(prefix.size()));
+      } catch (const std::exception&) {
+      }
+    if (m < 0 || m >= population)
+      throw config_error(run_dir + ": " + (m < 0 && policy.rfind(prefix, 0) != 0 ? "--policy " + policy + ": a population's members are chosen with --member N" : "--member " + policy.substr(prefix.size()) + ": the population has members 0 to " + std::to_string(population - 1)));
+    return folder(m);
+  }
+  const auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in, nullptr, false);
+  };
+  const nlohmann::json summary = read(run_directory{run_dir}.summary_file());
+  if (summary.is_object() && summary.contains("pbt") && summary["pbt"].is_object())
+    return folder(summary["pbt"].value("best_member", 0));
+  const nlohmann::json state = read(run_dir + "/pbt.json");
+  int best = 0;
+  double best_score = -std::numeric_limits<double>::infinity();
+  if (state.is_object() && state.contains("members"))
+    for (const auto& m : state["members"])
+      if (m.contains("score") && m["score"].is_number() && m["score"].get<double>() > best_score) {
+        best_score = m["score"].get<double>();
+        best = m.value("id", 0);
+      }
+  return folder(best);
+}
+
+}  // namespace
 
 std::string policy_run_dir(const std::string& run_dir, const std::string& policy) {
   const run_directory dir{run_dir};
@@ -16,6 +59,7 @@ std::string policy_run_dir(const std::string& run_dir, const std::string& policy
     throw config_error(run_dir + ": --policy " + policy + ": not a run directory (no config.yaml)");
   }
   const run_config config = load_config(dir.config_file());
+  if (config.pbt.enabled()) return member_run_dir(run_dir, config.pbt.population, policy);
   if (config.policies.empty()) {
     if (policy.empty()) return run_dir;
     throw config_error(run_dir + ": --policy " + policy + ": the run has one policy, without policies: (leave --policy off)");

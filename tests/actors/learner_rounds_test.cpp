@@ -192,6 +192,7 @@ TEST_CASE("a deterministic learner trains no round that the metrics actor stops"
         [](const episode_report&) {},
         [](const algo::train_result&) {},
         [](totals_atom) { return metrics_totals{}; },
+        [](final_atom) { return metrics_totals{}; },
         [&asked](round_atom, std::uint64_t round) {
           ++asked;
           return round == 0;

@@ -43,6 +43,7 @@ metrics_actor::behavior_type recorder(metrics_actor::pointer, trace* log) {
         log->batches.push_back(r);
       },
       [=](totals_atom) { return metrics_totals{}; },
+      [=](final_atom) { return metrics_totals{}; },
       [=](round_atom, std::uint64_t) { return true; },  // deterministic runs only
   };
 }

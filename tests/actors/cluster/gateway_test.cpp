@@ -51,6 +51,7 @@ learner_actor::behavior_type fake_learner(learner_actor::pointer, seen* s) {
       },
       [=](const replica_update&) { return std::uint64_t{0}; },
       [=](peers_atom, const std::vector<caf::strong_actor_ptr>&) {},
+      [=](pbt_atom, const pbt_step&) { return std::uint64_t(0); },
   };
 }
 
@@ -59,6 +60,7 @@ metrics_actor::behavior_type fake_metrics(metrics_actor::pointer, seen* s) {
       [=](const episode_report& r) { s->reported_steps += r.env_steps; },
       [=](const algo::train_result&) {},
       [=](totals_atom) { return metrics_totals{}; },
+      [=](final_atom) { return metrics_totals{}; },
       [=](round_atom, std::uint64_t) { return true; },  // deterministic runs only
   };
 }
