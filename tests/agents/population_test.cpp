@@ -17,7 +17,7 @@ using troupe::agents::population;
 
 namespace {
 
-troupe::run::pbt_config config(int members) {
+troupe::run::pbt_config pbt_settings(int members) {
   troupe::run::pbt_config c;
   c.population = members;
   c.hyperparams["algo.lr"] = {1e-6, 0.1, true, 1e-6, 2e-6};
@@ -25,13 +25,13 @@ troupe::run::pbt_config config(int members) {
   return c;
 }
 
-const double no_score = std::numeric_limits<double>::quiet_NaN();
+const double no_score_yet = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
 
 TEST_SUITE("agents") {
 TEST_CASE("population: first draws inside init, explored values inside [min, max], on their scales") {
-  const population p(config(4), 7);
+  const population p(pbt_settings(4), 7);
   for (int m = 0; m < 4; ++m) {
     const hyperparams h = p.initial(m);
     CHECK(h.at("algo.lr") >= 1e-6);
@@ -40,11 +40,11 @@ TEST_CASE("population: first draws inside init, explored values inside [min, max
     CHECK(h.at("algo.entropy_coef") <= 0.5);
   }
   CHECK(p.initial(0) != p.initial(1));  // each member its own draw
-  CHECK(p.initial(2) == population(config(4), 7).initial(2));
+  CHECK(p.initial(2) == population(pbt_settings(4), 7).initial(2));
 
   // Resampling only: log-uniform over [1e-6, 0.1] puts half the draws below
   // its geometric middle, 10^-3.5; a linear scale puts half below 0.25.
-  auto c = config(4);
+  auto c = pbt_settings(4);
   c.resample_probability = 1.0;
   const population resampling(c, 1);
   std::mt19937_64 rng(3);
@@ -79,7 +79,7 @@ TEST_CASE("population: first draws inside init, explored values inside [min, max
 }
 
 TEST_CASE("population: truncation picks the bottom and top fractions; ties by member number; no score ranks last") {
-  auto c = config(8);
+  auto c = pbt_settings(8);
   c.truncation = 0.25;
   const population p(c, 1);
   auto r = p.rank({5, 1, 7, 3, 8, 2, 6, 4});
@@ -89,18 +89,18 @@ TEST_CASE("population: truncation picks the bottom and top fractions; ties by me
   r = p.rank({1, 1, 1, 1, 1, 1, 1, 1});
   CHECK(r.top == std::vector<int>{0, 1});
   CHECK(r.bottom == std::vector<int>{6, 7});
-  r = p.rank({no_score, 3, no_score, 2, 5, 5, 1, 0});
+  r = p.rank({no_score_yet, 3, no_score_yet, 2, 5, 5, 1, 0});
   CHECK(r.top == std::vector<int>{4, 5});
   CHECK(r.bottom == std::vector<int>{0, 2});
   // At least one, at most half, of a population of two.
-  const population pair(config(2), 1);
+  const population pair(pbt_settings(2), 1);
   r = pair.rank({2, 1});
   CHECK(r.top == std::vector<int>{0});
   CHECK(r.bottom == std::vector<int>{1});
 }
 
 TEST_CASE("population: the bottom copies a better top member and explores from it; seeded decisions reproduce") {
-  const population p(config(4), 11);
+  const population p(pbt_settings(4), 11);
   const std::vector<hyperparams> now = {p.initial(0), p.initial(1), p.initial(2), p.initial(3)};
   const std::vector<double> scores = {10, 40, 30, 20};
   // Member 0 is the bottom one (k = 1): it copies member 1, the top one.
@@ -109,7 +109,7 @@ TEST_CASE("population: the bottom copies a better top member and explores from i
   CHECK(d.source == 1);
   CHECK(d.before == now[0]);
   CHECK(d.after.size() == 2);
-  const auto again = population(config(4), 11).decide(5, 0, scores, now);
+  const auto again = population(pbt_settings(4), 11).decide(5, 0, scores, now);
   CHECK(again.after == d.after);  // same seed, same decision number: the same draw
   // Another decision number draws afresh.
   std::set<hyperparams> drawn;
@@ -125,13 +125,13 @@ TEST_CASE("population: the bottom copies a better top member and explores from i
   d = p.decide(0, 3, {20, 20, 20, 20}, now);
   CHECK(!d.exploit);
   // No score yet, and a top member with one: it copies.
-  d = p.decide(0, 3, {20, 20, 20, no_score}, now);
+  d = p.decide(0, 3, {20, 20, 20, no_score_yet}, now);
   CHECK(d.exploit);
   CHECK(d.source == 0);
 }
 
 TEST_CASE("population: its state written to JSON and read back; another population's refused") {
-  const population p(config(3), 2);
+  const population p(pbt_settings(3), 2);
   auto s = p.first_state();
   REQUIRE(s.members.size() == 3);
   CHECK(s.members[1].next_decision_at == 20000);
@@ -149,7 +149,7 @@ TEST_CASE("population: its state written to JSON and read back; another populati
   CHECK(back.members[2].lineage[0].source == 1);
   CHECK(back.members[2].lineage[0].env_steps == 60000);
   // Another size, a value outside its range, not JSON: refused, naming the file.
-  CHECK_THROWS_WITH(population(config(4), 2).state_from_json(population::state_json(s), "RUN/pbt.json"),
+  CHECK_THROWS_WITH(population(pbt_settings(4), 2).state_from_json(population::state_json(s), "RUN/pbt.json"),
                     doctest::Contains("RUN/pbt.json: 3 members, where pbt.population is 4"));
   s.members[0].values["algo.lr"] = 5.0;
   CHECK_THROWS_WITH(p.state_from_json(population::state_json(s), "RUN/pbt.json"), doctest::Contains("outside its range"));

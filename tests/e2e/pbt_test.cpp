@@ -25,12 +25,12 @@
 using namespace troupe::tests;
 
 namespace {
-const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml";
-const std::string population =
+const std::string pbt_cartpole_config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml";
+const std::string pbt_flags =
     " --set pbt.population=4 --set pbt.interval_env_steps=20000"
     " --set 'pbt.hyperparams={algo.lr: {min: 0.000001, max: 0.1, scale: log, init: [0.000001, 0.000002]}}'";
 
-std::vector<std::string> lines_of(const std::string& path) {
+std::vector<std::string> pbt_file_lines(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::string> out;
   for (std::string line; std::getline(in, line);) out.push_back(line);
@@ -41,7 +41,7 @@ std::vector<std::string> lines_of(const std::string& path) {
 TEST_SUITE("e2e") {
 TEST_CASE("pbt: four CartPole members from a hopeless learning rate learn; the decisions, lineage and TensorBoard folders say how") {
   const std::string dir = fresh_dir("e2e_pbt");
-  auto r = run_troupe("train " + config + " --run-dir " + dir + population +
+  auto r = run_troupe("train " + pbt_cartpole_config + " --run-dir " + dir + pbt_flags +
                       " --set run.stop.env_steps=3000000 --set run.stop.wall_seconds=300 --set log.progress=false");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -66,7 +66,7 @@ TEST_CASE("pbt: four CartPole members from a hopeless learning rate learn; the d
 
   // pbt.csv: one row per decision, in order; an exploit names a source that
   // scored better, and its learning rate explored from the source's.
-  const auto rows = lines_of(dir + "/pbt.csv");
+  const auto rows = pbt_file_lines(dir + "/pbt.csv");
   REQUIRE(rows.size() == pbt["decisions"].get<size_t>() + 1);
   CHECK(rows[0] == "decision,run_env_steps,member,member_env_steps,action,source,score,source_score,before:algo.lr,after:algo.lr");
   int exploits = 0;
@@ -124,7 +124,7 @@ TEST_CASE("pbt: SIGKILL at random moments, then --resume: the members, their hyp
     const std::string dir = fresh_dir("e2e_pbt_kill");
     {
       // No target: the budget (1.2M steps of all members) ends it.
-      child_process p({TROUPE_BINARY, "train", config, "--run-dir", dir, "--set", "pbt.population=4", "--set",
+      child_process p({TROUPE_BINARY, "train", pbt_cartpole_config, "--run-dir", dir, "--set", "pbt.population=4", "--set",
                        "pbt.interval_env_steps=10000", "--set",
                        "pbt.hyperparams={algo.lr: {min: 0.000001, max: 0.1, scale: log}}", "--set",
                        "checkpoint.every_seconds=0.05", "--set", "log.progress=false", "--set",
@@ -132,7 +132,7 @@ TEST_CASE("pbt: SIGKILL at random moments, then --resume: the members, their hyp
                        "run.stop.wall_seconds=300", "--set", "run.seed=" + std::to_string(round + 1)},
                       dir + ".log");
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      const auto decided = [&] { return lines_of(dir + "/pbt.csv").size() > 1 + size_t(round); };
+      const auto decided = [&] { return pbt_file_lines(dir + "/pbt.csv").size() > 1 + size_t(round); };
       while (!decided() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       REQUIRE(decided());
@@ -150,7 +150,7 @@ TEST_CASE("pbt: SIGKILL at random moments, then --resume: the members, their hyp
     const auto after = read_json(dir + "/pbt.json");
     CHECK(after["decisions"].get<std::uint64_t>() >= decisions);
     CHECK(after["exploits"].get<long>() >= before["exploits"].get<long>());
-    const auto rows = lines_of(dir + "/pbt.csv");
+    const auto rows = pbt_file_lines(dir + "/pbt.csv");
     CHECK(rows.size() == after["decisions"].get<size_t>() + 1);  // no row lost or doubled across the kill
     for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].rfind(std::to_string(i - 1) + ",", 0) == 0);
     for (int m = 0; m < 4; ++m) {

@@ -16,12 +16,12 @@
 using namespace troupe::tests;
 
 namespace {
-const std::string two_policies =
+const std::string policies_flags =
     " --set selfplay.enabled=false --set model.kind=mlp --set agents.count=4"
     " --set 'policies={red: {agents: [player_0]}, yellow: {agents: [player_1], model: {hidden: [48]}, algo: {lr: 0.001}}}'"
     " --set checkpoint.every_seconds=0.5 --set log.progress_seconds=0.5";
 
-long steps_of(const nlohmann::json& summary, int policy) {
+long policy_steps(const nlohmann::json& summary, int policy) {
   return summary["policies"][policy]["env_steps"].get<long>();
 }
 }  // namespace
@@ -30,7 +30,7 @@ TEST_SUITE("e2e") {
 TEST_CASE("policies: two Connect Four policies train against each other, each with its own files; resume; eval, export --policy") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
   const std::string dir = fresh_dir("e2e_policies");
-  auto r = run_troupe("train " + config + " --run-dir " + dir + " --set run.stop.env_steps=600000" + two_policies);
+  auto r = run_troupe("train " + config + " --run-dir " + dir + " --set run.stop.env_steps=600000" + policies_flags);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.output, "troupe: policy red: 2 agents, seat first"));
@@ -41,10 +41,10 @@ TEST_CASE("policies: two Connect Four policies train against each other, each wi
   CHECK(s["stop_reason"] == "env_steps");
   REQUIRE(s["policies"].size() == 2);
   // The budget counts both policies' steps; each policy has its own share.
-  CHECK(s["env_steps"].get<long>() == steps_of(s, 0) + steps_of(s, 1));
+  CHECK(s["env_steps"].get<long>() == policy_steps(s, 0) + policy_steps(s, 1));
   CHECK(s["env_steps"].get<long>() >= 600000);
   CHECK(s["env_steps"].get<long>() < 800000);
-  for (int p = 0; p < 2; ++p) CHECK(steps_of(s, p) > 150000);
+  for (int p = 0; p < 2; ++p) CHECK(policy_steps(s, p) > 150000);
   check_accounting(s);
   for (const std::string name : {"red", "yellow"}) {
     CAPTURE(name);
@@ -60,7 +60,7 @@ TEST_CASE("policies: two Connect Four policies train against each other, each wi
   }
   CHECK(!std::filesystem::exists(dir + "/checkpoints"));
   CHECK(contains(read_file(dir + "/policies/yellow/config.yaml"), "lr: 0.001"));
-  const long red_before = steps_of(s, 0), yellow_before = steps_of(s, 1);
+  const long red_before = policy_steps(s, 0), yellow_before = policy_steps(s, 1);
 
   // Resumed: each policy from its own newest checkpoint, its metrics.csv
   // continued.
@@ -72,8 +72,8 @@ TEST_CASE("policies: two Connect Four policies train against each other, each wi
   s = read_json(dir + "/summary.json");
   CHECK(s["stop_reason"] == "env_steps");
   CHECK(s["env_steps"].get<long>() >= 1500000);
-  CHECK(steps_of(s, 0) > red_before);
-  CHECK(steps_of(s, 1) > yellow_before);
+  CHECK(policy_steps(s, 0) > red_before);
+  CHECK(policy_steps(s, 1) > yellow_before);
   check_accounting(s);
 
   // Each policy evaluated from its own seat's view; red learned to beat a
@@ -106,7 +106,7 @@ TEST_CASE("policies: two Connect Four policies train against each other, each wi
 
 TEST_CASE("policies: what several policies cannot do yet is refused before anything runs") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
-  auto r = run_troupe("serve " + config + " --listen 127.0.0.1:0 --token t" + two_policies);
+  auto r = run_troupe("serve " + config + " --listen 127.0.0.1:0 --token t" + policies_flags);
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "key 'policies': several policies do not take cluster workers yet"));
   r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_policies_bad") +

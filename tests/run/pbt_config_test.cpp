@@ -10,9 +10,9 @@ namespace run = troupe::run;
 
 namespace {
 
-const std::string base = "run: {name: p}\nenv: {id: CartPole-v1}\nalgo: {kind: ppo}\n";
+const std::string pbt_base_config = "run: {name: p}\nenv: {id: CartPole-v1}\nalgo: {kind: ppo}\n";
 
-std::string error_for(const std::string& text, const std::vector<std::string>& overrides = {}) {
+std::string pbt_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
     run::load_config_text(text, "p.yaml", overrides);
   } catch (const run::config_error& e) {
@@ -25,7 +25,7 @@ std::string error_for(const std::string& text, const std::vector<std::string>& o
 
 TEST_SUITE("run") {
 TEST_CASE("pbt: the population's keys, their defaults, and the ranges written back") {
-  const run::run_config c = run::load_config_text(base + R"(pbt:
+  const run::run_config c = run::load_config_text(pbt_base_config + R"(pbt:
   population: 4
   interval_env_steps: 20000
   hyperparams:
@@ -62,33 +62,33 @@ TEST_CASE("pbt: the population's keys, their defaults, and the ranges written ba
 
 TEST_CASE("pbt: keys that cannot change mid-run and combinations that cannot run are refused with the reason") {
   const std::string lr = "pbt: {population: 4, hyperparams: {algo.lr: {min: 0.0001, max: 0.1, scale: log}}}\n";
-  CHECK(error_for(base + lr) == "");
-  CHECK(error_for(base + "pbt: {population: 4, hyperparams: {algo.n_steps: {min: 1, max: 5}}}\n")
+  CHECK(pbt_error(pbt_base_config + lr) == "");
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 4, hyperparams: {algo.n_steps: {min: 1, max: 5}}}\n")
             .find("key 'pbt.hyperparams.algo.n_steps': cannot change during a run: it shapes the rollouts") !=
         std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 4, hyperparams: {model.hidden: {min: 1, max: 5}}}\n")
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 4, hyperparams: {model.hidden: {min: 1, max: 5}}}\n")
             .find("the keys that can change: algo.lr, algo.entropy_coef") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 1, hyperparams: {algo.lr: {min: 0.1, max: 1}}}\n")
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 1, hyperparams: {algo.lr: {min: 0.1, max: 1}}}\n")
             .find("at least 2 members") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 2}\n").find("names no hyperparameter") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0, max: 1, scale: log}}}\n")
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 2}\n").find("names no hyperparameter") != std::string::npos);
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0, max: 1, scale: log}}}\n")
             .find("a log scale needs min above 0") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0.1, max: 0.01}}}\n")
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0.1, max: 0.01}}}\n")
             .find("min must be below max") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0.01, max: 0.1, init: [0.001, 0.05]}}}\n")
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0.01, max: 0.1, init: [0.001, 0.05]}}}\n")
             .find("key 'pbt.hyperparams.algo.lr.init'") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0.01, max: 0.1, step: 2}}}\n")
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 2, hyperparams: {algo.lr: {min: 0.01, max: 0.1, step: 2}}}\n")
             .find("unknown key: a range has min, max, scale and init") != std::string::npos);
-  CHECK(error_for(base + "pbt: {population: 2, hyperparams: {algo.lr: {max: 0.1}}}\n").find("needs both min and max") !=
+  CHECK(pbt_error(pbt_base_config + "pbt: {population: 2, hyperparams: {algo.lr: {max: 0.1}}}\n").find("needs both min and max") !=
         std::string::npos);
-  CHECK(error_for(base + lr, {"pbt.perturb=[0.8, -1]"}).find("key 'pbt.perturb'") != std::string::npos);
-  CHECK(error_for(base + lr, {"pbt.truncation=0.75"}).find("key 'pbt.truncation'") != std::string::npos);
-  CHECK(error_for(base + lr, {"pbt.objective=median"}).find("key 'pbt.objective'") != std::string::npos);
-  CHECK(error_for(base + lr, {"run.deterministic=true"}).find("not with run.deterministic") != std::string::npos);
-  CHECK(error_for(base + lr, {"devices=[cpu, cpu]"}).find("one device") != std::string::npos);
-  CHECK(error_for(base + lr, {"algo.lr_schedule=linear", "run.stop.env_steps=1000"}).find("key 'algo.lr_schedule'") !=
+  CHECK(pbt_error(pbt_base_config + lr, {"pbt.perturb=[0.8, -1]"}).find("key 'pbt.perturb'") != std::string::npos);
+  CHECK(pbt_error(pbt_base_config + lr, {"pbt.truncation=0.75"}).find("key 'pbt.truncation'") != std::string::npos);
+  CHECK(pbt_error(pbt_base_config + lr, {"pbt.objective=median"}).find("key 'pbt.objective'") != std::string::npos);
+  CHECK(pbt_error(pbt_base_config + lr, {"run.deterministic=true"}).find("not with run.deterministic") != std::string::npos);
+  CHECK(pbt_error(pbt_base_config + lr, {"devices=[cpu, cpu]"}).find("one device") != std::string::npos);
+  CHECK(pbt_error(pbt_base_config + lr, {"algo.lr_schedule=linear", "run.stop.env_steps=1000"}).find("key 'algo.lr_schedule'") !=
         std::string::npos);
-  CHECK(error_for("run: {name: p}\nenv: {id: CartPole-v1}\npbt: {population: 2, hyperparams: {algo.ppo.clip: {min: 0.1, max: 0.3}}}\n")
+  CHECK(pbt_error("run: {name: p}\nenv: {id: CartPole-v1}\npbt: {population: 2, hyperparams: {algo.ppo.clip: {min: 0.1, max: 0.3}}}\n")
             .find("is PPO's; algo.kind is a3c") != std::string::npos);
 }
 }

@@ -11,7 +11,7 @@ namespace run = troupe::run;
 
 namespace {
 
-const char* two_policies = R"(run:
+const char* duel_config = R"(run:
   name: duel
 env:
   id: ConnectFour-v0
@@ -30,7 +30,7 @@ policies:
     algo: {kind: ppo, lr: 0.0003}
 )";
 
-std::string error_for(const std::string& text, const std::vector<std::string>& overrides = {}) {
+std::string policies_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
     run::plan_policies(run::load_config_text(text, "duel.yaml", overrides), "duel.yaml");
   } catch (const run::config_error& e) {
@@ -43,7 +43,7 @@ std::string error_for(const std::string& text, const std::vector<std::string>& o
 
 TEST_SUITE("run") {
 TEST_CASE("policies: each policy's model and algo keys over the run's, the run's --set for all of them") {
-  const run::run_config c = run::load_config_text(two_policies, "duel.yaml", {"model.kind=cnn"});
+  const run::run_config c = run::load_config_text(duel_config, "duel.yaml", {"model.kind=cnn"});
   REQUIRE(c.policies.size() == 2);
   CHECK(c.policies[0].name == "red");
   CHECK(c.policies[0].model.hidden == std::vector<int>{32});
@@ -66,13 +66,13 @@ TEST_CASE("policies: each policy's model and algo keys over the run's, the run's
   CHECK(back.policies[0].model.hidden == std::vector<int>{32});
   CHECK(run::to_yaml(back) == run::to_yaml(c));
   // One policy's key from the command line.
-  const run::run_config one = run::load_config_text(two_policies, "duel.yaml", {"policies.red.algo.lr=0.01"});
+  const run::run_config one = run::load_config_text(duel_config, "duel.yaml", {"policies.red.algo.lr=0.01"});
   CHECK(one.policies[0].algo.lr == doctest::Approx(0.01));
   CHECK(one.policies[1].algo.lr == doctest::Approx(0.0003));
 }
 
 TEST_CASE("policies: seated by the game's agent ids, agents shared out as i mod the policies") {
-  const auto plans = run::plan_policies(run::load_config_text(two_policies, "duel.yaml"), "duel.yaml");
+  const auto plans = run::plan_policies(run::load_config_text(duel_config, "duel.yaml"), "duel.yaml");
   REQUIRE(plans.size() == 2);
   CHECK(plans[0].name == "red");
   CHECK(plans[0].config.env.versus.seat == "first");
@@ -96,34 +96,34 @@ TEST_CASE("policies: seated by the game's agent ids, agents shared out as i mod 
 
 TEST_CASE("policies: what cannot run is refused, naming the key and why") {
   const std::string base = "run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 2}\n";
-  CHECK(error_for(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_0]}}\n")
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_0]}}\n")
             .find("the game's agent player_0 is already policy 'a''s") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {agents: [player_0]}, b: {agents: [blue]}}\n")
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [blue]}}\n")
             .find("key 'policies.b.agents': names none of the game's agents (player_0, player_1)") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {agents: [player_0]}, b: {agents: [nobody]}, c: {agents: [x]}}\n")
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [nobody]}, c: {agents: [x]}}\n")
             .find("at most two policies") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {agents: [player_0]}}\npolicies2: 1\n").find("unknown key") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {agents: [player_0], lr: 0.1}}\n")
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}}\npolicies2: 1\n").find("unknown key") != std::string::npos);
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0], lr: 0.1}}\n")
             .find("key 'policies.a.lr': unknown key: a policy has agents, model and algo") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {model: {hidden: [8]}}}\n").find("policies.a.agents") != std::string::npos);
-  CHECK(error_for(base + "policies: {\"a/b\": {agents: [player_0]}}\n").find("names a folder") != std::string::npos);
-  CHECK(error_for(base + "policies: []\n").find("expected a mapping of policy names") != std::string::npos);
+  CHECK(policies_error(base + "policies: {a: {model: {hidden: [8]}}}\n").find("policies.a.agents") != std::string::npos);
+  CHECK(policies_error(base + "policies: {\"a/b\": {agents: [player_0]}}\n").find("names a folder") != std::string::npos);
+  CHECK(policies_error(base + "policies: []\n").find("expected a mapping of policy names") != std::string::npos);
   // A bad key of one policy is a config error naming the key and the policy.
-  const std::string bad_lr = error_for(base + "policies: {a: {agents: [player_0], algo: {lr: -1}}}\n");
+  const std::string bad_lr = policies_error(base + "policies: {a: {agents: [player_0], algo: {lr: -1}}}\n");
   CHECK(bad_lr.find("algo.lr") != std::string::npos);
   CHECK(bad_lr.find("(in policy 'a')") != std::string::npos);
   // Several policies: a two-player game, each agent played, no league, one device.
   const std::string two = "policies: {a: {agents: [player_0]}, b: {agents: [player_1]}}\n";
-  CHECK(error_for("run: {name: a}\nenv: {id: CartPole-v1}\n" + two).find("not one") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_0]}}\n") != "");
-  CHECK(error_for(base + two + "selfplay: {enabled: true}\n").find("key 'selfplay.enabled'") != std::string::npos);
-  CHECK(error_for(base + two, {"run.deterministic=true"}).find("key 'run.deterministic'") != std::string::npos);
-  CHECK(error_for("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 1}\n" + two)
+  CHECK(policies_error("run: {name: a}\nenv: {id: CartPole-v1}\n" + two).find("not one") != std::string::npos);
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_0]}}\n") != "");
+  CHECK(policies_error(base + two + "selfplay: {enabled: true}\n").find("key 'selfplay.enabled'") != std::string::npos);
+  CHECK(policies_error(base + two, {"run.deterministic=true"}).find("key 'run.deterministic'") != std::string::npos);
+  CHECK(policies_error("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 1}\n" + two)
             .find("key 'agents.count': 1 agents for 2 policies") != std::string::npos);
-  CHECK(error_for(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_1], model: {recurrent: {kind: lstm}}}}\n")
+  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_1], model: {recurrent: {kind: lstm}}}}\n")
             .find("policies.b.model.recurrent.kind") != std::string::npos);
   // One policy naming one agent is fine: the other seat is env.opponent's.
-  CHECK(error_for(base + "policies: {a: {agents: [player_1]}}\n") == "");
-  CHECK(error_for(base + two) == "");
+  CHECK(policies_error(base + "policies: {a: {agents: [player_1]}}\n") == "");
+  CHECK(policies_error(base + two) == "");
 }
 }
