@@ -61,6 +61,7 @@ struct metrics_state {
   std::int64_t last_steps = 0;
   bool row_taken = false;  // this segment has taken a row (at last_steps)
   std::int64_t last_row_episodes = 0;  // the episodes of the latest row taken
+  run_metrics::losses last_losses;     // of the latest row written with a trained batch
   std::int64_t foreign_refused = 0;
   batch_stats last_batching;  // the owner's counters at the latest tick
   std::optional<progress_row> stop_row;  // taken at the stop, written with the owner's counters
@@ -320,6 +321,7 @@ progress_row take_row(metrics_pointer self) {
 void write_row(metrics_pointer self, progress_row row, const batch_stats& batching) {
   auto& st = self->state;
   st.last_batching = batching;
+  if (row.losses.batches > 0) st.last_losses = row.losses;
   row.mean_predict_batch =
       batching.forward_passes ? double(batching.observations) / batching.forward_passes : 0;
   if (st.config.log.progress) std::cout << st.config.label << format_progress_line(row) << std::endl;
@@ -499,8 +501,13 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
           return make_error(errc::not_local, "totals asked from outside this process");
         write_stop_row(self, st.last_batching);
         // The curve ends at the figures the summary reports.
-        if (!st.row_taken || st.metrics.env_steps() != st.last_steps || st.metrics.episodes() != st.last_row_episodes)
-          write_row(self, take_row(self), st.last_batching);
+        if (!st.row_taken || st.metrics.env_steps() != st.last_steps || st.metrics.episodes() != st.last_row_episodes) {
+          progress_row row = take_row(self);
+          // No batch trained since the last row (the learners had drained):
+          // the row keeps the last losses, so the curve's last point has them.
+          if (row.losses.batches == 0) row.losses = st.last_losses;
+          write_row(self, row, st.last_batching);
+        }
         return current_totals(self);
       },
   };

@@ -193,8 +193,12 @@ std::vector<policy_request> plan_requests(const run_request& request, bool resum
         *algo::hyperparameter(p.config.algo, key) = value;
     p.config_yaml = p.name.empty() ? request.config_yaml : run::to_yaml(p.config);
     p.run_dir = request.run_dir.empty() || plan.folder.empty() ? request.run_dir : request.run_dir + "/" + plan.folder;
-    if (resuming)
-      p.resume_from = plan.folder.empty() ? request.resume_from : run::run_directory{p.run_dir}.resume_point();
+    if (resuming && plan.folder.empty()) {
+      p.resume_from = request.resume_from;
+    } else if (resuming) {  // a policy or member killed before its first checkpoint starts afresh
+      const run::run_directory own{p.run_dir};
+      if (!own.checkpoints().newest().empty()) p.resume_from = own.resume_point();
+    }
     out.push_back(std::move(p));
   }
   return out;
