@@ -111,10 +111,12 @@ TEST_CASE("population: the bottom copies a better top member and explores from i
   CHECK(d.after.size() == 2);
   const auto again = population(pbt_settings(4), 11).decide(5, 0, scores, now);
   CHECK(again.after == d.after);  // same seed, same decision number: the same draw
-  // Another decision number draws afresh.
+  // Another decision number draws afresh: of 50, the 44 % with a resampled
+  // value are all different (about 22), the rest fall on the 4 products of
+  // x0.8 and x1.2; the same draw every time would give 1.
   std::set<hyperparams> drawn;
   for (std::uint64_t i = 0; i < 50; ++i) drawn.insert(p.decide(i, 0, scores, now).after);
-  CHECK(drawn.size() > 25);
+  CHECK(drawn.size() >= 12);
   // Not in the bottom: it keeps its own.
   for (int m : {1, 2, 3}) {
     d = p.decide(5, m, scores, now);
