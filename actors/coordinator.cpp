@@ -9,7 +9,6 @@
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
 #include "actors/pbt_driver.hpp"
-#include "actors/policy_opponents.hpp"
 #include "algo/learner.hpp"
 #include "run/run_directory.hpp"
 
@@ -57,23 +56,6 @@ metrics_totals totals_of(caf::scoped_actor& self, const metrics_actor& metrics) 
   return totals;
 }
 
-// What plays the other side of policy `index`'s games: its self-play pool,
-// or the other policy's live parameters; none for an environment (or a
-// game against env.opponent).
-opponent_source opponents_for(const run::run_config& config, const run_parts& run, size_t index) {
-  const policy_parts& policy = run.policies[index];
-  if (auto pool = policy.selfplay)
-    return [pool](caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec) {
-      return opponents_from(sys, pool, games, env, spec);
-    };
-  if (config.policies.size() < 2) return {};  // (a population's members never meet)
-  const policy_parts& other = run.policies[(index + 1) % run.policies.size()];
-  return [owner = other.owners[0], lane = other.lanes[0]](caf::actor_system& sys, int, const envs::env_config&,
-                                                          const envs::env_spec& spec) {
-    return policy_opponents(sys, owner, lane, spec);
-  };
-}
-
 // This node's agents, numbered across the policies in turn (each policy's
 // agents.count: with policies:, agent i plays for policy i mod their
 // number), each served by its policy's replicas in turn. `policy_of[i]` is
@@ -87,7 +69,7 @@ agent_supervisor supervise_agents(caf::actor_system& sys, caf::scoped_actor& sel
   std::vector<opponent_source> opponents;
   int most = 0;
   for (size_t p = 0; p < policies; ++p) {
-    opponents.push_back(opponents_for(request.config, run, p));
+    opponents.push_back(opponents_of(request.config, run, p));
     most = std::max(most, run.policies[p].plan.config.agents.count);
   }
   policy_of.clear();

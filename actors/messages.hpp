@@ -104,12 +104,42 @@ struct join_request {
   std::int32_t agents = 0;
 };
 
-// The learner's answer: the run's config (the one place it lives) and the
-// worker's agent ids, first_agent_id .. first_agent_id + agents - 1.
+// The learner's answer: the worker's agent ids, first_agent_id ..
+// first_agent_id + agents - 1, and what each of them plays for. Agent i
+// plays for policy agent_policies[i] (a policy of policies:, a population's
+// member, or the run's one policy: 0), made from that policy's config
+// (policy_configs, the one place it lives, without the cluster's secrets);
+// with policy_remote_opponents[p] its two-player games' other seat is
+// played on the learner's node (self-play's league, the other policy), asked
+// for with opponent requests.
 struct join_reply {
-  std::string config_yaml;
   std::uint32_t first_agent_id = 0;
   std::uint64_t seed = 0;
+  std::vector<std::int32_t> agent_policies;
+  std::vector<std::string> policy_configs;
+  std::vector<std::uint8_t> policy_remote_opponents;
+};
+
+// Cluster mode: a worker's agent asks the learner's node to move for the
+// other seat of its games (actors/cluster/remote_opponents.hpp). First the
+// episodes that began or ended since its last request, in order (game
+// event_games[k] began with seed event_seeds[k] when event_ended[k] is 0,
+// else ended with the learning seat's return event_returns[k]), then the
+// moves: row r is game games[r]'s position as its mover sees it. The
+// answer: rows x the action's floats.
+struct opponent_request {
+  std::uint32_t agent_id = 0;
+  std::vector<std::int32_t> event_games;
+  std::vector<std::uint8_t> event_ended;
+  std::vector<std::uint64_t> event_seeds;
+  std::vector<double> event_returns;
+  std::vector<std::int32_t> games;
+  std::vector<float> observations;
+  std::vector<std::uint8_t> action_masks;  // rows x the action's choices, or empty
+};
+
+struct opponent_reply {
+  std::vector<float> actions;
 };
 
 // What the gateway saw over a run.
@@ -122,6 +152,7 @@ struct cluster_final {
   std::int64_t dropped_at_door = 0;
   std::int64_t predicts_relayed = 0;
   std::int64_t rollouts_relayed = 0;
+  std::int64_t opponent_moves = 0;  // the other seat's moves made here for workers' games
 };
 
 // What a front door (actors/net/front_door.hpp) saw over a run.
@@ -295,12 +326,26 @@ typename Inspector::result_type inspect(Inspector& f, join_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, join_reply& x) {
-  return f(caf::meta::type_name("join_reply"), x.config_yaml, x.first_agent_id, x.seed);
+  byte_vector_field remote{x.policy_remote_opponents};
+  return f(caf::meta::type_name("join_reply"), x.first_agent_id, x.seed, x.agent_policies,
+           x.policy_configs, remote);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, opponent_request& x) {
+  byte_vector_field ended{x.event_ended};
+  byte_vector_field masks{x.action_masks};
+  return f(caf::meta::type_name("opponent_request"), x.agent_id, x.event_games, ended,
+           x.event_seeds, x.event_returns, x.games, x.observations, masks);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, opponent_reply& x) {
+  return f(caf::meta::type_name("opponent_reply"), x.actions);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, cluster_final& x) {
   return f(caf::meta::type_name("cluster_final"), x.workers_joined, x.workers_refused,
-           x.messages_rejected, x.dropped_at_door, x.predicts_relayed, x.rollouts_relayed);
+           x.messages_rejected, x.dropped_at_door, x.predicts_relayed, x.rollouts_relayed,
+           x.opponent_moves);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, door_counts& x) {
@@ -436,6 +481,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::pbt_step))
   CAF_ADD_ATOM(troupe, troupe::actors, pbt_atom, "pbt")
   CAF_ADD_ATOM(troupe, troupe::actors, final_atom, "final")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::opponent_request))
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::opponent_reply))
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

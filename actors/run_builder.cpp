@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "actors/net/front_door.hpp"
+#include "actors/policy_opponents.hpp"
 #include "agents/population.hpp"
 #include "algo/hyperparameters.hpp"
 #include "run/component_configs.hpp"
@@ -20,28 +21,47 @@ namespace troupe::actors {
 
 namespace {
 
+// What a worker's agents of policy `index` are made from and checked
+// against, and what plays their games' other seat here.
+gateway_policy served_policy(const run::run_config& config, const run_parts& run, size_t index) {
+  const policy_parts& policy = run.policies[index];
+  const run::run_config& own = policy.plan.config;
+  gateway_policy g;
+  g.owners = policy.owners;
+  g.learners = policy.learners;
+  g.metrics = policy.metrics;
+  run::run_config for_workers = own;
+  for_workers.cluster = {};  // the token and key paths stay on the learner
+  g.config_yaml = run::to_yaml(for_workers);
+  g.shapes.envs_per_agent = own.env.envs_per_agent;
+  g.shapes.obs_size = run.env.observation.flat_size();
+  g.shapes.action_width = run.env.action.flat_size();
+  g.shapes.state_size = own.model.recurrent.state_size();
+  g.shapes.n_steps = own.algo.n_steps;
+  g.shapes.mask_size = run.env.has_action_mask ? run.env.action.choice_count() : 0;
+  g.shapes.mask_heads = run.env.action.categories();
+  if (opponent_source source = opponents_of(config, run, index))
+    g.opponents = [source, games = own.env.envs_per_agent, env = own.env,
+                   spec = envs::game_spec_of(own.env)](caf::actor_system& sys) {
+      return source(sys, games, env, spec);
+    };
+  return g;
+}
+
 // Spawns the gateway and publishes it (over TLS when configured). Workers'
-// agents reach the run's one policy.
+// agents are dealt to the policies in turn.
 cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& request,
                                     run_parts& run) {
   const run::run_config& config = request.config;
-  if (run.policies.size() != 1)
-    throw std::invalid_argument("policies: several policies do not take cluster workers yet (a worker's agents reach one policy): train on one node");
-  policy_parts& policy = run.policies.front();
   gateway_config g;
   g.token = request.cluster.token;
-  g.config_yaml = request.cluster.worker_config_yaml;
-  g.seed = policy.streams.workers();
-  g.shapes.envs_per_agent = config.env.envs_per_agent;
-  g.shapes.obs_size = run.env.observation.flat_size();
-  g.shapes.action_width = run.env.action.flat_size();
-  g.shapes.state_size = config.model.recurrent.state_size();
-  g.shapes.n_steps = config.algo.n_steps;
-  g.shapes.mask_size = run.env.has_action_mask ? run.env.action.choice_count() : 0;
-  g.shapes.mask_heads = run.env.action.categories();
+  g.seed = run.policies.front().streams.workers();
   g.frame_hub = request.frame_hub;
-  g.first_view_slot = config.agents.count;  // after the learner's own agents
-  auto gateway = spawn_gateway(sys, g, policy.owners, policy.learners, policy.metrics);
+  // After the learner's own agents.
+  for (const auto& policy : run.policies) g.first_view_slot += policy.plan.config.agents.count;
+  std::vector<gateway_policy> served;
+  for (size_t p = 0; p < run.policies.size(); ++p) served.push_back(served_policy(config, run, p));
+  auto gateway = spawn_gateway(sys, g, std::move(served));
   const auto& c = request.cluster;
   auto door = publish_behind_door(sys, gateway, c.host, c.port, c.tls, config.cluster.limits,
                                   "cluster port");
@@ -129,8 +149,6 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
   }
   const run::run_directory dir{p.run_dir};
   if (config.selfplay.enabled) {
-    if (!shared.request.cluster.host.empty())
-      throw std::invalid_argument("selfplay.enabled: not with cluster workers yet (their agents reach the learning policy's owner alone): train on one node");
     selfplay_setup setup{config.selfplay, config.batching, policy.streams.snapshots(), "", p.config_yaml};
     if (!p.run_dir.empty()) setup.dir = dir.selfplay_dir();
     policy.selfplay = std::make_shared<selfplay_pool>(sys, policy.models[0], policy.owners[0], policy.lanes[0], setup);
@@ -202,6 +220,20 @@ std::vector<policy_request> plan_requests(const run_request& request, bool resum
     out.push_back(std::move(p));
   }
   return out;
+}
+
+opponent_source opponents_of(const run::run_config& config, const run_parts& run, size_t index) {
+  const policy_parts& policy = run.policies[index];
+  if (auto pool = policy.selfplay)
+    return [pool](caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec) {
+      return opponents_from(sys, pool, games, env, spec);
+    };
+  if (config.policies.size() < 2) return {};  // (a population's members never meet)
+  const policy_parts& other = run.policies[(index + 1) % run.policies.size()];
+  return [owner = other.owners[0], lane = other.lanes[0]](caf::actor_system& sys, int, const envs::env_config&,
+                                                          const envs::env_spec& spec) {
+    return policy_opponents(sys, owner, lane, spec);
+  };
 }
 
 std::vector<policy_request> policy_requests(const run_request& request) {

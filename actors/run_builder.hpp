@@ -33,7 +33,6 @@ struct cluster_listen {
   std::uint16_t port = 0;
   std::string token;
   run::tls_files tls;
-  std::string worker_config_yaml;  // the resolved config without the token
 };
 
 // One policy of a run as it runs (run::plan_policies) and where it keeps
@@ -96,12 +95,17 @@ struct policy_parts {
 struct run_parts {
   envs::env_spec env;                  // the environments' spec, read once
   std::vector<policy_parts> policies;  // in the config's order (one without policies:)
-  cluster_gateway_actor gateway;   // only when serving workers (one policy)
+  cluster_gateway_actor gateway;   // only when serving workers
   caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)
 
   // Every actor above, told to quit.
   void exit_all(caf::actor_system& sys) const;
 };
+
+// What plays the other side of policy `index`'s games, for the agents of
+// this node and of workers: its self-play pool, or the other policy's live
+// parameters; none for an environment (or a game against env.opponent).
+opponent_source opponents_of(const run::run_config& config, const run_parts& run, size_t index);
 
 // Builds and starts everything but the agents. `coordinator` is told when a
 // stop condition is met; `start` is when the run began (for its clocks).

@@ -192,6 +192,7 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
                   {"dropped_at_door", o.cluster.dropped_at_door},
                   {"predicts_relayed", o.cluster.predicts_relayed},
                   {"rollouts_relayed", o.cluster.rollouts_relayed},
+                  {"opponent_moves", o.cluster.opponent_moves},
                   {"connections", door_json(o.cluster_door)}};
   // Messages that reached the actors behind the gateway from outside this
   // process (or replica updates from a non-replica), refused: only a leaked

@@ -136,10 +136,9 @@ prepared_run prepare(const train_options& opts) {
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
-  if (serving && config.policies.size() > 1)
-    throw config_error(p.config_path + ": key 'policies': several policies do not take cluster workers yet (a worker's agents reach one policy): train them with troupe train");
-  if (serving && config.pbt.enabled())
-    throw config_error(p.config_path + ": key 'pbt.population': a population does not take cluster workers yet (a worker's agents reach one member): train it with troupe train");
+  if (serving && config.selfplay.enabled && config.selfplay.builtin_probability > 0)
+    throw config_error(p.config_path + ": key 'selfplay.builtin_probability': a built-in player searches the game's own "
+                       "state, which stays on the worker: draw none (0) in a run that serves workers");
   if (serving && config.run.deterministic)
     throw config_error(p.config_path + ": key 'run.deterministic': workers' rollouts arrive in the network's order, "
                        "not in rounds: a run that serves workers cannot be deterministic (leave the key off)");
@@ -152,9 +151,6 @@ prepared_run prepare(const train_options& opts) {
     }
     request.cluster.token = cluster_token(opts, config);
     request.cluster.tls = config.cluster.tls;
-    run::run_config for_workers = config;
-    for_workers.cluster = {};  // the token and key paths stay on the learner
-    request.cluster.worker_config_yaml = run::to_yaml(for_workers);
   }
   p.config_token = config.cluster.token;
   request.config.cluster.token.clear();  // never written to the run directory

@@ -363,10 +363,10 @@ static void check_policies(const run_config& config, const std::string& path) {
   for (const auto& p : config.policies)
     if (p.model.recurrent.enabled())
       fail("policies." + p.name + ".model.recurrent.kind", "opponents are feed-forward for now: a recurrent core's state is not carried across the other seat's moves");
-  if (config.agents.count < int(config.policies.size()))
+  if (config.agents.count > 0 && config.agents.count < int(config.policies.size()))
     fail("agents.count", std::to_string(config.agents.count) + " agents for " + std::to_string(config.policies.size()) +
                              " policies: each policy needs at least one (agent i plays for policy i mod " +
-                             std::to_string(config.policies.size()) + ")");
+                             std::to_string(config.policies.size()) + "), or none at all (troupe serve: workers' agents only)");
 }
 
 // What a population cannot do, each refused with its reason.

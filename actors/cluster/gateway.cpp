@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/cluster/message_checks.hpp"
+#include "actors/cluster/opponent_host.hpp"
 #include "actors/cluster/render_relay.hpp"
 #include "actors/net/token.hpp"
 #include "actors/errors.hpp"
@@ -25,6 +26,7 @@ struct worker_entry {
   caf::actor_addr control;  // the worker's own actor: told when the run ends
   std::uint32_t first_agent = 0;
   std::int32_t agents = 0;
+  std::vector<std::int32_t> policies;    // per agent: the policy it plays for
   std::vector<std::int32_t> view_slots;  // per agent: its frame hub slot, -1 until named
   // Fingerprints of the rollouts relayed lately, oldest first.
   std::unordered_set<std::uint64_t> recent;
@@ -32,19 +34,25 @@ struct worker_entry {
   bool owns(std::uint32_t id) const {
     return id >= first_agent && id < first_agent + std::uint32_t(agents);
   }
+  size_t policy_of(std::uint32_t id) const { return size_t(policies[id - first_agent]); }
+};
+
+// A policy as the gateway serves it.
+struct served_policy {
+  gateway_policy parts;
+  std::uint64_t newest_version = 0;  // the newest parameter version its replies carried
 };
 
 struct gateway_state {
   gateway_config config;
-  std::vector<model_owner_actor> owners;  // one per replica
-  std::vector<learner_actor> learners;
-  metrics_actor metrics;
+  std::vector<served_policy> policies;
   std::map<caf::node_id, worker_entry> workers;
   std::map<std::string, int> names_used;
   std::uint32_t next_agent_id = 1u << 20;  // above any local agent's id
+  std::uint64_t agents_dealt = 0;          // workers' agents so far: the next plays for policy (this mod their number)
+  std::map<std::uint32_t, opponent_host_actor> hosts;  // by agent id, made at its first opponent request
   std::vector<bool> view_slot_taken;       // from config.first_view_slot on
   bool stopped = false;
-  std::uint64_t newest_version = 0;  // the newest parameter version a reply carried
   cluster_final totals;
   static inline const char* name = "cluster_gateway";
 };
@@ -74,13 +82,20 @@ std::int32_t take_view_slot(gateway_state& st) {
   return st.config.first_view_slot + std::int32_t(k);
 }
 
-// A worker left: viewers of its agents are moved on, its slots reused.
-void release_view_slots(gateway_pointer self, const worker_entry& w) {
+// A worker left: viewers of its agents are moved on, its slots reused, the
+// hosts of its games' other seats stopped.
+void release_agents(gateway_pointer self, const worker_entry& w) {
   auto& st = self->state;
   for (std::int32_t slot : w.view_slots) {
     if (slot < 0) continue;
     st.view_slot_taken[size_t(slot - st.config.first_view_slot)] = false;
     self->send(st.config.frame_hub, agent_atom_v, slot, agent_actor{});
+  }
+  for (std::int32_t i = 0; i < w.agents; ++i) {
+    auto it = st.hosts.find(w.first_agent + std::uint32_t(i));
+    if (it == st.hosts.end()) continue;
+    self->send_exit(it->second, caf::exit_reason::user_shutdown);
+    st.hosts.erase(it);
   }
 }
 
@@ -120,26 +135,22 @@ bool first_time(worker_entry& w, std::uint64_t print, int window) {
 }
 
 // The replica that serves an agent: the same for its predicts and rollouts.
-size_t replica_of(const gateway_state& st, std::uint32_t agent_id) {
-  return agent_id % st.owners.size();
+size_t replica_of(const gateway_policy& policy, std::uint32_t agent_id) {
+  return agent_id % policy.owners.size();
 }
 
 cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_config config,
-                                             std::vector<model_owner_actor> owners,
-                                             std::vector<learner_actor> learners,
-                                             metrics_actor metrics) {
+                                             std::vector<gateway_policy> policies) {
   auto& st = self->state;
   st.config = std::move(config);
-  st.owners = std::move(owners);
-  st.learners = std::move(learners);
-  st.metrics = std::move(metrics);
+  for (auto& p : policies) st.policies.push_back({std::move(p)});
   self->set_down_handler([=](caf::down_msg& down) {
     auto& st = self->state;
     for (auto it = st.workers.begin(); it != st.workers.end(); ++it) {
       if (it->second.control != down.source) continue;
       std::cerr << "troupe serve: worker '" << it->second.name << "' left ("
                 << caf::to_string(down.reason) << ")" << std::endl;
-      release_view_slots(self, it->second);
+      release_agents(self, it->second);
       st.workers.erase(it);
       return;
     }
@@ -174,13 +185,20 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         w.agents = req.agents;
         w.view_slots.assign(size_t(req.agents), -1);
         st.next_agent_id += std::uint32_t(req.agents);
+        join_reply reply{w.first_agent, st.config.seed + w.first_agent, {}, {}, {}};
+        for (std::int32_t i = 0; i < req.agents; ++i)
+          w.policies.push_back(std::int32_t(st.agents_dealt++ % st.policies.size()));
+        reply.agent_policies = w.policies;
+        for (const auto& p : st.policies) {
+          reply.policy_configs.push_back(p.parts.config_yaml);
+          reply.policy_remote_opponents.push_back(p.parts.opponents ? 1 : 0);
+        }
         self->monitor(caf::actor_cast<caf::actor>(sender));
         std::cerr << "troupe serve: worker '" << w.name << "' joined with " << w.agents
                   << " agents" << std::endl;
         ++st.totals.workers_joined;
-        st.workers[sender->node()] = w;
-        return join_reply{st.config.config_yaml, w.first_agent,
-                          st.config.seed + w.first_agent};
+        st.workers[sender->node()] = std::move(w);
+        return reply;
       },
       [=](predict_request& req) -> caf::result<predict_reply> {
         auto& st = self->state;
@@ -188,12 +206,14 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         if (!w) return reject(self, errc::not_joined, "predict request from a node that has not joined");
         if (!w->owns(req.agent_id))
           return reject(self, errc::malformed, "predict request for a foreign agent id");
-        if (const std::string why = predict_request_problem(st.config.shapes, req); !why.empty())
+        const size_t p = w->policy_of(req.agent_id);
+        const gateway_policy& policy = st.policies[p].parts;
+        if (const std::string why = predict_request_problem(policy.shapes, req); !why.empty())
           return reject(self, errc::malformed, why);
         // Relayed: the owner answers the gateway, never the worker.
         ++st.totals.predicts_relayed;
         auto promise = self->make_response_promise<predict_reply>();
-        self->request(st.owners[replica_of(st, req.agent_id)], caf::infinite, std::move(req))
+        self->request(policy.owners[replica_of(policy, req.agent_id)], caf::infinite, std::move(req))
             .then(
                 [=](predict_reply& reply) mutable {
                   // A model whose outputs overflowed answers with an error.
@@ -201,7 +221,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
                     promise.deliver(make_error(errc::failed, why));
                     return;
                   }
-                  auto& newest = self->state.newest_version;
+                  auto& newest = self->state.policies[p].newest_version;
                   newest = std::max(newest, reply.version);
                   promise.deliver(std::move(reply));
                 },
@@ -213,14 +233,16 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         worker_entry* w = sender_worker(self);
         if (!w) return reject(self, errc::not_joined, "rollout from a node that has not joined");
         if (!w->owns(r.agent_id)) return reject(self, errc::malformed, "rollout for a foreign agent id");
-        if (const std::string why = rollout_problem(st.config.shapes, r); !why.empty())
+        const served_policy& served = st.policies[w->policy_of(r.agent_id)];
+        const gateway_policy& policy = served.parts;
+        if (const std::string why = rollout_problem(policy.shapes, r); !why.empty())
           return reject(self, errc::malformed, why);
         for (std::uint64_t v : r.behaviour_version)
-          if (v > st.newest_version)
+          if (v > served.newest_version)
             return reject(self, errc::malformed,
                           "rollout acted with parameter version " + std::to_string(v) +
                               ", newer than any predict reply so far (" +
-                              std::to_string(st.newest_version) + ")");
+                              std::to_string(served.newest_version) + ")");
         // After the stop, nothing more is collected: the worker drops it.
         if (st.stopped) return make_error(errc::run_ended, "the run has ended");
         if (!first_time(*w, fingerprint(r), st.config.replay_window))
@@ -231,11 +253,40 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         steps.agent_id = r.agent_id;
         steps.env_steps = r.samples();
         steps.node = w->name;
-        self->send(st.metrics, std::move(steps));
+        self->send(policy.metrics, std::move(steps));
         ++st.totals.rollouts_relayed;
         auto promise = self->make_response_promise<train_ack>();
-        self->request(st.learners[replica_of(st, r.agent_id)], caf::infinite, std::move(r))
+        self->request(policy.learners[replica_of(policy, r.agent_id)], caf::infinite, std::move(r))
             .then([=](train_ack& ack) mutable { promise.deliver(ack); },
+                  [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+        return promise;
+      },
+      [=](opponent_request& req) -> caf::result<opponent_reply> {
+        auto& st = self->state;
+        worker_entry* w = sender_worker(self);
+        if (!w) return reject(self, errc::not_joined, "opponent request from a node that has not joined");
+        if (!w->owns(req.agent_id))
+          return reject(self, errc::malformed, "opponent request for a foreign agent id");
+        const gateway_policy& policy = st.policies[w->policy_of(req.agent_id)].parts;
+        if (!policy.opponents)
+          return reject(self, errc::malformed, "opponent request from an agent whose policy plays no other seat here");
+        if (const std::string why = opponent_request_problem(policy.shapes, req); !why.empty())
+          return reject(self, errc::malformed, why);
+        if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+        auto host = st.hosts.find(req.agent_id);
+        if (host == st.hosts.end())
+          host = st.hosts
+                     .emplace(req.agent_id,
+                              spawn_opponent_host(self->system(), policy.opponents, policy.shapes.action_width,
+                                                  caf::actor_cast<cluster_gateway_actor>(self)))
+                     .first;
+        auto promise = self->make_response_promise<opponent_reply>();
+        const auto moves = std::int64_t(req.games.size());
+        self->request(host->second, caf::infinite, std::move(req))
+            .then([=](opponent_reply& reply) mutable {
+                    self->state.totals.opponent_moves += moves;
+                    promise.deliver(std::move(reply));
+                  },
                   [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
         return promise;
       },
@@ -253,7 +304,7 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         }
         report.env_steps = 0;  // counted from the rollouts that arrived
         report.node = w->name;
-        self->send(st.metrics, std::move(report));
+        self->send(st.policies[w->policy_of(report.agent_id)].parts.metrics, std::move(report));
       },
       [=](agent_atom, std::uint32_t id, agent_actor agent) {
         auto& st = self->state;
@@ -280,6 +331,8 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         st.stopped = true;
         for (auto& [node, w] : st.workers)
           caf::anon_send(caf::actor_cast<caf::actor>(w.control), stop_atom_v);
+        for (auto& [id, host] : st.hosts) self->send_exit(host, caf::exit_reason::user_shutdown);
+        st.hosts.clear();
         st.totals.dropped_at_door = self->dropped_at_door();
         return st.totals;
       },
@@ -289,11 +342,12 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
 }  // namespace
 
 cluster_gateway_actor spawn_gateway(caf::actor_system& sys, const gateway_config& config,
-                                    std::vector<model_owner_actor> owners,
-                                    std::vector<learner_actor> learners, metrics_actor metrics) {
-  if (owners.empty() || owners.size() != learners.size())
-    throw std::invalid_argument("spawn_gateway: one model-owner and one learner per replica");
-  return sys.spawn(gateway, config, std::move(owners), std::move(learners), std::move(metrics));
+                                    std::vector<gateway_policy> policies) {
+  if (policies.empty()) throw std::invalid_argument("spawn_gateway: no policy to serve");
+  for (const auto& p : policies)
+    if (p.owners.empty() || p.owners.size() != p.learners.size())
+      throw std::invalid_argument("spawn_gateway: one model-owner and one learner per replica");
+  return sys.spawn(gateway, config, std::move(policies));
 }
 
 }  // namespace troupe::actors

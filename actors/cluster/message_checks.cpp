@@ -30,6 +30,29 @@ std::string predict_request_problem(const run_shapes& shapes, const predict_requ
   return "";
 }
 
+std::string opponent_request_problem(const run_shapes& shapes, const opponent_request& request) {
+  const size_t events = request.event_games.size();
+  if (request.event_ended.size() != events || request.event_seeds.size() != events ||
+      request.event_returns.size() != events ||
+      events > max_opponent_events(shapes))
+    return "opponent request with malformed episode events";
+  const auto foreign = [&](std::int32_t game) { return game < 0 || game >= shapes.envs_per_agent; };
+  if (std::any_of(request.event_games.begin(), request.event_games.end(), foreign) ||
+      std::any_of(request.event_ended.begin(), request.event_ended.end(), [](std::uint8_t e) { return e > 1; }) ||
+      !std::all_of(request.event_returns.begin(), request.event_returns.end(),
+                   [](double v) { return std::isfinite(v); }))
+    return "opponent request with malformed episode events";
+  const size_t rows = request.games.size();
+  if (rows > size_t(shapes.envs_per_agent) || std::any_of(request.games.begin(), request.games.end(), foreign) ||
+      request.observations.size() != rows * size_t(shapes.obs_size) || !all_finite(request.observations))
+    return "opponent request with malformed positions";
+  if (!request.action_masks.empty() &&
+      (request.action_masks.size() != rows * size_t(shapes.mask_size) ||
+       !algo::mask_problem(request.action_masks.data(), int(rows), shapes.heads()).empty()))
+    return "opponent request with malformed action masks";
+  return "";
+}
+
 std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
   if (r.n_steps != shapes.n_steps || r.n_envs != shapes.envs_per_agent ||
       r.obs_size != shapes.obs_size || r.action_size != shapes.action_width ||

@@ -31,6 +31,12 @@ std::string predict_request_problem(const run_shapes& shapes, const predict_requ
 
 std::string rollout_problem(const run_shapes& shapes, const algo::rollout& rollout);
 
+// At most this many episode events ride on one opponent request: a worker's
+// agent asks without moves (no rows) before it would hold more.
+inline size_t max_opponent_events(const run_shapes& shapes) { return 4 * size_t(shapes.envs_per_agent); }
+
+std::string opponent_request_problem(const run_shapes& shapes, const opponent_request& request);
+
 // The agent's ownership is the gateway's to check; this is the report itself.
 std::string episode_report_problem(const episode_report& report);
 

@@ -1,5 +1,6 @@
 #include "actors/cluster/worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <thread>
@@ -9,6 +10,7 @@
 
 #include "actors/agent_supervisor.hpp"
 #include "actors/cluster/gateway.hpp"
+#include "actors/cluster/remote_opponents.hpp"
 #include "run/config_loader.hpp"
 #include "actors/errors.hpp"
 #include "agents/random_streams.hpp"
@@ -94,12 +96,22 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
       continue;
     }
     const auto& gateway = joined.gateway;
-    run::run_config config;
+    const join_reply& reply = joined.reply;
+    const size_t policies = reply.policy_configs.size();
+    if (reply.agent_policies.size() != size_t(o.agents) || reply.policy_remote_opponents.size() != policies ||
+        std::any_of(reply.agent_policies.begin(), reply.agent_policies.end(),
+                    [&](std::int32_t p) { return p < 0 || size_t(p) >= policies; })) {
+      std::cerr << "troupe join: error: the learner's answer does not say what each agent plays for\n";
+      return exit_refused;
+    }
+    std::vector<run::run_config> configs_of;  // per policy
     try {
-      config = o.read_config(joined.reply.config_yaml);
-      // Workers make their own environments: one this worker cannot make
-      // ends it now, rather than after agents.max_restarts failures.
-      run::env_spec_for(config, "the learner's config");
+      for (const std::string& yaml : reply.policy_configs) {
+        configs_of.push_back(o.read_config(yaml));
+        // Workers make their own environments: one this worker cannot make
+        // ends it now, rather than after agents.max_restarts failures.
+        run::env_spec_for(configs_of.back(), "the learner's config");
+      }
     } catch (const run::config_error& e) {
       std::cerr << "troupe join: error: " << e.what() << "\n";
       return exit_no_env;
@@ -107,9 +119,14 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
     std::vector<agent_config> configs;
     std::vector<agent_supervisor::wiring> wires;
     for (int i = 0; i < o.agents; ++i) {
-      configs.push_back(agent_config_for(config, joined.reply.first_agent_id + std::uint32_t(i), 0));
-      wires.push_back({gateway, nullptr, gateway, gateway});  // no lane: over the network
+      const size_t p = size_t(reply.agent_policies[size_t(i)]);
+      const std::uint32_t id = reply.first_agent_id + std::uint32_t(i);
+      configs.push_back(agent_config_for(configs_of[p], id, 0));
+      // No lane: over the network.
+      wires.push_back({gateway, nullptr, gateway, gateway,
+                       reply.policy_remote_opponents[p] ? remote_opponents(gateway, id) : opponent_source{}});
     }
+    const run::run_config& config = configs_of.front();
     const std::uint64_t base = joined.reply.seed;
     auto seeds = [base](size_t i, std::uint64_t incarnation) {
       return agents::stream_seed(base, i, incarnation);
@@ -122,8 +139,8 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
     crew.start_all();
     self->monitor(gateway);
     std::cout << "troupe join: joined " << o.host << ":" << o.port << " as " << o.name << ": "
-              << o.agents << " agents x " << config.env.envs_per_agent << " " << config.env.id
-              << " envs" << std::endl;
+              << o.agents << " agents x " << config.env.envs_per_agent << " " << config.env.id << " envs"
+              << (policies > 1 ? " for " + std::to_string(policies) + " policies" : std::string()) << std::endl;
     bool lost = false, ended = false, failed = false;
     while (!lost && !ended && !failed && !interrupted.load()) {
       self->receive(

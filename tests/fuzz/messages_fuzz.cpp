@@ -89,7 +89,7 @@ bool messages_input(const std::uint8_t* data, size_t size) {
   shapes.state_size = data[5] % 5;
   const char* body = reinterpret_cast<const char*>(data) + 6;
   const size_t length = size - 6;
-  switch (data[0] % 6) {
+  switch (data[0] % 7) {
     case 0:
       return accepted<actors::predict_request>(
                  body, length, [&](const auto& m) { return actors::predict_request_problem(shapes, m); })
@@ -115,6 +115,20 @@ bool messages_input(const std::uint8_t* data, size_t size) {
       const envs::rgb_frame shown = viewer::compose(frame.image, frame.info, viewer::viewer_status{});
       if (shown.pixels.size() != size_t(shown.width) * size_t(shown.height) * 3)
         throw fuzz_finding("the viewer composed a picture of the wrong size");
+      return true;
+    }
+    case 6: {
+      // What an opponent host reads of an accepted request must be there.
+      const auto request = accepted<actors::opponent_request>(
+          body, length, [&](const auto& m) { return actors::opponent_request_problem(shapes, m); });
+      if (!request) return false;
+      for (std::int32_t game : request->games)
+        if (game < 0 || game >= shapes.envs_per_agent) throw fuzz_finding("an accepted move for a game the agent has not");
+      if (request->observations.size() != request->games.size() * size_t(shapes.obs_size) ||
+          request->event_ended.size() != request->event_games.size() ||
+          request->event_seeds.size() != request->event_games.size() ||
+          request->event_returns.size() != request->event_games.size())
+        throw fuzz_finding("an accepted opponent request of uneven parts");
       return true;
     }
   }

@@ -142,5 +142,15 @@ TEST_CASE("fuzz: write the seed corpora" * doctest::skip()) {
   frame.info.chosen_actions = {1};
   frame.info.legal_actions = {1, 1};
   write_seed("messages", "frame", message_seed(5, 1, 1, 1, 1, 0, frame));
+  actors::opponent_request other_seat;
+  other_seat.agent_id = 7;
+  other_seat.event_games = {0, 1};
+  other_seat.event_ended = {1, 0};
+  other_seat.event_seeds = {0, 99};
+  other_seat.event_returns = {-1.0, 0.0};
+  other_seat.games = {1};
+  other_seat.observations.assign(4, 0.5f);
+  other_seat.action_masks = {0, 1, 1};
+  write_seed("messages", "opponent-request", message_seed(6, 1, 2, 4, 1, 0, other_seat, 3));
 }
 }

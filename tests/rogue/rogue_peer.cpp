@@ -146,11 +146,18 @@ std::vector<std::pair<std::string, caf::message>> every_message(std::uint32_t ag
   report.predicts = -3;
   report.predict_seconds = -1;
   add("episode_report: NaN, negative counts", caf::make_message(report));
+  opponent_request other_seat;
+  other_seat.agent_id = agent;
+  other_seat.event_games = {-1, 1 << 30};
+  other_seat.event_ended = {7};
+  other_seat.games = {1 << 30};
+  other_seat.observations = {nan};
+  add("opponent_request: events out of step, a game no agent has", caf::make_message(other_seat));
   add("node_stats", caf::make_message(node_stats{"rogue", -1, -1, nan, 1e300}));
   add("join_request: wrong token", caf::make_message(join_request{cluster_protocol_version, "not-the-token", "rogue", 1}));
   add("join_request: no token, 10^9 agents", caf::make_message(join_request{cluster_protocol_version, "", "rogue", 1000000000}));
   add("join_request: other protocol", caf::make_message(join_request{-7, "", "rogue", 1}));
-  add("join_reply", caf::make_message(join_reply{"run: {name: evil}", 0, 0}));
+  add("join_reply", caf::make_message(join_reply{0, 0, {0}, {"run: {name: evil}"}, {1}}));
   add("cluster_final", caf::make_message(cluster_final{}));
   add("stream_final", caf::make_message(stream_final{}));
   add("door_counts", caf::make_message(door_counts{}));
@@ -350,6 +357,14 @@ int cluster(const std::string& host, std::uint16_t port, const std::string& toke
     self->request(*gw, ask_timeout, valid)
         .receive([&](const train_ack&) { ++accepted_rollouts; }, [&](caf::error& err) { w["valid_rollout"] = caf::to_string(err); });
     expect_refusal("rollout: replayed", refused(self, *gw, valid, ta));
+    // The run (CartPole) has no other seat to ask for.
+    const opponent_reply* orep = nullptr;
+    opponent_request other_seat{me};
+    other_seat.games = {0};
+    other_seat.observations.assign(4, 0.1f);
+    expect_refusal("opponent: a run without games", refused(self, *gw, other_seat, orep));
+    other_seat.agent_id = me + 1;
+    expect_refusal("opponent: unknown agent", refused(self, *gw, other_seat, orep));
     expect_refusal("join again", refused(self, *gw, join_request{cluster_protocol_version, token, "again", 1}, jr));
     cluster_final* cf = nullptr;
     expect_refusal("stop the gateway", refused(self, *gw, stop_atom_v, cf));

@@ -1,0 +1,138 @@
+// Cluster mode with more than one policy over loopback: a learner (troupe
+// serve, no agents of its own) whose workers' agents play for a
+// population's members, for two policies of a game, or in self-play's
+// league, over real TCP.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/process.hpp"
+#include "tests/e2e/test_files.hpp"
+
+using troupe::tests::child_process;
+using troupe::tests::learner_address;
+using troupe::tests::read_file;
+using troupe::tests::read_json;
+
+namespace {
+
+const std::string cluster_token = "policies-test-token";
+
+// troupe serve CONFIG with no agents of its own, and `workers` workers of
+// `agents` agents each; every process must end by itself with exit 0.
+// Returns the learner's log.
+std::string serve_with_workers(const std::string& dir, const std::string& config, std::vector<std::string> sets,
+                               int workers, int agents) {
+  std::vector<std::string> args{TROUPE_BINARY, "serve", std::string(TROUPE_SOURCE_DIR) + "/configs/" + config,
+                                "--listen", "127.0.0.1:0", "--token", cluster_token, "--run-dir", dir,
+                                "--set", "agents.count=0", "--set", "log.progress=false"};
+  for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+  child_process learner(args, dir + ".learner.log");
+  const std::string address = learner_address(dir + ".learner.log");
+  REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
+  std::vector<std::unique_ptr<child_process>> crew;
+  for (int w = 1; w <= workers; ++w)
+    crew.push_back(std::make_unique<child_process>(
+        std::vector<std::string>{TROUPE_BINARY, "join", address, "--agents", std::to_string(agents), "--token",
+                                 cluster_token, "--name", "w" + std::to_string(w), "--retry", "5"},
+        dir + ".w" + std::to_string(w) + ".log"));
+  const int code = learner.wait_exit(std::chrono::seconds(150));
+  const std::string log = read_file(dir + ".learner.log");
+  INFO(log);
+  REQUIRE(code == 0);
+  for (int w = 1; w <= workers; ++w) {
+    INFO(read_file(dir + ".w" + std::to_string(w) + ".log"));
+    CHECK(crew[size_t(w - 1)]->wait_exit(std::chrono::seconds(20)) == 0);
+  }
+  return log;
+}
+
+// The workers that stepped a policy's (or member's) environments.
+std::set<std::string> nodes_that_stepped(const nlohmann::json& summary) {
+  std::set<std::string> names;
+  for (const auto& n : summary["nodes"])
+    if (n["env_steps"].get<long>() > 0) names.insert(n["node"].get<std::string>());
+  return names;
+}
+
+void check_policy_accounting(const nlohmann::json& s) {
+  CHECK(s["samples_collected"].get<long>() > 0);
+  CHECK(s["samples_collected"].get<long>() == s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
+}
+
+}  // namespace
+
+TEST_SUITE("e2e") {
+TEST_CASE("cluster: a population's members train on workers' agents, dealt in turn") {
+  const std::string dir = troupe::tests::fresh_dir("cluster_pbt");
+  serve_with_workers(dir, "cartpole_ppo.yaml",
+                     {"pbt={population: 2, interval_env_steps: 10000, hyperparams: {algo.lr: {min: 0.0001, max: 0.01, "
+                      "scale: log, init: [0.0003, 0.003]}}}",
+                      "run.stop.env_steps=120000", "run.stop.wall_seconds=90"},
+                     2, 1);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["cluster"]["workers_joined"] == 2);
+  // The first worker to join plays for member 0, the second for member 1:
+  // each member's steps are one worker's alone.
+  const auto m0 = read_json(dir + "/members/0/summary.json");
+  const auto m1 = read_json(dir + "/members/1/summary.json");
+  const std::set<std::string> n0 = nodes_that_stepped(m0), n1 = nodes_that_stepped(m1);
+  REQUIRE(n0.size() == 1);
+  REQUIRE(n1.size() == 1);
+  std::set<std::string> both = n0;
+  both.insert(n1.begin(), n1.end());
+  CHECK(both == std::set<std::string>{"w1", "w2"});
+  check_policy_accounting(m0);
+  check_policy_accounting(m1);
+  // The population decided as it does on one node.
+  CHECK(s["pbt"]["decisions"].get<long>() >= 2);
+  CHECK(read_file(dir + "/pbt.csv").find("member") != std::string::npos);
+}
+
+TEST_CASE("cluster: two policies of Connect Four play each other on a worker, the other seat moved on the learner") {
+  const std::string dir = troupe::tests::fresh_dir("cluster_policies");
+  serve_with_workers(dir, "connect_four_selfplay.yaml",
+                     {"selfplay.enabled=false", "model.kind=mlp", "model.hidden=[64]", "env.envs_per_agent=8",
+                      "policies={red: {agents: [player_0]}, yellow: {agents: [player_1], algo: {lr: 0.001}}}",
+                      "run.stop.env_steps=60000", "run.stop.wall_seconds=90"},
+                     1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  // Every move of the other seat in the worker's games was made here.
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  for (const std::string name : {"red", "yellow"}) {
+    CAPTURE(name);
+    const auto p = read_json(dir + "/policies/" + name + "/summary.json");
+    CHECK(nodes_that_stepped(p) == std::set<std::string>{"w1"});
+    check_policy_accounting(p);
+    CHECK(p["episodes"].get<long>() > 0);
+  }
+}
+
+TEST_CASE("cluster: self-play on a worker draws from the learner's league and its games move the ratings") {
+  const std::string dir = troupe::tests::fresh_dir("cluster_selfplay");
+  serve_with_workers(dir, "connect_four_selfplay.yaml",
+                     {"selfplay.builtin_probability=0", "selfplay.snapshot_every_updates=20", "model.kind=mlp",
+                      "model.hidden=[64]", "env.envs_per_agent=8", "run.stop.env_steps=60000",
+                      "run.stop.wall_seconds=90"},
+                     1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  // No agent of the learner's own: every game the league counted was a worker's.
+  CHECK(s["selfplay"]["games"].get<long>() + s["selfplay"]["self_games"].get<long>() > 0);
+  CHECK(s["selfplay"]["snapshots_taken"].get<long>() >= 1);
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  check_policy_accounting(s);
+}
+
+TEST_CASE("cluster: a built-in player cannot be drawn in a run that serves workers") {
+  const auto r = troupe::tests::run_troupe("serve " + std::string(TROUPE_SOURCE_DIR) +
+                                           "/configs/connect_four_selfplay.yaml --listen 127.0.0.1:0 --token t");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("key 'selfplay.builtin_probability'") != std::string::npos);
+}
+}
