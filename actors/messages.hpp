@@ -140,6 +140,10 @@ struct opponent_request {
 
 struct opponent_reply {
   std::vector<float> actions;
+  // For a viewer: who plays the watched game's other seat, and its policy's
+  // outputs at its last move there (envs::other_seat_view).
+  std::string watched_who;
+  std::vector<float> watched_policy;
 };
 
 // What the gateway saw over a run.
@@ -339,7 +343,7 @@ typename Inspector::result_type inspect(Inspector& f, opponent_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, opponent_reply& x) {
-  return f(caf::meta::type_name("opponent_reply"), x.actions);
+  return f(caf::meta::type_name("opponent_reply"), x.actions, x.watched_who, x.watched_policy);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, cluster_final& x) {

@@ -12,19 +12,29 @@ namespace {
 class live_policy final : public envs::opponents {
  public:
   live_policy(caf::actor_system& sys, predict_service owner, std::shared_ptr<predict_lane> lane,
-              const envs::env_spec& spec)
-      : self_(sys),
+              const envs::env_spec& spec, std::string name)
+      : name_(std::move(name)),
+        self_(sys),
         client_(std::move(owner), std::move(lane)),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
         mask_(size_t(spec.action.choice_count())) {}
 
-  void start_episode(int, std::uint64_t) override {}
+  void start_episode(int game, std::uint64_t) override {
+    if (game == watched_game) watched_policy_.clear();
+  }
 
-  void act(const int*, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
+  void describe(int game, envs::other_seat_view& view) const override {
+    view.who = "policy " + name_;
+    if (game == watched_game) view.policy = watched_policy_;
+  }
+
+  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
     predict_request& req = client_.request();
     req.agent_id = 0;
-    req.policy_row = -1;
+    req.policy_row = int(std::find(games, games + rows, watched_game) - games);
+    if (req.policy_row == rows) req.policy_row = -1;
+    const bool watched = req.policy_row >= 0;
     req.rows = rows;
     req.states.clear();
     req.observations.assign(observations, observations + size_t(rows) * obs_);
@@ -35,6 +45,7 @@ class live_policy final : public envs::opponents {
     std::string failure;
     const auto answered = [&](const predict_reply& reply) {
       std::copy_n(reply.actions.begin(), size_t(rows) * width_, actions);
+      if (watched) watched_policy_ = reply.row_policy;
     };
     const auto failed = [&](const caf::error& err) { failure = caf::to_string(err); };
     if (client_.post())
@@ -45,16 +56,19 @@ class live_policy final : public envs::opponents {
   }
 
  private:
+  std::string name_;
   caf::scoped_actor self_;
   predict_client client_;
   size_t obs_, width_, mask_;
+  std::vector<float> watched_policy_;  // its outputs at its last move in the watched game
 };
 
 }  // namespace
 
 std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
-                                                  std::shared_ptr<predict_lane> lane, const envs::env_spec& spec) {
-  return std::make_unique<live_policy>(sys, std::move(owner), std::move(lane), spec);
+                                                  std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
+                                                  const std::string& name) {
+  return std::make_unique<live_policy>(sys, std::move(owner), std::move(lane), spec, name);
 }
 
 }  // namespace troupe::actors

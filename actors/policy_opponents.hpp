@@ -5,13 +5,16 @@
 // trains on its own agents' rollouts only; what the other side does is
 // part of the environment it sees.
 #include <memory>
+#include <string>
 
 #include "actors/predict_client.hpp"
 #include "envs/seat_vector.hpp"
 
 namespace troupe::actors {
 
+// `name`: the other policy's, for a viewer ("policy NAME").
 std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
-                                                  std::shared_ptr<predict_lane> lane, const envs::env_spec& spec);
+                                                  std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
+                                                  const std::string& name);
 
 }  // namespace troupe::actors

@@ -230,9 +230,9 @@ opponent_source opponents_of(const run::run_config& config, const run_parts& run
     };
   if (config.policies.size() < 2) return {};  // (a population's members never meet)
   const policy_parts& other = run.policies[(index + 1) % run.policies.size()];
-  return [owner = other.owners[0], lane = other.lanes[0]](caf::actor_system& sys, int, const envs::env_config&,
-                                                          const envs::env_spec& spec) {
-    return policy_opponents(sys, owner, lane, spec);
+  return [owner = other.owners[0], lane = other.lanes[0], name = other.plan.name](
+             caf::actor_system& sys, int, const envs::env_config&, const envs::env_spec& spec) {
+    return policy_opponents(sys, owner, lane, spec, name);
   };
 }
 

@@ -176,6 +176,7 @@ class pool_opponents final : public envs::opponents {
   }
 
   void start_episode(int game, std::uint64_t seed) override {
+    if (game == watched_game) watched_policy_.clear();
     std::mt19937_64 rng(seed);
     std::uint64_t id = pool_->league().draw(rng);
     if (agents::league::is_builtin(id)) {  // a built-in player: no owner to ask
@@ -192,6 +193,17 @@ class pool_opponents final : public envs::opponents {
     playing_[size_t(game)] = id;
     if (!players_.count(id)) players_.emplace(id, player{s, predict_client(s->owner, s->lane), id});
     release_unused();
+  }
+
+  void describe(int game, envs::other_seat_view& view) const override {
+    const std::uint64_t id = playing_[size_t(game)];
+    if (agents::league::is_builtin(id)) {
+      const auto it = builtins_.find(id);
+      if (it != builtins_.end()) it->second->describe(game, view);
+      return;
+    }
+    view.who = id == agents::league::latest ? "itself" : "snapshot " + std::to_string(id);
+    if (game == watched_game) view.policy = watched_policy_;
   }
 
   // Opponents no game plays any more let their owners go.
@@ -236,6 +248,9 @@ class pool_opponents final : public envs::opponents {
       if (mine.empty()) continue;
       req.agent_id = 0;
       req.policy_row = -1;
+      for (size_t i = 0; i < mine.size(); ++i)
+        if (games[mine[i]] == watched_game) req.policy_row = int(i);
+      p.watched_row = req.policy_row;
       req.rows = int(mine.size());
       req.states.clear();
       if (p.client.post())
@@ -266,6 +281,7 @@ class pool_opponents final : public envs::opponents {
     std::shared_ptr<selfplay_pool::server> server;
     predict_client client;
     std::uint64_t id = 0;
+    int watched_row = -1;  // this round's row of the watched game, or -1
   };
 
   // The rows of games that opponent `id` plays, their observations and
@@ -295,7 +311,10 @@ class pool_opponents final : public envs::opponents {
   template <class Wait>
   void answer(player& p, const std::vector<int>& mine, float* actions, Wait wait) {
     wait(
-        [&](const predict_reply& reply) { scatter(mine, reply.actions.data(), actions); },
+        [&](const predict_reply& reply) {
+          scatter(mine, reply.actions.data(), actions);
+          if (p.watched_row >= 0) watched_policy_ = reply.row_policy;
+        },
         [&](const caf::error& err) {
           if (failure_.empty())
             failure_ = "self-play opponent " + std::to_string(p.id) + " did not answer: " + caf::to_string(err);
@@ -311,6 +330,7 @@ class pool_opponents final : public envs::opponents {
   std::map<std::uint64_t, std::unique_ptr<envs::opponents>> builtins_;  // built-in players, made when first drawn
   size_t obs_, width_, mask_;
   std::string failure_;  // the first opponent that did not answer this round
+  std::vector<float> watched_policy_;  // the outputs of the watched game's last move by a policy
 };
 
 }  // namespace

@@ -45,4 +45,30 @@ void show_policy(viewer::overlay_info& info, const envs::space& action_space, co
   for (int j = 1; j <= size; ++j) info.action_names.push_back("a" + std::to_string(j));
 }
 
+void show_other_seat(viewer::overlay_info& info, const envs::space& action_space,
+                     const envs::other_seat_view& other) {
+  info.seat = other.learner_seat == 0 ? "first" : "second";
+  info.other_player = other.who;
+  info.other_probabilities.clear();
+  info.other_chosen.clear();
+  info.other_legal.clear();
+  const std::vector<int> heads = action_space.categories();
+  if (other.action.size() != size_t(action_space.flat_size()) || heads.empty()) return;  // no move yet, or no bars
+  const std::uint8_t* legal =
+      other.legal.size() == size_t(action_space.choice_count()) ? other.legal.data() : nullptr;
+  if (other.policy.size() >= size_t(action_space.policy_size())) {
+    viewer::overlay_info theirs;
+    show_policy(theirs, action_space, other.policy.data(), other.action.data(), {}, legal);
+    info.other_probabilities = std::move(theirs.action_probabilities);
+    info.other_chosen = std::move(theirs.chosen_actions);
+  } else {  // a player without a policy: its move alone
+    int offset = 0;
+    for (size_t j = 0; j < heads.size(); ++j) {
+      info.other_chosen.push_back(offset + static_cast<std::int32_t>(other.action[j]));
+      offset += heads[j];
+    }
+  }
+  if (legal) info.other_legal = other.legal;
+}
+
 }  // namespace troupe::agents

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "envs/env.hpp"
+#include "envs/env_vector.hpp"
 #include "viewer/overlay_info.hpp"
 
 namespace troupe::agents {
@@ -24,5 +25,11 @@ namespace troupe::agents {
 void show_policy(viewer::overlay_info& info, const envs::space& action_space, const float* policy,
                  const float* action, const std::vector<std::string>& labels,
                  const std::uint8_t* legal = nullptr);
+
+// A two-player game's other seat beside the policy (info.seat,
+// other_player, other_*): its probabilities at its last move when a policy
+// made it, else the move alone; nothing of a move before its first one.
+void show_other_seat(viewer::overlay_info& info, const envs::space& action_space,
+                     const envs::other_seat_view& other);
 
 }  // namespace troupe::agents

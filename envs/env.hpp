@@ -98,6 +98,16 @@ struct step_result {
   bool truncated = false;   // the time limit cut the episode
 };
 
+// The other seat of a two-player game, as a viewer shows it beside the
+// learning policy's own: who plays it and its last move this episode.
+struct other_seat_view {
+  int learner_seat = 0;               // the seat the learning policy plays (0 moves first)
+  std::string who;                    // "itself", "snapshot 12", "policy yellow", "alphabeta:2", ...
+  std::vector<float> action;          // its last move (spec().action's floats); empty before its first
+  std::vector<std::uint8_t> legal;    // the legal moves it chose among; empty: all, or no mask
+  std::vector<float> policy;          // its policy head's outputs there; empty: not a policy's move
+};
+
 // One environment instance. Observations are written into caller-owned
 // buffers of spec().observation.flat_size() floats, so vectors of environments
 // fill one contiguous batch without copies.
@@ -114,6 +124,9 @@ class env {
   // `legal` (1: legal, 0: not; for a multi-discrete space each component's
   // choices in turn, at least one legal in each). Not called otherwise.
   virtual void action_mask(std::uint8_t* legal) const {}
+  // This environment is one seat of a two-player game: the other seat, into
+  // `view` (for a viewer). False for anything else.
+  virtual bool other_seat(other_seat_view& view) const { return false; }
 };
 
 }  // namespace troupe::envs

@@ -55,6 +55,9 @@ class env_vector {
   virtual bool render(int i, rgb_frame& frame) { return false; }
   // renderable::action_at of environment i's picture.
   virtual int action_at(int i, double u, double v) const { return -1; }
+  // Env i is one seat of a two-player game: the other seat, into `view`.
+  // False for anything else.
+  virtual bool other_seat(int i, other_seat_view& view) const { return false; }
 };
 
 // `count` environments stepped on the calling thread, one object each.
@@ -71,6 +74,7 @@ class native_env_vector final : public env_vector {
   void action_masks(std::uint8_t* masks) const override;
   bool can_render() const override;
   bool render(int i, rgb_frame& frame) override;
+  bool other_seat(int i, other_seat_view& view) const override { return envs_[size_t(i)]->other_seat(view); }
 
  private:
   std::vector<std::unique_ptr<env>> envs_;
@@ -91,6 +95,7 @@ class vector_as_env final : public env, public renderable {
   void render(rgb_frame& frame) const override;
   bool can_render() const override { return vector_->can_render(); }
   int action_at(double u, double v) const override { return vector_->action_at(0, u, v); }
+  bool other_seat(other_seat_view& view) const override { return vector_->other_seat(0, view); }
   env_vector& vector() { return *vector_; }
 
  private:

@@ -25,6 +25,7 @@ class observed_vector final : public env_vector {
   void action_masks(std::uint8_t* masks) const override { inner_->action_masks(masks); }
   bool can_render() const override { return inner_->can_render(); }
   bool render(int i, rgb_frame& frame) override { return inner_->render(i, frame); }
+  bool other_seat(int i, other_seat_view& view) const override { return inner_->other_seat(i, view); }
 
  private:
   // Keeps the chosen elements of `rows` full observations.

@@ -1,5 +1,6 @@
 #include "envs/seat_vector.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -30,6 +31,9 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
   returns_.assign(k, 0.0);
   over_.assign(k, 0);
   truncated_.assign(k, 0);
+  last_moves_.assign(k * size_t(action_size_), 0.0f);
+  last_masks_.assign(k * size_t(mask_size_), 0);
+  moved_.assign(k, 0);
   others_->play_in(*games_);
 }
 
@@ -49,7 +53,7 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
     const size_t g = size_t(games[i]);
     seats_[g] = choice_ == seat_choice::first ? 0 : choice_ == seat_choice::second ? 1 : int(seat_draw % 2);
     pending_[g] = returns_[g] = 0.0;
-    over_[g] = truncated_[g] = 0;
+    over_[g] = truncated_[g] = moved_[g] = 0;
   }
   if (games.empty()) return;
   games_->reset(games.data(), int(games.size()), game_seeds.data());
@@ -84,6 +88,12 @@ void seat_vector::play_others(const std::vector<int>& games) {
     }
     others_->act(movers_.data(), int(rows), batch_obs_.data(), mask_size_ > 0 ? batch_masks_.data() : nullptr,
                  batch_actions_.data());
+    for (size_t r = 0; r < rows; ++r) {  // kept for a viewer
+      const size_t g = size_t(movers_[r]);
+      std::copy_n(&batch_actions_[r * action_size_], action_size_, &last_moves_[g * action_size_]);
+      std::copy_n(batch_masks_.data() + r * mask_size_, mask_size_, last_masks_.data() + g * mask_size_);
+      moved_[g] = 1;
+    }
     games_->step(movers_.data(), int(rows), batch_actions_.data(), batch_results_.data());
     for (size_t r = 0; r < rows; ++r) take(movers_[r], batch_results_[r]);
   }
@@ -141,6 +151,18 @@ void seat_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
 
 void seat_vector::action_masks(std::uint8_t* masks) const {
   for (int g = 0; g < size(); ++g) games_->action_mask(g, masks + size_t(g) * mask_size_);
+}
+
+bool seat_vector::other_seat(int i, other_seat_view& view) const {
+  const size_t g = size_t(i);
+  view = {};
+  view.learner_seat = seats_[g];
+  if (moved_[g]) {
+    view.action.assign(last_moves_.begin() + long(g * action_size_), last_moves_.begin() + long((g + 1) * action_size_));
+    view.legal.assign(last_masks_.begin() + long(g * mask_size_), last_masks_.begin() + long((g + 1) * mask_size_));
+  }
+  others_->describe(i, view);
+  return true;
 }
 
 bool seat_vector::can_render() const { return games_->can_render(); }

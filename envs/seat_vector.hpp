@@ -39,6 +39,13 @@ class opponents {
                    float* actions) = 0;
   // Game `game`'s episode ended with the learning seat's return `learner_return`.
   virtual void end_episode(int game, double learner_return) {}
+  // Who plays game `game`'s other seat this episode, into view.who, and,
+  // when a policy made its last move in the watched game, that policy's
+  // outputs there into view.policy.
+  virtual void describe(int game, other_seat_view& view) const {}
+  // A viewer watches an agent's env 0: a policy that plays its other seat
+  // asks its model-owner for that row's outputs too.
+  static constexpr int watched_game = 0;
 };
 
 // Which seat the learning policy plays: the first mover's, the second's, or
@@ -65,6 +72,7 @@ class seat_vector final : public env_vector {
   bool can_render() const override;
   bool render(int i, rgb_frame& frame) override;
   int action_at(int i, double u, double v) const override { return games_->action_at(i, u, v); }
+  bool other_seat(int i, other_seat_view& view) const override;
 
   // The seat the learning policy plays in game g this episode (0 moves first).
   int seat(int g) const { return seats_[size_t(g)]; }
@@ -89,6 +97,9 @@ class seat_vector final : public env_vector {
   std::vector<double> pending_;  // the learning seat's reward since its last move
   std::vector<double> returns_;  // its return this episode
   std::vector<std::uint8_t> over_, truncated_;
+  // Each game's other seat's last move this episode and its mask.
+  std::vector<float> last_moves_;
+  std::vector<std::uint8_t> last_masks_, moved_;
   // play_others' batch, reused.
   std::vector<int> movers_;
   std::vector<float> batch_obs_, batch_actions_;

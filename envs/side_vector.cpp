@@ -22,6 +22,7 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
   sides_.assign(k, 0);
   returns_.assign(k, 0.0);
   over_.assign(k, 0);
+  moved_.assign(k, 0);
   all_.resize(k);
   for (size_t g = 0; g < k; ++g) all_[g] = int(g);
   other_obs_.resize(k * size_t(obs_size_));
@@ -47,7 +48,7 @@ void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
     const size_t g = size_t(games[i]);
     sides_[g] = choice_ == seat_choice::first ? 0 : choice_ == seat_choice::second ? 1 : int(side_draw % 2);
     returns_[g] = 0.0;
-    over_[g] = 0;
+    over_[g] = moved_[g] = 0;
   }
   if (games.empty()) return;
   games_->reset(games.data(), int(games.size()), seeds);
@@ -75,6 +76,7 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
   }
   others_->act(all_.data(), size(), other_obs_.data(), mask_size_ > 0 ? other_masks_.data() : nullptr,
                other_actions_.data());
+  std::fill(moved_.begin(), moved_.end(), 1);  // other_actions_ holds every game's last move
   const size_t a = size_t(action_size_);
   for (int g = 0; g < size(); ++g) {
     const float* mine = actions + size_t(g) * a;
@@ -108,6 +110,19 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
 
 void side_vector::action_masks(std::uint8_t* masks) const {
   for (int g = 0; g < size(); ++g) games_->action_mask(g, side(g), masks + size_t(g) * mask_size_);
+}
+
+bool side_vector::other_seat(int i, other_seat_view& view) const {
+  const size_t g = size_t(i), a = size_t(action_size_), m = size_t(mask_size_);
+  view = {};
+  view.learner_seat = sides_[g];
+  if (moved_[g]) {
+    view.action.assign(other_actions_.begin() + long(g * a), other_actions_.begin() + long((g + 1) * a));
+    if (other_masks_.size() >= (g + 1) * m)
+      view.legal.assign(other_masks_.begin() + long(g * m), other_masks_.begin() + long((g + 1) * m));
+  }
+  others_->describe(i, view);
+  return true;
 }
 
 }  // namespace troupe::envs

@@ -35,6 +35,7 @@ class side_vector final : public env_vector {
   void action_masks(std::uint8_t* masks) const override;
   bool can_render() const override { return games_->can_render(); }
   bool render(int i, rgb_frame& frame) override { return games_->render(i, frame); }
+  bool other_seat(int i, other_seat_view& view) const override;
 
   // The side the learning policy plays in game g this episode (0 or 1).
   int side(int g) const { return sides_[size_t(g)]; }
@@ -50,6 +51,7 @@ class side_vector final : public env_vector {
   std::vector<int> sides_;
   std::vector<double> returns_;  // the policy's side's return this episode
   std::vector<std::uint8_t> over_;
+  std::vector<std::uint8_t> moved_;  // the other side has moved this episode
   // The batches, reused.
   std::vector<int> all_;
   std::vector<float> other_obs_, other_actions_, joint_;

@@ -35,6 +35,14 @@ struct overlay_info {
   // Discrete actions under an action mask: 1 where an action is legal, 0
   // where it is masked (drawn grey); empty when every action is legal.
   std::vector<std::uint8_t> legal_actions;
+  // A two-player game: the seat the policy plays ("first", "second"), who
+  // plays the other, and the other seat's last move beside the policy's own
+  // (its probabilities when a policy made it; the move; its legal moves).
+  std::string seat;
+  std::string other_player;
+  std::vector<float> other_probabilities;
+  std::vector<std::int32_t> other_chosen;
+  std::vector<std::uint8_t> other_legal;
 
   static bool present(double v) { return !std::isnan(v); }
   static bool present(std::int64_t v) { return v >= 0; }
@@ -72,14 +80,16 @@ typename Inspector::result_type inspect(Inspector& f, overlay_info& x) {
     double steps_per_second = w::finite(x.steps_per_second);
     std::vector<float> probabilities = w::finite(x.action_probabilities);
     std::vector<float> values = w::finite(x.action_values);
+    std::vector<float> other_probabilities = w::finite(x.other_probabilities);
     return f(x.title, x.episode, present, episode_return, x.step, steps_per_second,
              x.parameter_version, probabilities, values, x.action_names, x.chosen_actions,
-             x.legal_actions);
+             x.legal_actions, x.seat, x.other_player, other_probabilities, x.other_chosen, x.other_legal);
   } else {  // loading
     std::uint8_t present = 0;
     auto result = f(x.title, x.episode, present, x.episode_return, x.step, x.steps_per_second,
                     x.parameter_version, x.action_probabilities, x.action_values,
-                    x.action_names, x.chosen_actions, x.legal_actions);
+                    x.action_names, x.chosen_actions, x.legal_actions, x.seat, x.other_player,
+                    x.other_probabilities, x.other_chosen, x.other_legal);
     if ((present & w::has_return) == 0) x.episode_return = overlay_info::absent;
     if ((present & w::has_rate) == 0) x.steps_per_second = overlay_info::absent;
     return result;

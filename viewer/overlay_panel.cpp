@@ -61,6 +61,23 @@ void fill(envs::rgb_frame& f, double x0, double y0, double x1, double y1, color 
   envs::draw::fill_rect(f, x0, y0, x1, y1, c);
 }
 
+// The beginning the first `count` names share, up to its last space or
+// underscore, when every one of them is longer than `room`; else "".
+std::string shared_beginning(const std::vector<std::string>& names, size_t count, size_t room) {
+  if (count < 2 || names.size() < count) return "";
+  std::string common = names[0];
+  for (size_t i = 0; i < count; ++i) {
+    if (names[i].size() <= room) return "";
+    size_t n = 0;
+    while (n < common.size() && n < names[i].size() && common[n] == names[i][n]) ++n;
+    common.resize(n);
+  }
+  const size_t cut = common.find_last_of(" _");
+  if (cut == std::string::npos) return "";
+  common.resize(cut + 1);
+  return common.substr(0, common.find_last_not_of(" _") + 1);
+}
+
 }  // namespace
 
 std::string short_number(double v) {
@@ -134,6 +151,18 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
     line("steps/s", short_number(info.steps_per_second));
   if (overlay_info::present(info.parameter_version))
     line("version", std::to_string(info.parameter_version));
+  if (!info.seat.empty()) line("seat", info.seat);
+  if (!info.other_player.empty()) {
+    // A long name gets the small font, centred in its line.
+    const std::string text = field("against", info.other_player);
+    if (text.size() >= field("against", "").size() + info.other_player.size()) {
+      line("against", info.other_player);
+    } else {
+      draw_text(out, px, y + (glyph_height * scale - glyph_height) / 2,
+                fit("against  " + info.other_player, size_t(chars_per_line * scale)), text_color);
+      y += row;
+    }
+  }
 
   // The foot: the window's state and its keys, bottom up.
   const int foot_lines = 2 + (status.agent_count > 1 ? 1 : 0);
@@ -145,13 +174,38 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
   // (a hybrid action has both); action_names label the rows in that order.
   const size_t probabilities = info.action_probabilities.size();
   const size_t total = probabilities + info.action_values.size();
+  // A two-player game's other seat: its bars beside the policy's, a column each.
+  const bool beside = probabilities > 0 && info.action_values.empty() &&
+                      (!info.other_probabilities.empty() || !info.other_chosen.empty());
+  const int label_chars = 5;
+  // Labels too long for their column that share a beginning ("column 0",
+  // "column 1", ...) lose it to the heading ("column", then "0", "1", ...).
+  const std::string shared = shared_beginning(info.action_names, probabilities, size_t(label_chars));
   if (total > 0) {
     y += 6;
-    draw_text(out, px, y, probabilities > 0 ? "actions" : "action", dim_text, scale);
+    draw_text(out, px, y, !shared.empty() ? fit(shared, size_t(chars_per_line)) : probabilities > 0 ? "actions" : "action",
+              dim_text, scale);
     y += row;
-    const int label_chars = 5;
     const int bar_x = px + label_chars * glyph_advance * scale + 4;
     const int bar_end = fw + pw - margin;
+    const int column_end = beside ? (bar_x + bar_end) / 2 - 3 : bar_end;
+    const int other_x = column_end + 6;
+    if (beside) {
+      draw_text(out, bar_x, y + (glyph_height * scale - glyph_height) / 2, "policy", dim_text);
+      draw_text(out, other_x, y + (glyph_height * scale - glyph_height) / 2, "other", dim_text);
+      y += row;
+    }
+    // A bar of a probability in [x0, x1), its number (small) after it; a
+    // masked action: no bar, its number grey.
+    const auto probability_bar = [&](int x0, int x1, int bar_y0, int bar_y1, float v, bool chosen, bool masked) {
+      const int number_w = text_width("0.00");
+      const int bar_x1 = x1 - number_w - 4;
+      if (!masked) fill(out, x0, bar_y0, bar_x1, bar_y1, bar_background);
+      const float p = std::clamp(std::isnan(v) ? 0.f : v, 0.f, 1.f);
+      fill(out, x0, bar_y0, x0 + (bar_x1 - x0) * p, bar_y1, chosen ? chosen_fill : bar_fill);
+      draw_text(out, bar_x1 + 4, bar_y0 + (glyph_height - 1) * (scale - 1) / 2,
+                masked ? "--" : probability_text(p), masked ? dim_text : text_color);
+    };
     float extent = 1.f;  // continuous values: bars span [-extent, extent]
     for (float v : info.action_values) extent = std::max(extent, std::fabs(v));
     const int rows_fit = std::max(0, (foot_top - y) / row);
@@ -164,8 +218,9 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
       }
       const bool probs = size_t(i) < probabilities;
       const size_t index = probs ? size_t(i) : size_t(i) - probabilities;
+      const size_t drop = probs && !shared.empty() ? shared.size() + 1 : 0;  // the heading's part
       const std::string label = size_t(i) < info.action_names.size()
-                                    ? fit(info.action_names[size_t(i)], label_chars)
+                                    ? fit(info.action_names[size_t(i)].substr(drop), label_chars)
                                     : (probs ? "" : "a") + std::to_string(index);
       const bool chosen = probs && std::find(info.chosen_actions.begin(), info.chosen_actions.end(), i) !=
                                        info.chosen_actions.end();
@@ -174,16 +229,17 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
       const int bar_y0 = y, bar_y1 = y + (glyph_height - 1) * scale;  // cap height
       const float v = probs ? info.action_probabilities[index] : info.action_values[index];
       if (probs) {
-        // A bar of the probability, its number (small) after it.
-        const int number_w = text_width("0.00");
-        const int bar_x1 = bar_end - number_w - 4;
-        // A masked action: no bar, its label and number grey.
-        if (!masked) fill(out, bar_x, bar_y0, bar_x1, bar_y1, bar_background);
-        const float p = std::clamp(std::isnan(v) ? 0.f : v, 0.f, 1.f);
-        fill(out, bar_x, bar_y0, bar_x + (bar_x1 - bar_x) * p, bar_y1,
-             chosen ? chosen_fill : bar_fill);
-        draw_text(out, bar_x1 + 4, bar_y0 + (glyph_height - 1) * (scale - 1) / 2,
-                  masked ? "--" : probability_text(p), masked ? dim_text : text_color);
+        probability_bar(bar_x, column_end, bar_y0, bar_y1, v, chosen, masked);
+        if (beside) {
+          const bool their_move = std::find(info.other_chosen.begin(), info.other_chosen.end(), i) !=
+                                  info.other_chosen.end();
+          const bool their_masked = size_t(i) < info.other_legal.size() && !info.other_legal[size_t(i)];
+          if (size_t(i) < info.other_probabilities.size())
+            probability_bar(other_x, bar_end, bar_y0, bar_y1, info.other_probabilities[size_t(i)], their_move,
+                            their_masked);
+          else if (their_move)  // a player without a policy: its move alone
+            fill(out, other_x, bar_y0, bar_end, bar_y1, chosen_fill);
+        }
       } else {
         // The number, then a bar centred on zero.
         const std::string number = short_number(v);

@@ -40,6 +40,10 @@ opponent_host_actor::behavior_type host(host_pointer self, opponents_maker make,
                             req.action_masks.empty() ? nullptr : req.action_masks.data(),
                             reply.actions.data());
           }
+          envs::other_seat_view watched;
+          st.players->describe(envs::opponents::watched_game, watched);
+          reply.watched_who = std::move(watched.who);
+          reply.watched_policy = std::move(watched.policy);
           return reply;
         } catch (const std::exception& e) {
           return make_error(errc::failed, std::string("the other seat could not move: ") + e.what());

@@ -54,6 +54,12 @@ class remote_players final : public envs::opponents {
     std::copy(reply.actions.begin(), reply.actions.end(), actions);
   }
 
+  void describe(int game, envs::other_seat_view& view) const override {
+    if (game != watched_game) return;
+    view.who = watched_who_;
+    view.policy = watched_policy_;
+  }
+
  private:
   void add_event(int game, bool ended, std::uint64_t seed, double learner_return) {
     if (pending_.event_games.size() >= most_events_) ask();  // no moves: the events alone
@@ -75,6 +81,8 @@ class remote_players final : public envs::opponents {
     pending_.agent_id = id;
     if (!failure.empty())
       throw std::runtime_error("the learner's node did not move for the other seat: " + failure);
+    watched_who_ = reply.watched_who.substr(0, 64);
+    watched_policy_ = reply.watched_policy;
     return reply;
   }
 
@@ -83,6 +91,8 @@ class remote_players final : public envs::opponents {
   size_t obs_, width_, mask_;
   size_t most_events_ = 0;
   opponent_request pending_;
+  std::string watched_who_;  // the learner's node's last word on the watched game
+  std::vector<float> watched_policy_;
 };
 
 }  // namespace

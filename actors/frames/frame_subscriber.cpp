@@ -112,10 +112,13 @@ std::string frame_problem(const env_frame& frame) {
            std::to_string(expected);
   if (info.action_probabilities.size() > max_frame_actions ||
       info.action_values.size() > max_frame_actions ||
-      info.action_names.size() > max_frame_actions)
+      info.action_names.size() > max_frame_actions || info.other_probabilities.size() > max_frame_actions ||
+      info.other_chosen.size() > max_frame_actions || info.other_legal.size() > max_frame_actions)
     return "a frame with more than " + std::to_string(max_frame_actions) + " action entries";
   constexpr size_t max_text = 256;
   if (info.title.size() > max_text) return "a frame title longer than 256 characters";
+  if (info.seat.size() > max_text || info.other_player.size() > max_text)
+    return "a frame's seat or other player longer than 256 characters";
   for (const auto& name : info.action_names)
     if (name.size() > max_text) return "an action name longer than 256 characters";
   return "";

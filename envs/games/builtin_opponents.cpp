@@ -144,14 +144,44 @@ void check_opponent_name(const std::string& name, const std::string& game_id, co
                               "python:MODULE:CALLABLE)");
 }
 
-std::unique_ptr<opponents> builtin_opponents(const std::string& name, int games, const env_config& env,
-                                             const env_spec& spec, const std::string& key) {
-  check_opponent_name(name, spec.id, key);
+namespace {
+
+// A player that says its name to a viewer.
+class named_player final : public opponents {
+ public:
+  named_player(std::string name, std::unique_ptr<opponents> player) : name_(std::move(name)), player_(std::move(player)) {}
+  void play_in(turn_based_vector& games) override { player_->play_in(games); }
+  void start_episode(int game, std::uint64_t seed) override { player_->start_episode(game, seed); }
+  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
+    player_->act(games, rows, observations, masks, actions);
+  }
+  void end_episode(int game, double learner_return) override { player_->end_episode(game, learner_return); }
+  void describe(int, other_seat_view& view) const override { view.who = name_; }
+
+ private:
+  std::string name_;
+  std::unique_ptr<opponents> player_;
+};
+
+std::unique_ptr<opponents> unnamed_player(const std::string& name, int games, const env_config& env,
+                                          const env_spec& spec, const std::string& key) {
   if (name == "random") return std::make_unique<random_player>(games, spec);
   if (name == "track") return std::make_unique<tracking_player>();
   if (name.compare(0, 7, "python:") == 0) return python::python_player(env, name, spec, key);
-  if (spec.id == connect_four_game::id) return std::make_unique<alphabeta_player>(games, name.back() - '0');
+  if (!searches_games(name, spec.id)) return std::make_unique<alphabeta_player>(games, name.back() - '0');
   return std::make_unique<search_player>(games, name.back() - '0', spec.id);
+}
+
+}  // namespace
+
+bool searches_games(const std::string& name, const std::string& game_id) {
+  return name.compare(0, 10, "alphabeta:") == 0 && game_id != connect_four_game::id;
+}
+
+std::unique_ptr<opponents> builtin_opponents(const std::string& name, int games, const env_config& env,
+                                             const env_spec& spec, const std::string& key) {
+  check_opponent_name(name, spec.id, key);
+  return std::make_unique<named_player>(name, unnamed_player(name, games, env, spec, key));
 }
 
 }  // namespace troupe::envs::games

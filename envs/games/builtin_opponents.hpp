@@ -22,6 +22,10 @@ namespace troupe::envs::games {
 // looked for when it is made).
 void check_opponent_name(const std::string& name, const std::string& game_id, const std::string& key);
 
+// Whether player `name` of game `game_id` searches the games' own state
+// (alphabeta of a Python game), where every other reads the observation.
+bool searches_games(const std::string& name, const std::string& game_id);
+
 // `name` as check_opponent_name takes it, for `games` games at once of the
 // game `spec` describes (`env`: a Python player's interpreter and path).
 // Throws std::invalid_argument or env_key_error naming `key`.

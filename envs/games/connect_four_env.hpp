@@ -31,6 +31,7 @@ class connect_four_env final : public env, public renderable {
   void action_mask(std::uint8_t* legal) const override { seats_.action_masks(legal); }
   void render(rgb_frame& frame) const override { game().render(frame); }
   int action_at(double u, double v) const override { return game().action_at(u, v); }
+  bool other_seat(other_seat_view& view) const override { return seats_.other_seat(0, view); }
 
   // The seat the agent plays this episode: 0 moves first.
   int seat() const { return seats_.seat(0); }

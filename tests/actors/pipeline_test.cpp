@@ -238,13 +238,31 @@ TEST_CASE("two policies, 64 agents playing Connect Four against each other: each
       const bool by_lane = (i / 2) % 2 == 0;
       opponent_source others = [owner = other.owner, lane = by_lane ? other.lane : nullptr](
                                    caf::actor_system& s, int, const envs::env_config&, const envs::env_spec& spec) {
-        return policy_opponents(s, owner, lane, spec);
+        return policy_opponents(s, owner, lane, spec, "other");
       };
       agents.push_back(spawn_agent(sys, a, policies[p].owner, by_lane ? policies[p].lane : nullptr,
                                    policies[p].learner, policies[p].metrics, others));
     }
     caf::scoped_actor self{sys};
     for (auto& a : agents) self->send(a, start_atom_v);
+    if (round == 0) {
+      // A viewer of agent 1 (the second seat: the other policy has moved
+      // before each of its turns) sees the other's last move beside its own.
+      self->request(agents[1], std::chrono::seconds(10), render_atom_v)
+          .receive(
+              [&](const env_frame& frame) {
+                CHECK(frame.info.seat == "second");
+                CHECK(frame.info.other_player == "policy other");
+                REQUIRE(frame.info.other_probabilities.size() == 7);
+                float sum = 0;
+                for (float p : frame.info.other_probabilities) sum += p;
+                CHECK(sum == doctest::Approx(1.0).epsilon(1e-4));
+                REQUIRE(frame.info.other_chosen.size() == 1);
+                REQUIRE(frame.info.other_legal.size() == 7);
+                CHECK(frame.info.other_legal[size_t(frame.info.other_chosen[0])] == 1);
+              },
+              [&](caf::error& e) { FAIL("no frame: " << sys.render(e)); });
+    }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while ((trained_so_far(policies[0].log) < 150 || trained_so_far(policies[1].log) < 150) &&
            std::chrono::steady_clock::now() < deadline)

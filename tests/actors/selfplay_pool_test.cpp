@@ -134,6 +134,15 @@ TEST_CASE("selfplay pool: opponents from it answer every game through the owners
     }
     others->act(rows.data(), games, obs.data(), masks.data(), actions.data());
     for (int g = 0; g < games; ++g) CHECK(actions[size_t(g)] == float((g + round) % 7));
+    // A viewer of game 0 sees who played it and that policy's outputs there.
+    envs::other_seat_view watched;
+    others->describe(0, watched);
+    CHECK((watched.who == "itself" || watched.who.rfind("snapshot ", 0) == 0));
+    CHECK(watched.policy.size() == 7);
+    envs::other_seat_view unwatched;
+    others->describe(1, unwatched);
+    CHECK(unwatched.policy.empty());
+
     for (int g = 0; g < games; ++g) others->end_episode(g, g % 3 == 0 ? 1.0 : -1.0);
   }
   const agents::league::state st = pool->league().saved();

@@ -23,6 +23,35 @@ TEST_CASE("the panel shows a discrete policy's probabilities and the action it t
   CHECK(info.legal_actions.empty());
 }
 
+TEST_CASE("the panel shows the other seat: who, its probabilities under its own mask, or its move alone") {
+  troupe::viewer::overlay_info info;
+  troupe::envs::other_seat_view other;
+  other.learner_seat = 1;
+  other.who = "snapshot 4";
+  troupe::agents::show_other_seat(info, space::discrete_space(3), other);
+  CHECK(info.seat == "second");
+  CHECK(info.other_player == "snapshot 4");
+  CHECK(info.other_chosen.empty());  // it has not moved this episode
+  other.action = {2};
+  other.legal = {1, 0, 1};
+  other.policy = {0.f, 7.f, 0.f};  // the masked action's logit counts for nothing
+  troupe::agents::show_other_seat(info, space::discrete_space(3), other);
+  REQUIRE(info.other_probabilities.size() == 3);
+  CHECK(info.other_probabilities[0] == doctest::Approx(0.5));
+  CHECK(info.other_probabilities[1] == 0.f);
+  CHECK(info.other_chosen == std::vector<std::int32_t>{2});
+  CHECK(info.other_legal == std::vector<std::uint8_t>{1, 0, 1});
+  CHECK(info.action_probabilities.empty());  // the policy's own are left alone
+  other.learner_seat = 0;
+  other.policy.clear();  // a built-in search: no probabilities
+  other.legal.clear();
+  troupe::agents::show_other_seat(info, space::discrete_space(3), other);
+  CHECK(info.seat == "first");
+  CHECK(info.other_probabilities.empty());
+  CHECK(info.other_chosen == std::vector<std::int32_t>{2});
+  CHECK(info.other_legal.empty());
+}
+
 TEST_CASE("the panel greys masked actions: probability 0 and marked not legal") {
   troupe::viewer::overlay_info info;
   const float logits[3] = {5.f, 0.f, 0.f};

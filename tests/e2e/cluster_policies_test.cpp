@@ -117,22 +117,32 @@ TEST_CASE("cluster: two policies of Connect Four play each other on a worker, th
 TEST_CASE("cluster: self-play on a worker draws from the learner's league and its games move the ratings") {
   const std::string dir = troupe::tests::fresh_dir("cluster_selfplay");
   serve_with_workers(dir, "connect_four_selfplay.yaml",
-                     {"selfplay.builtin_probability=0", "selfplay.snapshot_every_updates=20", "model.kind=mlp",
-                      "model.hidden=[64]", "env.envs_per_agent=8", "run.stop.env_steps=60000",
-                      "run.stop.wall_seconds=90"},
+                     {"selfplay.snapshot_every_updates=20", "model.kind=mlp", "model.hidden=[64]",
+                      "env.envs_per_agent=8", "run.stop.env_steps=60000", "run.stop.wall_seconds=90"},
                      1, 2);
   const auto s = read_json(dir + "/summary.json");
-  // No agent of the learner's own: every game the league counted was a worker's.
-  CHECK(s["selfplay"]["games"].get<long>() + s["selfplay"]["self_games"].get<long>() > 0);
-  CHECK(s["selfplay"]["snapshots_taken"].get<long>() >= 1);
+  // No agent of the learner's own: every game the league counted was a
+  // worker's, against itself, its snapshots and the built-in players (Connect
+  // Four's read the board from the observation, so they play on the learner's node).
+  const auto& league = s["selfplay"];
+  CHECK(league["self_games"].get<long>() > 0);
+  long snapshot_games = 0, builtin_games = 0;
+  for (const auto& p : league["pool"]) snapshot_games += p["games"].get<long>();
+  for (const auto& b : league["builtins"]) builtin_games += b["games"].get<long>();
+  CHECK(snapshot_games > 0);
+  CHECK(builtin_games > 0);
+  CHECK(league["snapshots_taken"].get<long>() >= 1);
   CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
   check_policy_accounting(s);
 }
 
-TEST_CASE("cluster: a built-in player cannot be drawn in a run that serves workers") {
-  const auto r = troupe::tests::run_troupe("serve " + std::string(TROUPE_SOURCE_DIR) +
-                                           "/configs/connect_four_selfplay.yaml --listen 127.0.0.1:0 --token t");
+TEST_CASE("cluster: a built-in player that searches the game's own state cannot be drawn in a run that serves workers") {
+  // tic-tac-toe in Python: its alpha-beta player searches copies of the game, which stays on the worker.
+  const auto r = troupe::tests::run_troupe(
+      "serve " + std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml --listen 127.0.0.1:0 --token t"
+      " --set env.id=python:tictactoe:make --set model.kind=mlp --set env.python_path=[" +
+      std::string(TROUPE_SOURCE_DIR) + "/examples/python_game]");
   CHECK(r.exit_code == 2);
-  CHECK(r.output.find("key 'selfplay.builtin_probability'") != std::string::npos);
+  CHECK(r.output.find("key 'selfplay.builtin': 'alphabeta:1' searches the game's own state") != std::string::npos);
 }
 }

@@ -82,6 +82,10 @@ struct take_one final : envs::opponents {
     }
   }
   void end_episode(int, double learner_return) override { ended.push_back(learner_return); }
+  void describe(int game, envs::other_seat_view& view) const override {
+    view.who = "take-one";
+    if (game == watched_game) view.policy = {0.5f, -0.5f};
+  }
 };
 
 std::unique_ptr<envs::seat_vector> countdown_games(int k, envs::seat_choice seat, take_one*& others) {
@@ -127,6 +131,34 @@ TEST_CASE("seat_vector: the first seat's rewards, the other's moves credited to 
   REQUIRE(others->ended.size() == 3);
   for (double r : others->ended) CHECK(r == doctest::Approx(1.2));  // 0.05 + 0.05 + 1.1, each game
   CHECK(others->started == 6);
+}
+
+TEST_CASE("seat_vector: a viewer sees the other seat's last move of this episode, its mask and who made it") {
+  take_one* others = nullptr;
+  auto v = countdown_games(2, envs::seat_choice::first, others);
+  std::vector<std::uint64_t> seeds = {1, 2};
+  std::vector<float> obs(4), final_obs(4);
+  std::vector<envs::step_result> res(2);
+  v->reset(seeds.data(), obs.data());
+  envs::other_seat_view view;
+  REQUIRE(v->other_seat(0, view));
+  CHECK(view.learner_seat == 0);
+  CHECK(view.who == "take-one");
+  CHECK(view.action.empty());  // it has not moved yet
+  // The learner takes 2 (5 -> 3), the other 1 (3 -> 2), under a mask of both.
+  std::vector<float> take_two = {1.f, 1.f};
+  v->step(take_two.data(), seeds.data(), obs.data(), res.data(), final_obs.data());
+  REQUIRE(v->other_seat(0, view));
+  CHECK(view.action == std::vector<float>{0.f});
+  CHECK(view.legal == std::vector<std::uint8_t>{1, 1});
+  CHECK(view.policy == std::vector<float>{0.5f, -0.5f});
+  REQUIRE(v->other_seat(1, view));
+  CHECK(view.policy.empty());  // only the watched game's outputs are kept
+  // The learner takes the last 2 and wins: a new episode, and no move of the other's in it yet.
+  v->step(take_two.data(), seeds.data(), obs.data(), res.data(), final_obs.data());
+  CHECK(res[0].terminated);
+  REQUIRE(v->other_seat(0, view));
+  CHECK(view.action.empty());
 }
 
 TEST_CASE("seat_vector: the second seat's loss arrives on the winner's move, in the step that allowed it") {

@@ -142,6 +142,12 @@ TEST_CASE("fuzz: write the seed corpora" * doctest::skip()) {
   frame.info.chosen_actions = {1};
   frame.info.legal_actions = {1, 1};
   write_seed("messages", "frame", message_seed(5, 1, 1, 1, 1, 0, frame));
+  frame.info.seat = "second";
+  frame.info.other_player = "snapshot 3";
+  frame.info.other_probabilities = {0.4f, 0.6f};
+  frame.info.other_chosen = {1};
+  frame.info.other_legal = {1, 1};
+  write_seed("messages", "frame-two-players", message_seed(5, 1, 1, 1, 1, 0, frame));
   actors::opponent_request other_seat;
   other_seat.agent_id = 7;
   other_seat.event_games = {0, 1};

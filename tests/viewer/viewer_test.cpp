@@ -2,6 +2,8 @@
 // end to end under a virtual X server (xvfb-run).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <SDL.h>
 #include <png.h>
 #include <sys/wait.h>
@@ -183,6 +185,53 @@ TEST_CASE("the panel sits right of the frame, which keeps its exact colours") {
   const rgb_frame alone = troupe::viewer::compose(rgb_frame{}, values, {true, 0.25, 1, 3});
   CHECK(alone.width == troupe::viewer::panel_layout::width);
   CHECK(alone.height == troupe::viewer::panel_layout::min_height);
+}
+
+TEST_CASE("a two-player game's panel puts the other seat's bars beside the policy's, each its own move highlighted") {
+  rgb_frame board;
+  board.resize(336, 288);  // Connect Four's picture
+  troupe::viewer::overlay_info info;
+  info.title = "ConnectFour-v0";
+  info.action_probabilities = {0.02f, 0.02f, 0.9f, 0.02f, 0.02f, 0.01f, 0.01f};
+  info.chosen_actions = {2};
+  info.seat = "second";
+  info.other_player = "snapshot 117";
+  info.other_probabilities = {0.1f, 0.1f, 0.1f, 0.1f, 0.4f, 0.1f, 0.1f};
+  info.other_chosen = {4};
+  info.other_legal = {1, 1, 1, 1, 1, 1, 0};
+  const int fw = 336 * troupe::viewer::frame_scale(288);
+  const int bar_x = fw + 74, column_end = fw + 161, other_x = fw + 167;  // overlay_panel.cpp's layout
+  // The picture rows where the highlight colour lies in the policy's column, and in the other's.
+  auto highlighted = [&](const rgb_frame& out, int x0, int x1) {
+    std::set<int> rows;
+    for (int y = 0; y < out.height; ++y)
+      for (int x = x0; x < x1; ++x) {
+        const std::uint8_t* p = &out.pixels[(size_t(y) * out.width + x) * 3];
+        if (p[0] == 238 && p[1] == 188 && p[2] == 72) rows.insert(y);
+      }
+    return rows;
+  };
+  const rgb_frame two = troupe::viewer::compose(board, info, {});
+  const std::set<int> mine = highlighted(two, bar_x, column_end), theirs = highlighted(two, other_x, two.width);
+  REQUIRE_FALSE(mine.empty());
+  REQUIRE_FALSE(theirs.empty());
+  CHECK(*theirs.begin() > *mine.rbegin());  // its move (column 5) is drawn rows below the policy's (column 3)
+  // Without the other seat: one column, the policy's bar reaching into where the other's would be.
+  troupe::viewer::overlay_info alone = info;
+  alone.other_probabilities.clear();
+  alone.other_chosen.clear();
+  alone.other_legal.clear();
+  const rgb_frame one = troupe::viewer::compose(board, alone, {});
+  const std::set<int> wide = highlighted(one, other_x, one.width), left = highlighted(one, bar_x, column_end);
+  CHECK_FALSE(wide.empty());
+  CHECK(std::includes(left.begin(), left.end(), wide.begin(), wide.end()));
+  CHECK(one.pixels != two.pixels);
+  // A player without a policy (a built-in search): its move alone, a full bar.
+  troupe::viewer::overlay_info search = info;
+  search.other_player = "alphabeta:2";
+  search.other_probabilities.clear();
+  const rgb_frame moved = troupe::viewer::compose(board, search, {});
+  CHECK(highlighted(moved, other_x, moved.width) == highlighted(two, other_x, two.width));
 }
 
 TEST_CASE("the window shows only the newest frame and obeys its keys") {

@@ -105,6 +105,11 @@ TEST_CASE("a frame survives CAF's serialization, absent and non-finite reals inc
   frame.info.action_values = {std::numeric_limits<float>::quiet_NaN(),
                               -std::numeric_limits<float>::infinity(), 0.5f};
   // steps_per_second stays absent (NaN)
+  frame.info.seat = "second";
+  frame.info.other_player = "policy yellow";
+  frame.info.other_probabilities = {0.25f, std::numeric_limits<float>::quiet_NaN()};
+  frame.info.other_chosen = {0};
+  frame.info.other_legal = {1, 0};
   std::vector<char> buf;
   caf::binary_serializer sink{*fx.sys, buf};
   REQUIRE(!sink(frame));
@@ -120,6 +125,11 @@ TEST_CASE("a frame survives CAF's serialization, absent and non-finite reals inc
   CHECK(back.info.action_values[0] == 0.f);
   CHECK(back.info.action_values[1] == -std::numeric_limits<float>::max());
   CHECK(back.info.action_values[2] == 0.5f);
+  CHECK(back.info.seat == "second");
+  CHECK(back.info.other_player == "policy yellow");
+  CHECK(back.info.other_probabilities == std::vector<float>{0.25f, 0.f});
+  CHECK(back.info.other_chosen == std::vector<std::int32_t>{0});
+  CHECK(back.info.other_legal == std::vector<std::uint8_t>{1, 0});
 }
 
 TEST_CASE("the hub renders only while a viewer waits, at most max_fps, one frame for all") {
