@@ -40,6 +40,10 @@ double* hyperparameter(algo_config& config, const std::string& key) {
   return nullptr;
 }
 
+const double* hyperparameter(const algo_config& config, const std::string& key) {
+  return hyperparameter(const_cast<algo_config&>(config), key);  // the slots take a mutable config; this only reads
+}
+
 std::string why_not_changeable(const std::string& key) {
   algo_config probe;
   if (hyperparameter(probe, key)) return "";

@@ -16,6 +16,7 @@ const std::vector<std::string>& changeable_hyperparameters();
 
 // Where `key`'s value lives in `config`; null when it cannot change during a run.
 double* hyperparameter(algo_config& config, const std::string& key);
+const double* hyperparameter(const algo_config& config, const std::string& key);
 
 // Why `key` cannot change during a run, for an error message ("" when it can).
 std::string why_not_changeable(const std::string& key);

@@ -191,8 +191,8 @@ void print_header(const prepared_run& p) {
   for (const auto& policy : p.request.policies) {
     if (config.pbt.enabled()) {
       std::cout << "troupe: " << policy.name << ":";
-      run::run_config own = policy.config;
-      for (const auto& [key, range] : config.pbt.hyperparams) std::cout << " " << key << " " << *algo::hyperparameter(own.algo, key);
+      for (const auto& [key, range] : config.pbt.hyperparams)
+        std::cout << " " << key << " " << *algo::hyperparameter(policy.config.algo, key);
       std::cout << " (first draw), " << policy.run_dir << std::endl;
     } else if (!policy.name.empty()) {
       std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, seat "

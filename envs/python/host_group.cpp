@@ -155,6 +155,25 @@ std::string host_group::batch_payload(size_t p, const std::vector<int>& rows, co
   return payload;
 }
 
+void host_group::exchange_records(host_op op, const char* what, const int* games, int n, const void* extra,
+                                  size_t extra_bytes, size_t record_bytes,
+                                  const std::function<void(int i, const char* record)>& read) {
+  const std::vector<std::vector<int>> rows = rows_of(games, n);
+  for (size_t p = 0; p < shares.size(); ++p) shares[p].process->send(op, 0, batch_payload(p, rows[p], games, extra, extra_bytes));
+  collect(what, [&](host_share& s, const std::string& answer) {
+    const size_t p = size_t(&s - shares.data());
+    if (answer.size() != rows[p].size() * record_bytes)
+      throw std::runtime_error("the Python game host (" + s.process->name() + ") answered " +
+                               std::to_string(answer.size()) + " bytes, expected " +
+                               std::to_string(rows[p].size() * record_bytes));
+    const char* at = answer.data();
+    for (int i : rows[p]) {
+      read(i, at);
+      at += record_bytes;
+    }
+  });
+}
+
 void host_group::render(int i, rgb_frame& frame) {
   int local = 0;
   host_share& s = share_of(i, local);

@@ -47,6 +47,13 @@ struct host_group {
   std::vector<std::vector<int>> rows_of(const int* games, int n) const;
   std::string batch_payload(size_t p, const std::vector<int>& rows, const int* games, const void* extra,
                             size_t extra_bytes) const;
+  // `op` on games[0..n) (their rows of `extra` as batch_payload), then
+  // each share's answer read as one record of `record_bytes` per game, in
+  // the order sent: read(i, record) for games[i]. Throws std::runtime_error
+  // naming the host whose answer has another length.
+  void exchange_records(host_op op, const char* what, const int* games, int n, const void* extra,
+                        size_t extra_bytes, size_t record_bytes,
+                        const std::function<void(int i, const char* record)>& read);
   // Environment i's picture (host_op::render); throws when the host fails.
   void render(int i, rgb_frame& frame);
 };

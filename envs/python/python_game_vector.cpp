@@ -35,38 +35,25 @@ size_t python_game_vector::record_bytes() const {
 
 void python_game_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
                                   size_t extra_bytes, turn_result* results) {
-  const std::vector<std::vector<int>> rows = hosts_.rows_of(games, n);
-  for (size_t p = 0; p < hosts_.shares.size(); ++p)
-    hosts_.shares[p].process->send(op, 0, hosts_.batch_payload(p, rows[p], games, extra, extra_bytes));
-  const size_t record = record_bytes();
   const size_t agents = agents_.size();
-  hosts_.collect(what, [&](host_share& s, const std::string& answer) {
-    const size_t p = size_t(&s - hosts_.shares.data());
-    if (answer.size() != rows[p].size() * record)
-      throw std::runtime_error("the Python game host (" + s.process->name() + ") answered " +
-                               std::to_string(answer.size()) + " bytes, expected " +
-                               std::to_string(rows[p].size() * record));
-    const char* at = answer.data();
-    for (int i : rows[p]) {
-      const size_t g = size_t(games[i]);
-      game_state_head head;
-      std::memcpy(&head, at, sizeof head);
-      at += sizeof head;
-      turn_result r;
-      r.rewards.resize(agents);
-      std::memcpy(r.rewards.data(), at, agents * sizeof(double));
-      at += agents * sizeof(double);
-      std::memcpy(&views_[g * agents * size_t(obs_size_)], at, agents * size_t(obs_size_) * sizeof(float));
-      at += agents * size_t(obs_size_) * sizeof(float);
-      std::memcpy(&masks_[g * size_t(mask_size_)], at, size_t(mask_size_));
-      at += mask_size_;
-      if (head.to_move >= int(agents))
-        throw std::runtime_error("the Python game host named mover " + std::to_string(head.to_move));
-      to_move_[g] = head.to_move;
-      r.terminated = head.to_move < 0 && head.terminated;
-      r.truncated = head.to_move < 0 && !head.terminated;
-      if (results) results[i] = std::move(r);
-    }
+  hosts_.exchange_records(op, what, games, n, extra, extra_bytes, record_bytes(), [&](int i, const char* at) {
+    const size_t g = size_t(games[i]);
+    game_state_head head;
+    std::memcpy(&head, at, sizeof head);
+    at += sizeof head;
+    turn_result r;
+    r.rewards.resize(agents);
+    std::memcpy(r.rewards.data(), at, agents * sizeof(double));
+    at += agents * sizeof(double);
+    std::memcpy(&views_[g * agents * size_t(obs_size_)], at, agents * size_t(obs_size_) * sizeof(float));
+    at += agents * size_t(obs_size_) * sizeof(float);
+    std::memcpy(&masks_[g * size_t(mask_size_)], at, size_t(mask_size_));
+    if (head.to_move >= int(agents))
+      throw std::runtime_error("the Python game host named mover " + std::to_string(head.to_move));
+    to_move_[g] = head.to_move;
+    r.terminated = head.to_move < 0 && head.terminated;
+    r.truncated = head.to_move < 0 && !head.terminated;
+    if (results) results[i] = std::move(r);
   });
 }
 

@@ -30,35 +30,23 @@ python_parallel_vector::~python_parallel_vector() = default;
 
 void python_parallel_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
                                       size_t extra_bytes, joint_result* results) {
-  const std::vector<std::vector<int>> rows = hosts_.rows_of(games, n);
-  for (size_t p = 0; p < hosts_.shares.size(); ++p)
-    hosts_.shares[p].process->send(op, 0, hosts_.batch_payload(p, rows[p], games, extra, extra_bytes));
   const size_t view_bytes = 2 * size_t(obs_size_) * sizeof(float), mask_bytes = 2 * size_t(mask_size_);
   const size_t record = sizeof(game_state_head) + 2 * sizeof(double) + view_bytes + mask_bytes;
-  hosts_.collect(what, [&](host_share& s, const std::string& answer) {
-    const size_t p = size_t(&s - hosts_.shares.data());
-    if (answer.size() != rows[p].size() * record)
-      throw std::runtime_error("the Python game host (" + s.process->name() + ") answered " +
-                               std::to_string(answer.size()) + " bytes, expected " +
-                               std::to_string(rows[p].size() * record));
-    const char* at = answer.data();
-    for (int i : rows[p]) {
-      const size_t g = size_t(games[i]);
-      game_state_head head;
-      std::memcpy(&head, at, sizeof head);
-      at += sizeof head;
-      joint_result r;
-      r.rewards.resize(2);
-      std::memcpy(r.rewards.data(), at, 2 * sizeof(double));
-      at += 2 * sizeof(double);
-      std::memcpy(&views_[g * 2 * size_t(obs_size_)], at, view_bytes);
-      at += view_bytes;
-      std::memcpy(&masks_[g * 2 * size_t(mask_size_)], at, mask_bytes);
-      at += mask_bytes;
-      r.terminated = head.to_move < 0 && head.terminated;
-      r.truncated = head.to_move < 0 && !head.terminated;
-      if (results) results[i] = std::move(r);
-    }
+  hosts_.exchange_records(op, what, games, n, extra, extra_bytes, record, [&](int i, const char* at) {
+    const size_t g = size_t(games[i]);
+    game_state_head head;
+    std::memcpy(&head, at, sizeof head);
+    at += sizeof head;
+    joint_result r;
+    r.rewards.resize(2);
+    std::memcpy(r.rewards.data(), at, 2 * sizeof(double));
+    at += 2 * sizeof(double);
+    std::memcpy(&views_[g * 2 * size_t(obs_size_)], at, view_bytes);
+    at += view_bytes;
+    std::memcpy(&masks_[g * 2 * size_t(mask_size_)], at, mask_bytes);
+    r.terminated = head.to_move < 0 && head.terminated;
+    r.truncated = head.to_move < 0 && !head.terminated;
+    if (results) results[i] = std::move(r);
   });
 }
 

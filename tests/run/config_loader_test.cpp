@@ -10,6 +10,7 @@
 #include "run/config_loader.hpp"
 #include "tests/app/bad_configs.hpp"
 #include "tests/temp_files.hpp"
+#include "tests/run/config_error_of.hpp"
 
 namespace run = troupe::run;
 using troupe::run::config_error;
@@ -36,12 +37,7 @@ std::string write_temp(const std::string& content, const std::string& name = "co
 
 // The error message for a config, or "" when it loads.
 std::string error_for(const std::string& content, std::vector<std::string> overrides = {}) {
-  try {
-    run::load_config(write_temp(content), overrides);
-  } catch (const config_error& e) {
-    return e.what();
-  }
-  return "";
+  return troupe::tests::config_error_of([&] { run::load_config(write_temp(content), overrides); });
 }
 
 }  // namespace

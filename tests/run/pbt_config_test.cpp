@@ -5,6 +5,7 @@
 #include <string>
 
 #include "run/config_loader.hpp"
+#include "tests/run/config_error_of.hpp"
 
 namespace run = troupe::run;
 
@@ -13,12 +14,7 @@ namespace {
 const std::string pbt_base_config = "run: {name: p}\nenv: {id: CartPole-v1}\nalgo: {kind: ppo}\n";
 
 std::string pbt_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  try {
-    run::load_config_text(text, "p.yaml", overrides);
-  } catch (const run::config_error& e) {
-    return e.what();
-  }
-  return "";
+  return troupe::tests::config_error_of([&] { run::load_config_text(text, "p.yaml", overrides); });
 }
 
 }  // namespace

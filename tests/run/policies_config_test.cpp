@@ -6,6 +6,7 @@
 #include <string>
 
 #include "run/config_loader.hpp"
+#include "tests/run/config_error_of.hpp"
 
 namespace run = troupe::run;
 
@@ -31,12 +32,7 @@ policies:
 )";
 
 std::string policies_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  try {
-    run::plan_policies(run::load_config_text(text, "duel.yaml", overrides), "duel.yaml");
-  } catch (const run::config_error& e) {
-    return e.what();
-  }
-  return "";
+  return troupe::tests::config_error_of([&] { run::plan_policies(run::load_config_text(text, "duel.yaml", overrides), "duel.yaml"); });
 }
 
 }  // namespace
