@@ -23,7 +23,7 @@ namespace {
 
 // What a worker's agents of policy `index` are made from and checked
 // against, and what plays their games' other seat here.
-gateway_policy served_policy(const run::run_config& config, const run_parts& run, size_t index) {
+gateway_policy gateway_policy_of(const run::run_config& config, const run_parts& run, size_t index) {
   const policy_parts& policy = run.policies[index];
   const run::run_config& own = policy.plan.config;
   gateway_policy g;
@@ -60,7 +60,7 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   // After the learner's own agents.
   for (const auto& policy : run.policies) g.first_view_slot += policy.plan.config.agents.count;
   std::vector<gateway_policy> served;
-  for (size_t p = 0; p < run.policies.size(); ++p) served.push_back(served_policy(config, run, p));
+  for (size_t p = 0; p < run.policies.size(); ++p) served.push_back(gateway_policy_of(config, run, p));
   auto gateway = spawn_gateway(sys, g, std::move(served));
   const auto& c = request.cluster;
   auto door = publish_behind_door(sys, gateway, c.host, c.port, c.tls, config.cluster.limits,

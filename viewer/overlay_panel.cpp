@@ -154,8 +154,7 @@ envs::rgb_frame compose(const envs::rgb_frame& frame, const overlay_info& info,
   if (!info.seat.empty()) line("seat", info.seat);
   if (!info.other_player.empty()) {
     // A long name gets the small font, centred in its line.
-    const std::string text = field("against", info.other_player);
-    if (text.size() >= field("against", "").size() + info.other_player.size()) {
+    if (field("against", "").size() + info.other_player.size() <= size_t(chars_per_line)) {
       line("against", info.other_player);
     } else {
       draw_text(out, px, y + (glyph_height * scale - glyph_height) / 2,

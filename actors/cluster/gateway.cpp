@@ -139,6 +139,25 @@ size_t replica_of(const gateway_policy& policy, std::uint32_t agent_id) {
   return agent_id % policy.owners.size();
 }
 
+// Asks `to` on a worker's behalf and answers the worker with its reply
+// (relayed: `to` answers the gateway, never the worker), unless
+// check(reply) names what is wrong with it; an error reply, or what check
+// names, goes back as an error.
+template <class Reply, class Handle, class Message, class Check>
+caf::result<Reply> answer_through(gateway_pointer self, const Handle& to, Message message, Check check) {
+  auto promise = self->make_response_promise<Reply>();
+  self->request(to, caf::infinite, std::move(message))
+      .then(
+          [=](Reply& reply) mutable {
+            if (const std::string why = check(reply); !why.empty())
+              promise.deliver(make_error(errc::failed, why));
+            else
+              promise.deliver(std::move(reply));
+          },
+          [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+  return promise;
+}
+
 cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_config config,
                                              std::vector<gateway_policy> policies) {
   auto& st = self->state;
@@ -210,23 +229,17 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         const gateway_policy& policy = st.policies[p].parts;
         if (const std::string why = predict_request_problem(policy.shapes, req); !why.empty())
           return reject(self, errc::malformed, why);
-        // Relayed: the owner answers the gateway, never the worker.
         ++st.totals.predicts_relayed;
-        auto promise = self->make_response_promise<predict_reply>();
-        self->request(policy.owners[replica_of(policy, req.agent_id)], caf::infinite, std::move(req))
-            .then(
-                [=](predict_reply& reply) mutable {
-                  // A model whose outputs overflowed answers with an error.
-                  if (const std::string why = predict_reply_problem(reply); !why.empty()) {
-                    promise.deliver(make_error(errc::failed, why));
-                    return;
-                  }
-                  auto& newest = self->state.policies[p].newest_version;
-                  newest = std::max(newest, reply.version);
-                  promise.deliver(std::move(reply));
-                },
-                [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
-        return promise;
+        const model_owner_actor& owner = policy.owners[replica_of(policy, req.agent_id)];
+        return answer_through<predict_reply>(self, owner, std::move(req), [self, p](const predict_reply& reply) {
+          // A model whose outputs overflowed answers with an error.
+          std::string why = predict_reply_problem(reply);
+          if (why.empty()) {
+            auto& newest = self->state.policies[p].newest_version;
+            newest = std::max(newest, reply.version);
+          }
+          return why;
+        });
       },
       [=](algo::rollout& r) -> caf::result<train_ack> {
         auto& st = self->state;
@@ -255,11 +268,8 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         steps.node = w->name;
         self->send(policy.metrics, std::move(steps));
         ++st.totals.rollouts_relayed;
-        auto promise = self->make_response_promise<train_ack>();
-        self->request(policy.learners[replica_of(policy, r.agent_id)], caf::infinite, std::move(r))
-            .then([=](train_ack& ack) mutable { promise.deliver(ack); },
-                  [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
-        return promise;
+        const learner_actor& learner = policy.learners[replica_of(policy, r.agent_id)];
+        return answer_through<train_ack>(self, learner, std::move(r), [](const train_ack&) { return std::string(); });
       },
       [=](opponent_request& req) -> caf::result<opponent_reply> {
         auto& st = self->state;
@@ -280,15 +290,11 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
                               spawn_opponent_host(self->system(), policy.opponents, policy.shapes.action_width,
                                                   caf::actor_cast<cluster_gateway_actor>(self)))
                      .first;
-        auto promise = self->make_response_promise<opponent_reply>();
         const auto moves = std::int64_t(req.games.size());
-        self->request(host->second, caf::infinite, std::move(req))
-            .then([=](opponent_reply& reply) mutable {
-                    self->state.totals.opponent_moves += moves;
-                    promise.deliver(std::move(reply));
-                  },
-                  [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
-        return promise;
+        return answer_through<opponent_reply>(self, host->second, std::move(req), [self, moves](const opponent_reply&) {
+          self->state.totals.opponent_moves += moves;
+          return std::string();
+        });
       },
       [=](episode_report& report) {
         auto& st = self->state;

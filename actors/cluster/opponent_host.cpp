@@ -18,7 +18,7 @@ struct host_state {
 
 using host_pointer = opponent_host_actor::stateful_pointer<host_state>;
 
-opponent_host_actor::behavior_type host(host_pointer self, opponents_maker make, int width,
+opponent_host_actor::behavior_type host_behavior(host_pointer self, opponents_maker make, int width,
                                         cluster_gateway_actor gateway) {
   self->monitor(gateway);
   self->set_down_handler([self](caf::down_msg&) { self->quit(); });
@@ -56,7 +56,7 @@ opponent_host_actor::behavior_type host(host_pointer self, opponents_maker make,
 
 opponent_host_actor spawn_opponent_host(caf::actor_system& sys, opponents_maker make, int action_width,
                                         const cluster_gateway_actor& gateway) {
-  return sys.spawn<caf::detached>(host, std::move(make), action_width, gateway);
+  return sys.spawn<caf::detached>(host_behavior, std::move(make), action_width, gateway);
 }
 
 }  // namespace troupe::actors

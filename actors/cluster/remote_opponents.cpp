@@ -13,7 +13,7 @@ namespace troupe::actors {
 namespace {
 
 // As long as a move may take on the learner's node: its model-owner's batch.
-constexpr auto answer_timeout = std::chrono::seconds(60);
+constexpr auto move_timeout = std::chrono::seconds(60);
 
 class remote_players final : public envs::opponents {
  public:
@@ -73,7 +73,7 @@ class remote_players final : public envs::opponents {
   opponent_reply ask() {
     opponent_reply reply;
     std::string failure;
-    self_->request(gateway_, answer_timeout, pending_)
+    self_->request(gateway_, move_timeout, pending_)
         .receive([&](opponent_reply& r) { reply = std::move(r); },
                  [&](caf::error& err) { failure = self_->system().render(err); });
     const std::uint32_t id = pending_.agent_id;
