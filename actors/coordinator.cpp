@@ -17,10 +17,13 @@ namespace troupe::actors {
 namespace {
 
 constexpr auto shutdown_timeout = std::chrono::seconds(30);
-// Between messages, how often the clock and the interrupt flag are read.
+// Between messages, how often the clock and the interrupt flag are read,
+// and the population's driver reads the members' totals: a member at 100k
+// env steps/s passes 2k of them in that time, a tenth of the default
+// interval, so its decision comes close to where its interval ends (polled
+// four times a second, a population at 400k env steps/s made a third fewer
+// decisions than its intervals).
 constexpr auto stop_poll = std::chrono::milliseconds(20);
-// How often the population's driver reads the members' totals (seconds).
-constexpr double pbt_poll = 0.25;
 
 void throw_on(const caf::error& err, const char* what) {
   throw std::runtime_error(std::string("shutdown: ") + what + ": " + caf::to_string(err));
@@ -195,7 +198,7 @@ run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::
   const run::run_config& config = r.request.config;
   const double wall_limit = config.run.stop.wall_seconds;
   const double every = config.checkpoint.every_seconds;
-  double last_checkpoint = 0, last_pbt_poll = 0;
+  double last_checkpoint = 0;
   run::stop_reason reason = run::stop_reason::none;
   while (reason == run::stop_reason::none) {
     r.self->receive([&](stop_request& s) { reason = s.reason; },
@@ -207,10 +210,7 @@ run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::
     if (reason != run::stop_reason::none) break;
     if (interrupted.load()) return run::stop_reason::interrupted;
     if (wall_limit > 0 && r.elapsed() >= wall_limit) return run::stop_reason::wall_seconds;
-    if (r.pbt && r.elapsed() - last_pbt_poll >= pbt_poll) {
-      r.pbt->poll(r.self);
-      last_pbt_poll = r.elapsed();
-    }
+    if (r.pbt) r.pbt->poll(r.self);
     if (every > 0 && r.elapsed() - last_checkpoint >= every) {
       if (!checkpoint(r)) return run::stop_reason::checkpoint_failed;
       last_checkpoint = r.elapsed();

@@ -41,14 +41,19 @@ std::vector<std::string> pbt_file_lines(const std::string& path) {
 TEST_SUITE("e2e") {
 TEST_CASE("pbt: four CartPole members from a hopeless learning rate learn; the decisions, lineage and TensorBoard folders say how") {
   const std::string dir = fresh_dir("e2e_pbt");
+  // Twice the budget of 3M env steps. Only a resample (1 exploit in
+  // 4) can leave the hopeless rates, and 1 in 3 lands where CartPole learns,
+  // so about 1 population in 7 spends 3M without solving and 1 in 30 stays
+  // under this test's bars (docs/results.md has the rates); at 6M that
+  // takes some 20 resamples in a row that miss. A population that solves
+  // stops there, so this costs time only when the search was unlucky.
   auto r = run_troupe("train " + pbt_cartpole_config + " --run-dir " + dir + pbt_flags +
-                      " --set run.stop.env_steps=3000000 --set run.stop.wall_seconds=300 --set log.progress=false");
+                      " --set run.stop.env_steps=6000000 --set run.stop.wall_seconds=300 --set log.progress=false");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto s = read_json(dir + "/summary.json");
-  // Solved (most runs: docs/results.md has the rate), or the budget spent.
   CHECK((s["stop_reason"] == "solved" || s["stop_reason"] == "env_steps"));
-  if (s["solved"] == true) CHECK(s["env_steps_to_target"].get<long>() <= 3000000);
+  if (s["solved"] == true) CHECK(s["env_steps_to_target"].get<long>() <= 6000000);
   check_accounting(s);
   const auto& pbt = s["pbt"];
   REQUIRE(pbt.is_object());
