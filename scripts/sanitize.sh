@@ -39,8 +39,8 @@ install_missing "${troupe_packages[@]}"
 # build takes half the time of -O2 -g. A unity build (16 files a
 # translation unit) parses LibTorch's and CAF's headers and instantiates
 # their templates once a batch rather than once a file: the ASan tests took
-# 643 s of CPU so against 1,335 s file by file (ccache off, one core). Each
-# file still compiles on its own in the Release build (scripts/setup.sh).
+# 643 s of CPU so against 1,335 s file by file (ccache off, one core), as
+# a new Release tree does (scripts/setup.sh).
 flags="-O1 -g1"
 unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
 # TSan's tree stays file by file: its suite stops at a report that predates

@@ -18,6 +18,7 @@
 #include "actors/model_owner.hpp"
 #include "actors/policy_opponents.hpp"
 #include "algo/learner.hpp"
+#include "tests/loop_rounds.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
@@ -161,7 +162,7 @@ void run_rounds(int rounds, const algo::algo_config& algo,
 
 TEST_SUITE("actors") {
 TEST_CASE("64 agents: every rollout is trained exactly once and in order per agent (100 rounds)") {
-  run_rounds(100, algo::algo_config{}, [](const auto& batches, const learner_final& learned) {
+  run_rounds(troupe::tests::loop_rounds(100), algo::algo_config{}, [](const auto& batches, const learner_final& learned) {
     for (const auto& b : batches) REQUIRE(b.rollouts.size() == 1);
     CHECK(learned.batches == std::int64_t(batches.size()));
   });
@@ -173,7 +174,7 @@ TEST_CASE("64 agents, a budget of 4 rollouts in flight and a lag bound of 6: exa
   admission.per_agent_in_flight = 2;
   admission.max_policy_lag = 6;
   run_rounds(
-      40, algo::algo_config{},
+      troupe::tests::loop_rounds(40), algo::algo_config{},
       [](const auto& batches, const learner_final& learned) {
         for (const auto& b : batches) {
           REQUIRE(b.rollouts.size() == 1);
@@ -202,7 +203,7 @@ TEST_CASE("two policies, 64 agents playing Connect Four against each other: each
   ppo.ppo.epochs = 2;
   ppo.ppo.minibatches = 2;
   const algo::algo_config algos[2] = {algo::algo_config{}, ppo};  // A3C plays PPO
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < troupe::tests::loop_rounds(20); ++round) {
     CAPTURE(round);
     struct policy {
       std::shared_ptr<model::shared_model> model;

@@ -20,8 +20,6 @@ using namespace troupe::tests;
 
 namespace {
 
-const std::string binary = TROUPE_BINARY;
-const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
 bool has_checkpoint(const std::string& run_dir) { return !checkpoints_in(run_dir).empty(); }
 
@@ -35,13 +33,13 @@ TEST_CASE("SIGKILL at 20 random moments of a whole run: the newest checkpoint lo
     const std::string dir = fresh_dir("ckpt_kill");
     const std::string log = dir + ".log";
     {
-      // No reachable target: the run trains its whole budget (3M env
-      // steps, about 6-10 s here), through the moment it would have solved
-      // (about 1 s in) and long past it.
+      // No reachable target: the run trains its whole budget (1.2M env
+      // steps, about 3-4 s here), through the moment it would have solved
+      // (about 1 s in) and past it.
       troupe::tests::child_process p(
-          {binary, "train", config, "--run-dir", dir, "--set", "checkpoint.every_seconds=0.05",
+          {troupe_binary, "train", cartpole_config, "--run-dir", dir, "--set", "checkpoint.every_seconds=0.05",
            "--set", "log.progress=false", "--set", "run.seed=" + std::to_string(round + 1),
-           "--set", "run.stop.mean_return=100000"},
+           "--set", "run.stop.mean_return=100000", "--set", "run.stop.env_steps=1200000"},
           log);
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
       while (!has_checkpoint(dir) && std::chrono::steady_clock::now() < deadline)
@@ -50,7 +48,7 @@ TEST_CASE("SIGKILL at 20 random moments of a whole run: the newest checkpoint lo
       // A random moment after the first checkpoint, over the whole run:
       // mid-write is likely too.
       std::this_thread::sleep_for(
-          std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 7000)(rng)));
+          std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 3500)(rng)));
       // Killed, or it had ended on its own already (its budget spent).
       if (p.running()) p.signal(SIGKILL);
       const int code = p.wait_exit();
@@ -84,7 +82,7 @@ TEST_CASE("SIGINT or SIGTERM stops gracefully: final checkpoint, summary and log
   for (const int sig : {SIGINT, SIGTERM}) {
     CAPTURE(sig);
     const std::string dir = fresh_dir("ckpt_sigint");
-    troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
+    troupe::tests::child_process p({troupe_binary, "train", cartpole_config, "--run-dir", dir, "--set",
                                     "run.stop.mean_return=100000", "--set", "checkpoint.every_seconds=0",
                                     "--set", "log.progress=false", "--set", "log.progress_seconds=0.25"},
                                    dir + ".log");
@@ -115,7 +113,7 @@ TEST_CASE("a second SIGINT leaves at once, and the newest checkpoint still loads
   for (int round = 0; round < 5; ++round) {
     CAPTURE(round);
     const std::string dir = fresh_dir("ckpt_sigint_twice");
-    troupe::tests::child_process p({binary, "train", config, "--run-dir", dir, "--set",
+    troupe::tests::child_process p({troupe_binary, "train", cartpole_config, "--run-dir", dir, "--set",
                                     "run.stop.mean_return=100000", "--set",
                                     "checkpoint.every_seconds=0.05", "--set", "log.progress=false"},
                                    dir + ".log");
@@ -143,7 +141,7 @@ TEST_CASE("a second SIGINT leaves at once, and the newest checkpoint still loads
 
 TEST_CASE("troupe eval scores a solved CartPole run's confirmed parameters, and rejects bad files") {
   const std::string dir = fresh_dir("ckpt_eval");
-  REQUIRE(run_troupe("train " + config + " --run-dir " + dir +
+  REQUIRE(run_troupe("train " + cartpole_config + " --run-dir " + dir +
                      " --set run.stop.wall_seconds=120 --set log.progress=false").exit_code == 0);
   REQUIRE(read_json(dir + "/summary.json")["solved"] == true);
   const auto summary = read_json(dir + "/summary.json");

@@ -16,14 +16,14 @@
 #include "tests/e2e/test_pki.hpp"
 
 namespace fs = std::filesystem;
+using troupe::tests::cartpole_config;
 using troupe::tests::child_process;
 using troupe::tests::learner_address;
 using troupe::tests::read_file;
+using troupe::tests::troupe_binary;
 
 namespace {
 
-const std::string binary = TROUPE_BINARY;
-const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 const std::string token = "loopback-test-token";
 
 // A fresh run directory, and no old logs beside it (they would name an old
@@ -37,7 +37,7 @@ std::string fresh_cluster_dir(const std::string& name) {
 
 std::unique_ptr<child_process> start_learner(const std::string& dir,
                                              std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{binary, "serve", config, "--listen", "127.0.0.1:0", "--token",
+  std::vector<std::string> args{troupe_binary, "serve", cartpole_config, "--listen", "127.0.0.1:0", "--token",
                                 token, "--run-dir", dir, "--set", "agents.count=0",
                                 "--set", "log.progress=false", "--set",
                                 "run.stop.wall_seconds=120"};
@@ -49,7 +49,7 @@ std::unique_ptr<child_process> start_worker(const std::string& address, const st
                                             const std::string& log,
                                             const std::string& with_token = token) {
   return std::make_unique<child_process>(
-      std::vector<std::string>{binary, "join", address, "--agents", "1", "--token", with_token,
+      std::vector<std::string>{troupe_binary, "join", address, "--agents", "1", "--token", with_token,
                                "--name", name, "--retry", "5"},
       log);
 }
@@ -124,7 +124,7 @@ TEST_CASE("cluster: a wrong or missing token is refused within 5 seconds, and lo
   CHECK(read_file(dir + ".bad.log").find("refused this worker: refused: wrong or missing cluster token") !=
         std::string::npos);
   // No token at all: refused before it even connects.
-  const auto none = troupe::tests::run_command("env -u TROUPE_CLUSTER_TOKEN " + binary +
+  const auto none = troupe::tests::run_command("env -u TROUPE_CLUSTER_TOKEN " + troupe_binary +
                                                " join " + address + " 2>&1");
   CHECK(none.exit_code == 2);
   CHECK(none.output.find("no cluster token") != std::string::npos);
@@ -139,7 +139,7 @@ TEST_CASE("cluster: a worker whose learner is unreachable retries, then exits wi
   const std::string dir = fresh_cluster_dir("retry");
   const auto start = std::chrono::steady_clock::now();
   auto w = std::make_unique<child_process>(
-      std::vector<std::string>{binary, "join", "127.0.0.1:1", "--token", token, "--retry", "1.5"},
+      std::vector<std::string>{troupe_binary, "join", "127.0.0.1:1", "--token", token, "--retry", "1.5"},
       dir + ".log");
   CHECK(w->wait_exit(std::chrono::seconds(20)) == 1);
   CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(1500));
@@ -161,7 +161,7 @@ TEST_CASE("cluster over TLS: a worker with a certificate from the CA joins; othe
   REQUIRE_MESSAGE(!address.empty(), read_file(dir + ".learner.log"));
   CHECK(read_file(dir + ".learner.log").find("(TLS)") != std::string::npos);
   auto join = [&](const std::string& cert, const std::string& log) {
-    std::vector<std::string> args{binary, "join", address, "--token", token, "--retry", "1"};
+    std::vector<std::string> args{troupe_binary, "join", address, "--token", token, "--retry", "1"};
     if (!cert.empty())
       for (const std::string& a : pki.flags(cert)) args.push_back(a);
     return std::make_unique<child_process>(args, log);

@@ -16,7 +16,6 @@ using namespace troupe::tests;
 
 namespace {
 
-const std::string cartpole = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
 bool have_gpu() {
   if (troupe::model::cuda_device_count() > 0) return true;
@@ -42,7 +41,7 @@ TEST_SUITE("e2e") {
 TEST_CASE("cuda: devices [cuda:0] solves CartPole-v1 and its checkpoint scores on the CPU") {
   if (!have_gpu()) return;
   const std::string dir = fresh_dir("e2e_cuda_solve");
-  const auto r = run_troupe("train " + cartpole + " --run-dir " + dir +
+  const auto r = run_troupe("train " + cartpole_config + " --run-dir " + dir +
                             " --set devices=[cuda:0] --set log.progress_seconds=0.5");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -60,7 +59,7 @@ TEST_CASE("cuda: replicas [cuda:0, cpu] apply every update exactly once within m
   if (!have_gpu()) return;
   const std::string dir = fresh_dir("e2e_cuda_replicas");
   const auto s = train_steps(dir,
-                             "train " + cartpole + " --run-dir " + dir +
+                             "train " + cartpole_config + " --run-dir " + dir +
                                  " --set devices=[cuda:0,cpu] --set replicas.max_lag=3",
                              200000);
   REQUIRE(s["devices"] == nlohmann::json::array({"cuda:0", "cpu"}));
@@ -80,7 +79,7 @@ TEST_CASE("cuda: a checkpoint written on cuda:0 resumes on the cpu, and one from
                                       std::pair<std::string, std::string>{"cpu", "cuda:0"}}) {
     CAPTURE(first);
     const std::string dir = fresh_dir("e2e_cuda_resume_" + first.substr(0, 3));
-    const auto a = train_steps(dir, "train " + cartpole + " --run-dir " + dir +
+    const auto a = train_steps(dir, "train " + cartpole_config + " --run-dir " + dir +
                                         " --set devices=[" + first + "]", 100000);
     const auto b = train_steps(dir, "train --resume " + dir + " --set devices=[" + second + "]",
                                200000);

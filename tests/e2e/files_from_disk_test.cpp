@@ -20,7 +20,6 @@ using namespace troupe::tests;
 
 namespace {
 
-const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -52,7 +51,7 @@ struct small_tmpfs {
 TEST_SUITE("e2e") {
 TEST_CASE("damaged checkpoints: eval, play and --resume exit 2 naming the file") {
   const std::string dir = fresh_dir("damaged_ckpt");
-  REQUIRE(run_troupe("train " + config + " --run-dir " + dir +
+  REQUIRE(run_troupe("train " + cartpole_config + " --run-dir " + dir +
                      " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000"
                      " --set checkpoint.every_seconds=0.05 --set log.progress=false")
               .exit_code == 0);
@@ -108,7 +107,7 @@ TEST_CASE("a run whose disk fills up stops with a clear error and keeps its last
   small_tmpfs disk(root, "2m");
   const std::string run_dir = root + "/run";
   const std::string log = fresh_dir("full_disk_log") + ".log";
-  child_process run({TROUPE_BINARY, "train", config, "--run-dir", run_dir, "--set",
+  child_process run({TROUPE_BINARY, "train", cartpole_config, "--run-dir", run_dir, "--set",
                      "run.stop.mean_return=100000", "--set", "run.stop.wall_seconds=120", "--set",
                      "checkpoint.every_seconds=0.2", "--set", "log.progress=false"},
                     log);

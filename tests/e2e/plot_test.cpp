@@ -16,7 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string source_dir = TROUPE_SOURCE_DIR;
-const std::string config = source_dir + "/configs/cartpole.yaml";
 const std::string plot_script = source_dir + "/scripts/plot.py";
 
 bool is_png(const std::string& path) {
@@ -26,7 +25,7 @@ bool is_png(const std::string& path) {
 // A short CartPole run that writes metrics rows ten times a second.
 std::string short_run(const std::string& name, int seed, const std::string& extra = "") {
   const std::string dir = fresh_dir(name);
-  const auto r = run_troupe("train " + config + " --run-dir " + dir +
+  const auto r = run_troupe("train " + cartpole_config + " --run-dir " + dir +
                             " --set run.stop.env_steps=150000 --set run.stop.mean_return=100000" +
                             " --set log.progress=false --set log.progress_seconds=0.1" +
                             " --set run.seed=" + std::to_string(seed) + " " + extra);

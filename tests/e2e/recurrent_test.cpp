@@ -18,7 +18,6 @@ using namespace troupe::tests;
 namespace {
 
 const std::string memory = std::string(TROUPE_SOURCE_DIR) + "/configs/memory_cue_lstm.yaml";
-const std::string cartpole = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
 double eval_mean(const std::string& dir, int episodes) {
   const auto r = run_troupe("eval " + dir + " --episodes " + std::to_string(episodes) +
@@ -75,7 +74,7 @@ TEST_CASE("memory cue: a GRU, V-trace and GAE learn it through the same unroll")
 
 TEST_CASE("recurrent: an LSTM run resumes from its checkpoint, and trains on [cpu, cpu]") {
   const std::string dir = fresh_dir("e2e_lstm_resume");
-  auto r = run_troupe("train " + cartpole + " --run-dir " + dir +
+  auto r = run_troupe("train " + cartpole_config + " --run-dir " + dir +
                       " --set model.recurrent.kind=lstm --set model.recurrent.size=16" +
                       " --set run.stop.env_steps=60000 --set run.stop.mean_return=100000" +
                       " --set log.progress=false");
@@ -122,11 +121,11 @@ TEST_CASE("recurrent: workers carry their agents' states through the gateway") {
 }
 
 TEST_CASE("env.observe: an index out of range or an empty list is exit 2 naming the key") {
-  auto r = run_troupe("train " + cartpole + " --set env.observe=[0,4] --set log.progress=false");
+  auto r = run_troupe("train " + cartpole_config + " --set env.observe=[0,4] --set log.progress=false");
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("key 'env.observe'") != std::string::npos);
   CHECK(r.output.find("index 4 is out of range") != std::string::npos);
-  r = run_troupe("train " + cartpole + " --set env.observe=[] --set log.progress=false");
+  r = run_troupe("train " + cartpole_config + " --set env.observe=[] --set log.progress=false");
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("key 'env.observe'") != std::string::npos);
   CHECK(r.output.find("non-empty") != std::string::npos);

@@ -23,7 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 const std::string token = "rogue-suite-token";
 
 // Resident memory of a process, in MiB (VmRSS).
@@ -57,7 +56,7 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   // (about 30 s, mostly its timeouts) is over; n_steps 10 and lr 0.001, with
   // which such a run solved in 0.8-0.9M env steps (seeds 1-3; about 70 s here
   // through the gateway). Tight timeouts, so the suite need not wait long.
-  child_process learner({TROUPE_BINARY, "serve", config, "--listen", "127.0.0.1:0", "--token", token,
+  child_process learner({TROUPE_BINARY, "serve", cartpole_config, "--listen", "127.0.0.1:0", "--token", token,
                          "--run-dir", dir, "--view-port", "0", "--set", "agents.count=0", "--set",
                          "env.envs_per_agent=4", "--set", "run.stop.window=1500", "--set",
                          "algo.n_steps=10", "--set", "algo.lr=0.001", "--set",

@@ -140,6 +140,10 @@ inline void check_accounting(const nlohmann::json& summary) {
         summary["samples_trained"].get<long>() + summary["samples_dropped"].get<long>());
 }
 
+// The executable under test, and the config most tests train.
+inline const std::string troupe_binary = TROUPE_BINARY;
+inline const std::string cartpole_config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
+
 // The least `troupe eval --episodes 100` may score of a CartPole run that
 // stopped as solved. Its final checkpoint holds the parameters that 100
 // confirmation episodes scored at 475 or more; eval plays 100 others,

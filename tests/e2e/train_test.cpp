@@ -20,7 +20,6 @@ using namespace troupe::tests;
 
 namespace {
 
-const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";
 
 }  // namespace
 
@@ -28,7 +27,7 @@ TEST_SUITE("e2e") {
 TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for every sample") {
   const std::string dir = fresh_dir("e2e_solve");
   // Bounded: a run that has not solved within 120 s fails the test.
-  const auto r = run_troupe("train " + config + " --run-dir " + dir +
+  const auto r = run_troupe("train " + cartpole_config + " --run-dir " + dir +
                      " --set run.stop.wall_seconds=120 --set log.progress_seconds=0.5");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -124,7 +123,7 @@ TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.ya
 TEST_CASE("a run stopped by its step limit still trains or drops every sample") {
   for (int seed = 1; seed <= 3; ++seed) {
     const std::string dir = fresh_dir("e2e_steps" + std::to_string(seed));
-    const auto r = run_troupe("train " + config + " --run-dir " + dir +
+    const auto r = run_troupe("train " + cartpole_config + " --run-dir " + dir +
                        " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000" +
                        " --set log.progress=false --set run.seed=" + std::to_string(seed) +
                        // The agents ask through the owner's lane, and by messages in seed 3.
@@ -145,7 +144,7 @@ TEST_CASE("trained past its target, a run keeps its best policy: best.pt, named 
   const std::string dir = fresh_dir("e2e_best");
   // No reachable target; 1M env steps (some 3 s): the best evaluations run
   // within their 5 % of the time.
-  const auto r = run_troupe("train " + config + " --run-dir " + dir +
+  const auto r = run_troupe("train " + cartpole_config + " --run-dir " + dir +
                             " --set run.stop.mean_return=100000 --set run.stop.env_steps=1000000" +
                             " --set log.progress_seconds=600");
   INFO(r.output);
@@ -193,7 +192,7 @@ TEST_CASE("trained past its target, a run keeps its best policy: best.pt, named 
 
 TEST_CASE("a run that keeps no best policy says so to eval --best") {
   const std::string dir = fresh_dir("e2e_no_best");
-  const auto s = train_and_summarise(config + " --set checkpoint.best.episodes=0" +
+  const auto s = train_and_summarise(cartpole_config + " --set checkpoint.best.episodes=0" +
                                          " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000" +
                                          " --set log.progress=false",
                                      dir);
@@ -206,7 +205,7 @@ TEST_CASE("a run that keeps no best policy says so to eval --best") {
 
 TEST_CASE("32 agents: the rollout budget keeps the policy lag near two agents', and CartPole solves") {
   const std::string dir = fresh_dir("e2e_many_agents");
-  const auto s = train_and_summarise(config + " --set agents.count=32 --set log.progress=false" +
+  const auto s = train_and_summarise(cartpole_config + " --set agents.count=32 --set log.progress=false" +
                                          " --set run.stop.wall_seconds=120",
                                      dir);
   CHECK(s["solved"] == true);
@@ -221,7 +220,7 @@ TEST_CASE("32 agents: the rollout budget keeps the policy lag near two agents', 
 }
 
 TEST_CASE("a bad config exits with code 2 and names the key") {
-  const auto r = run_troupe("train " + config + " --set algo.gamma=7");
+  const auto r = run_troupe("train " + cartpole_config + " --set algo.gamma=7");
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("algo.gamma") != std::string::npos);
   const auto missing = run_troupe("train /nonexistent.yaml");
