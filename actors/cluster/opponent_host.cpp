@@ -19,7 +19,7 @@ struct host_state {
 using host_pointer = opponent_host_actor::stateful_pointer<host_state>;
 
 opponent_host_actor::behavior_type host_behavior(host_pointer self, opponents_maker make, int width,
-                                        cluster_gateway_actor gateway) {
+                                                 cluster_gateway_actor gateway) {
   self->monitor(gateway);
   self->set_down_handler([self](caf::down_msg&) { self->quit(); });
   return {

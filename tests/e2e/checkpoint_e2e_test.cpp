@@ -20,7 +20,6 @@ using namespace troupe::tests;
 
 namespace {
 
-
 bool has_checkpoint(const std::string& run_dir) { return !checkpoints_in(run_dir).empty(); }
 
 }  // namespace

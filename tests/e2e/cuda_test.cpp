@@ -16,7 +16,6 @@ using namespace troupe::tests;
 
 namespace {
 
-
 bool have_gpu() {
   if (troupe::model::cuda_device_count() > 0) return true;
   MESSAGE("no CUDA device in this build or on this machine: nothing to check");

@@ -20,7 +20,6 @@ using namespace troupe::tests;
 
 namespace {
 
-
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});

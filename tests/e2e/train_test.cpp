@@ -20,7 +20,6 @@ using namespace troupe::tests;
 
 namespace {
 
-
 }  // namespace
 
 TEST_SUITE("e2e") {
