@@ -1,5 +1,7 @@
 #include "app/human_play.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 
 #include "agents/evaluate.hpp"
@@ -9,17 +11,49 @@
 #include "envs/env_vector.hpp"
 #include "envs/registry.hpp"
 #include "envs/seat_vector.hpp"
+#include "envs/side_vector.hpp"
 #include "model/compute_runtime.hpp"
 #include "run/config_loader.hpp"
 #include "run/trained_model.hpp"
 
 namespace troupe::app {
 
-human_policy::human_policy(const envs::env& env, std::uint64_t seed)
-    : env_(env), picture_(envs::drawable(env)), choices_(env.spec().action.choice_count()), seed_(seed) {}
+namespace {
+
+// The action named `names` (any of them, in any case), or -1.
+int action_named(const std::vector<std::string>& labels, std::initializer_list<const char*> names) {
+  for (size_t a = 0; a < labels.size(); ++a) {
+    std::string label = labels[a];
+    std::transform(label.begin(), label.end(), label.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* name : names)
+      if (label == name) return int(a);
+  }
+  return -1;
+}
+
+}  // namespace
+
+human_policy::human_policy(const envs::env& env, std::uint64_t seed, pace moves)
+    : env_(env),
+      picture_(envs::drawable(env)),
+      choices_(env.spec().action.choice_count()),
+      seed_(seed),
+      pace_(moves) {
+  const auto& labels = env.spec().action_labels;
+  const int up = action_named(labels, {"up"}), down = action_named(labels, {"down"});
+  const int idle = action_named(labels, {"stay", "noop", "none", "idle"});
+  if (moves == pace::real_time && up >= 0 && down >= 0 && idle >= 0) up_ = up, down_ = down, idle_ = idle;
+}
+
+std::string human_policy::how_to_move() const {
+  if (pace_ == pace::turns) return "click, or keys 1-" + std::to_string(std::min(choices_, 10));
+  if (moves_by_arrows()) return "hold up / down (or w / s)";
+  return "keys 1-" + std::to_string(std::min(choices_, 10)) + ", each kept until the next";
+}
 
 std::uint64_t human_policy::start_episode(long episode) {
   pending_ = -1;
+  kept_ = idle_ >= 0 ? idle_ : 0;
   last_reply_ = {};
   return agents::episode_rng(seed_, int(episode))();
 }
@@ -38,8 +72,27 @@ bool human_policy::legal(int action) const {
 }
 
 bool human_policy::ready(viewer::viewer_window& window, viewer::overlay_info& info) {
+  return pace_ == pace::turns ? ready_in_turn(window, info) : ready_in_real_time(window, info);
+}
+
+bool human_policy::ready_in_real_time(viewer::viewer_window& window, viewer::overlay_info&) {
+  while (const auto in = window.take_input()) {
+    if (moves_by_arrows() || in->click) continue;
+    const int a = action_of(*in);
+    if (a >= 0 && legal(a)) kept_ = a;
+  }
+  pending_ = kept_;
+  if (moves_by_arrows()) {
+    const viewer::held_keys held = window.keys_held();
+    pending_ = held.up == held.down ? idle_ : held.up ? up_ : down_;
+  }
+  if (!legal(pending_)) pending_ = idle_ >= 0 && legal(idle_) ? idle_ : pending_;
+  return true;
+}
+
+bool human_policy::ready_in_turn(viewer::viewer_window& window, viewer::overlay_info& info) {
   if (pending_ >= 0) return true;
-  info.title = "your move: click, or keys 1-" + std::to_string(std::min(choices_, 10));
+  info.title = "your move: " + how_to_move();
   show_reply(info);
   while (const auto in = window.take_input()) {
     const int a = action_of(*in);
@@ -57,7 +110,9 @@ bool human_policy::ready(viewer::viewer_window& window, viewer::overlay_info& in
 void human_policy::act(const float*, float* action, viewer::overlay_info& info) {
   action[0] = float(pending_);
   pending_ = -1;
-  info.title = env_.spec().id + ": you play " + std::to_string(int(action[0]) + 1);
+  const auto& labels = env_.spec().action_labels;
+  const size_t a = size_t(action[0]);
+  info.title = env_.spec().id + ": you play " + (a < labels.size() ? labels[a] : std::to_string(a + 1));
   show_reply(info);
 }
 
@@ -74,47 +129,51 @@ void human_policy::policy_moved(const float* policy, const float* action, const 
 }
 
 void play_against(const std::string& target, bool best, const std::string& policy, const human_play_options& opts) {
-  if (opts.episodes < 0) throw config_error("play: --episodes must not be negative");
+  if (opts.episodes < 0 || opts.fps < 0) throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
   const run::trained_model trained =
       run::load_trained_model(target, best ? run::which_checkpoint::best : run::which_checkpoint::newest, policy);
   const envs::env_config& env = trained.config.env;
-  if (!envs::is_turn_based_game(env.id))
-    throw config_error("play --human: " + env.id + " is not a two-player turn-based game (those are: " +
-                       envs::turn_based_games() + ")");
+  if (!envs::is_two_player_game(env.id))
+    throw config_error("play --human: " + env.id + " is not a two-player game (those are: " +
+                       envs::two_player_games() + ")");
   envs::seat_choice seat;
   try {
     seat = envs::parse_seat(opts.seat);
   } catch (const std::invalid_argument& e) {
     throw config_error(std::string("play --human: ") + e.what());
   }
-  std::unique_ptr<envs::turn_based_vector> games;
+  human_policy* person = nullptr;  // the panel's receiver of the policy's moves, made below
+  const auto tell_person = [&person](const float* p, const float* a, const std::uint8_t* legal) {
+    if (person) person->policy_moved(p, a, legal);
+  };
+  std::unique_ptr<envs::env_vector> side;
   try {
-    games = envs::make_turn_based_vector(env, 1);
+    side = envs::make_game_side(env, 1, seat, [&](const envs::env_spec& spec) {
+      if (spec.action.type != envs::space::kind::discrete)
+        throw config_error("play --human: a person plays games of one discrete action; " + env.id + " has " +
+                           spec.action.describe());
+      return agents::model_opponents(trained.model, 1, spec, opts.greedy, tell_person);
+    });
   } catch (const envs::env_key_error& e) {
     throw config_error("play --human: " + std::string(e.what()));
   }
-  const envs::env_spec spec = games->spec();
-  if (spec.action.type != envs::space::kind::discrete)
-    throw config_error("play --human: a person plays games of one discrete action; " + env.id + " has " +
-                       spec.action.describe());
-  human_policy* person = nullptr;  // the panel's receiver of the policy's moves, made below
-  auto trained_side = agents::model_opponents(trained.model, 1, spec, opts.greedy,
-                                              [&person](const float* p, const float* a, const std::uint8_t* legal) {
-                                                if (person) person->policy_moved(p, a, legal);
-                                              });
-  envs::vector_as_env seat_env(std::make_unique<envs::seat_vector>(std::move(games), seat, std::move(trained_side)));
-  human_policy you(seat_env, opts.seed);
+  // A simultaneous game does not wait for the person: it moves on at the
+  // window's rate with the keys they hold.
+  const bool real_time = dynamic_cast<const envs::side_vector*>(side.get()) != nullptr;
+  envs::vector_as_env seat_env(std::move(side));
+  human_policy you(seat_env, opts.seed, real_time ? human_policy::pace::real_time : human_policy::pace::turns);
   person = &you;
   std::cout << "troupe play: you against " << trained.checkpoint << " (version " << trained.meta.version << ", "
-            << (opts.greedy ? "greedy" : "sampling") << ") at " << env.id << ", your seat " << opts.seat
-            << "; click the board or press 1-" << std::min(spec.action.choice_count(), 10)
-            << " to move, q to quit" << std::endl;
+            << (opts.greedy ? "greedy" : "sampling") << ") at " << env.id << ", your seat " << opts.seat << "; "
+            << (real_time ? you.how_to_move() : "click the board or press 1-" +
+                                                    std::to_string(std::min(seat_env.spec().action.choice_count(), 10)))
+            << " to move, space to pause, q to quit" << std::endl;
   playback_options playback;
   playback.who = "troupe play";
   playback.title = "troupe play - you against the policy - " + env.id;
   playback.episodes = opts.episodes;
-  playback.fps = 0;
+  playback.fps = real_time ? opts.fps : 0;
   playback.hold_end_seconds = 2.0;
   playback.window = opts.window;
   play_in_window(seat_env, you, playback);

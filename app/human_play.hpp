@@ -1,11 +1,15 @@
 #pragma once
 // troupe play RUN --human: a person plays a two-player game against the
-// trained policy in the SDL2 window. The person's seat is a seat_vector of
-// one game (envs/seat_vector.hpp) whose other seat the trained policy plays
-// (agents::model_opponents); the person moves with a click on the picture
-// (renderable::action_at: a column of Connect Four) or a digit key (1 is the
-// first action, 0 the tenth). The panel shows the policy's probabilities for
-// its last move, and the person's legal moves.
+// trained policy in the SDL2 window. The person's seat is one side of one
+// game (envs::make_game_side) whose other side the trained policy plays
+// (agents::model_opponents). In a turn-based game the game waits for the
+// person's move: a click on the picture (renderable::action_at: a column of
+// Connect Four) or a digit key (1 is the first action, 0 the tenth). A
+// simultaneous game moves on at the window's rate and takes the keys held at
+// each step: up and down (arrows, or w and s) where its actions are named
+// up, down and one of stay / noop / none / idle (Duel Pong), otherwise the
+// last digit pressed, kept until another. The panel shows the policy's
+// probabilities for its last move, and the person's legal moves.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,23 +24,35 @@ namespace troupe::app {
 // The person's moves, read from the window.
 class human_policy final : public playback_policy {
  public:
+  // How the person's moves come: one when it is their turn, or the keys
+  // held at every step of a game that does not wait.
+  enum class pace { turns, real_time };
+
   // `env`: the person's seat (drawn, masked); `seed`: episode i resets with
   // agents::episode_rng(seed, i)'s first draw, as troupe eval's episodes do.
-  human_policy(const envs::env& env, std::uint64_t seed);
+  human_policy(const envs::env& env, std::uint64_t seed, pace moves = pace::turns);
 
   std::uint64_t start_episode(long episode) override;
-  // True once the window has given a legal move; moves that are not one are
-  // ignored, said on the terminal.
+  // Turns: true once the window has given a legal move; moves that are not
+  // one are ignored, said on the terminal. Real time: always, the move being
+  // the keys held now.
   bool ready(viewer::viewer_window& window, viewer::overlay_info& info) override;
   void act(const float* observation, float* action, viewer::overlay_info& info) override;
 
   // The trained policy's last move, for the panel (a move_watcher).
   void policy_moved(const float* policy, const float* action, const std::uint8_t* legal);
 
+  // Real time: whether the arrows move (the game names its actions up, down
+  // and an idle one), else digits choose; what the panel tells the person.
+  bool moves_by_arrows() const { return up_ >= 0; }
+  std::string how_to_move() const;
+
  private:
   // The action `in` means here, or -1.
   int action_of(const viewer::player_input& in) const;
   bool legal(int action) const;
+  bool ready_in_turn(viewer::viewer_window& window, viewer::overlay_info& info);
+  bool ready_in_real_time(viewer::viewer_window& window, viewer::overlay_info& info);
   // The panel's action fields: the policy's last move, what it thought of each.
   void show_reply(viewer::overlay_info& info) const;
 
@@ -44,6 +60,9 @@ class human_policy final : public playback_policy {
   const envs::renderable* picture_;
   int choices_;
   std::uint64_t seed_;
+  pace pace_;
+  int up_ = -1, down_ = -1, idle_ = -1;  // the actions the arrows choose, in real time
+  int kept_ = 0;                         // real time without arrows: the last digit's action
   int pending_ = -1;  // the person's move, until act() takes it
   viewer::overlay_info last_reply_;  // the policy's last move, drawn in the panel
 };
@@ -51,13 +70,15 @@ class human_policy final : public playback_policy {
 struct human_play_options {
   std::string seat = "alternate";  // the person's: first, second or alternate
   bool greedy = false;             // the policy's most likely moves
+  double fps = 30.0;               // steps per second of a simultaneous game at speed x1
   std::uint64_t seed = 12345;
   long episodes = 0;
   window_flags window;
 };
 
 // Plays in the window until it closes (or the episodes are done). Throws
-// config_error when the run's environment is not a two-player game.
+// config_error when the run's environment is not a two-player game of
+// discrete actions.
 void play_against(const std::string& target, bool best, const std::string& policy,
                   const human_play_options& options);
 

@@ -86,18 +86,19 @@ class model_playback_policy final : public playback_policy {
 };
 
 void play(const play_options& opts) {
+  if (opts.episodes < 0 || opts.fps < 0)
+    throw config_error("play: --episodes and --fps must not be negative");
   if (opts.human) {
     human_play_options h;
     h.seat = opts.seat;
     h.greedy = opts.greedy;
+    h.fps = opts.fps;
     h.seed = opts.seed;
     h.episodes = opts.episodes;
     h.window = opts.window;
     play_against(opts.target, opts.best, opts.which.chosen(), h);
     return;
   }
-  if (opts.episodes < 0 || opts.fps < 0)
-    throw config_error("play: --episodes and --fps must not be negative");
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
       opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.which.chosen());
@@ -133,7 +134,7 @@ void add_play_command(CLI::App& cli, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--human", opts->human,
                 "two-player games: play against the policy yourself (click a column of Connect Four, or press "
-                "1-9 for the first nine actions, 0 for the tenth)");
+                "1-9 for the first nine actions, 0 for the tenth; in Duel Pong hold up / down, or w / s, at --fps)");
   cmd->add_option("--seat", opts->seat, "with --human: your seat, first, second or alternate (per game)")
       ->check(CLI::IsMember({"first", "second", "alternate"}))
       ->capture_default_str();

@@ -73,6 +73,7 @@ struct viewer_window::impl {
   std::atomic<std::int64_t> shown{0};
   std::atomic<std::int64_t> dropped{0};
   std::deque<player_input> inputs;  // guarded by mutex
+  std::atomic<bool> up_held{false}, down_held{false};
 
   // UI thread only.
   SDL_Window* window = nullptr;
@@ -134,9 +135,13 @@ struct viewer_window::impl {
       quit = true;
     } else if (e.type == SDL_WINDOWEVENT) {
       if (e.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
+      if (e.window.event == SDL_WINDOWEVENT_FOCUS_LOST) up_held = down_held = false;
       dirty = true;  // resized, exposed, restored: draw again
+    } else if (e.type == SDL_KEYUP) {
+      hold(e.key.keysym.sym, false);
     } else if (e.type == SDL_KEYDOWN) {
       const SDL_Keycode key = e.key.keysym.sym;
+      hold(key, true);
       const bool repeat = e.key.repeat != 0;
       switch (key) {
         case SDLK_SPACE:
@@ -173,6 +178,11 @@ struct viewer_window::impl {
           break;
       }
     }
+  }
+
+  void hold(SDL_Keycode key, bool down) {
+    if (key == SDLK_UP || key == SDLK_w) up_held = down;
+    if (key == SDLK_DOWN || key == SDLK_s) down_held = down;
   }
 
   void upload(bool pixel_art) {
@@ -338,6 +348,8 @@ std::optional<player_input> viewer_window::take_input() {
   impl_->inputs.pop_front();
   return in;
 }
+held_keys viewer_window::keys_held() const { return {impl_->up_held, impl_->down_held}; }
+
 std::string viewer_window::video_driver() const {
   const char* name = SDL_GetCurrentVideoDriver();
   return name ? name : "";

@@ -22,7 +22,9 @@
 // while paused; + / - double / halve speed(); n or tab selects the next agent
 // (selected_agent(), modulo set_agent_count()); q, Esc or closing quits. A
 // left click on the environment's picture and the digit keys are a person's
-// moves, queued for take_input() (troupe play --human).
+// moves, queued for take_input() (troupe play --human); the up and down
+// arrows (or w and s) are read while held, by keys_held(), for games that
+// move on without waiting.
 //
 // While paused the window keeps showing its frame and ignores new ones, except
 // that a single-step key lets exactly one through. A producer that steps its
@@ -58,6 +60,12 @@ struct player_input {
   int digit = -1;  // 0-9, for a key
 };
 
+// Which of a person's direction keys are down now.
+struct held_keys {
+  bool up = false;    // up arrow or w
+  bool down = false;  // down arrow or s
+};
+
 class viewer_window {
  public:
   // Opens the window. Throws std::runtime_error with SDL's reason, and a hint
@@ -88,6 +96,9 @@ class viewer_window {
   void set_agent_count(int count);
   // Thread-safe. The oldest move not yet taken (at most 16 are kept).
   std::optional<player_input> take_input();
+  // Thread-safe. The direction keys held at the last poll_events(); none once
+  // the window loses the keyboard (a key released elsewhere is never seen).
+  held_keys keys_held() const;
 
   // SDL's video driver ("x11", "wayland", ...). Without any display SDL falls
   // back to "offscreen": nothing is visible, but screenshots and recordings

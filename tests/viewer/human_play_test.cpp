@@ -3,10 +3,13 @@
 // keys, a click maps to the column under it, a move that is not one is
 // ignored, the policy replies in the same step and its probabilities reach
 // the panel; the command shows the board with the policy's opening move when
-// the person sits second.
+// the person sits second. In a simultaneous game (Duel Pong) the game does
+// not wait: each step takes the direction keys held then, or the last digit
+// where the game's actions have no directions.
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -14,7 +17,9 @@
 #include "app/human_play.hpp"
 #include "envs/env_vector.hpp"
 #include "envs/games/connect_four_game.hpp"
+#include "envs/games/duel_pong.hpp"
 #include "envs/seat_vector.hpp"
+#include "envs/side_vector.hpp"
 #include "model/shared_model.hpp"
 #include "tests/viewer/headless.hpp"
 #include "tests/viewer/sdl_events.hpp"
@@ -30,6 +35,22 @@ envs::rgb_frame square_frame() {
   f.resize(10, 10);
   return f;
 }
+
+// Three actions without names, one step an episode; the picture one pixel.
+class three_actions final : public envs::env, public envs::renderable {
+ public:
+  three_actions() : spec_{"ThreeActions", envs::space::box_space({1}, {0}, {1}), envs::space::discrete_space(3), 0} {}
+  const envs::env_spec& spec() const override { return spec_; }
+  void reset(std::uint64_t, float* observation) override { observation[0] = 0; }
+  envs::step_result step(const float*, float* observation) override {
+    observation[0] = 0;
+    return {};
+  }
+  void render(envs::rgb_frame& frame) const override { frame.resize(1, 1); }
+
+ private:
+  envs::env_spec spec_;
+};
 
 }  // namespace
 
@@ -66,6 +87,114 @@ TEST_CASE("the window queues a person's clicks on the picture and digit keys, no
   REQUIRE(in);
   CHECK(in->digit == 0);
   CHECK_FALSE(window.take_input());
+}
+
+TEST_CASE("the window tells which direction keys are held, until released or the keyboard is lost") {
+  troupe::tests::dummy_video video;
+  viewer::viewer_window window;
+  window.show(square_frame(), {}, true);
+  REQUIRE(window.poll_events());
+  CHECK_FALSE(window.keys_held().up);
+  CHECK_FALSE(window.keys_held().down);
+  troupe::tests::press(SDLK_UP);
+  REQUIRE(window.poll_events());
+  CHECK(window.keys_held().up);
+  CHECK_FALSE(window.keys_held().down);
+  CHECK_FALSE(window.take_input());  // a held key is no queued move
+  troupe::tests::release(SDLK_UP);
+  troupe::tests::press(SDLK_s);
+  REQUIRE(window.poll_events());
+  CHECK_FALSE(window.keys_held().up);
+  CHECK(window.keys_held().down);
+  troupe::tests::press(SDLK_w);
+  REQUIRE(window.poll_events());
+  CHECK(window.keys_held().up);
+  CHECK(window.keys_held().down);
+  SDL_Event lost{};
+  lost.type = SDL_WINDOWEVENT;
+  lost.window.event = SDL_WINDOWEVENT_FOCUS_LOST;
+  REQUIRE(SDL_PushEvent(&lost) == 1);
+  REQUIRE(window.poll_events());
+  CHECK_FALSE(window.keys_held().up);
+  CHECK_FALSE(window.keys_held().down);
+}
+
+TEST_CASE("a person in Duel Pong: the game does not wait, each step takes the arrows held, the policy replies") {
+  troupe::tests::dummy_video video;
+  std::vector<std::unique_ptr<envs::simultaneous_env>> games;
+  games.push_back(std::make_unique<envs::games::duel_pong>());
+  const envs::env_spec spec = games.front()->spec();
+  auto model = model::make_shared_model(model::mlp_spec(6, 3, {16}), 3);
+  int replies = 0;
+  app::human_policy* person = nullptr;
+  auto policy = agents::model_opponents(model, 1, spec, false,
+                                        [&](const float* p, const float* a, const std::uint8_t* legal) {
+                                          ++replies;
+                                          if (person) person->policy_moved(p, a, legal);
+                                        });
+  envs::vector_as_env side(
+      std::make_unique<envs::side_vector>(std::move(games), envs::seat_choice::first, std::move(policy)));
+  app::human_policy you(side, 5, app::human_policy::pace::real_time);
+  person = &you;
+  CHECK(you.moves_by_arrows());
+  viewer::viewer_window window;
+  std::vector<float> obs(6), action(1, -1.f);
+  side.reset(you.start_episode(0), obs.data());
+  viewer::overlay_info info;
+  const auto move = [&] {
+    REQUIRE(window.poll_events());
+    REQUIRE(you.ready(window, info));  // never waits
+    you.act(obs.data(), action.data(), info);
+    return int(action[0]);
+  };
+  CHECK(move() == 0);  // nothing held: stay
+  troupe::tests::press(SDLK_DOWN);
+  troupe::tests::press(SDLK_1);  // digits do not move a paddle the arrows move
+  CHECK(move() == 2);
+  const float start = obs[0];  // the person's paddle's y
+  for (int i = 0; i < 5; ++i) {
+    CHECK(move() == 2);  // held: down at every step
+    side.step(action.data(), obs.data());
+  }
+  CHECK(obs[0] == doctest::Approx(start + 5 * envs::games::duel_pong::paddle_speed));
+  CHECK(replies == 5);  // the policy moved at every step, with the person
+  CHECK(info.action_probabilities.size() == 3);
+  troupe::tests::release(SDLK_DOWN);
+  troupe::tests::press(SDLK_w);
+  CHECK(move() == 1);
+  troupe::tests::release(SDLK_w);
+  CHECK(move() == 0);
+}
+
+TEST_CASE("a person in a simultaneous game without directions: the last digit pressed is kept") {
+  troupe::tests::dummy_video video;
+  three_actions game;
+  app::human_policy you(game, 5, app::human_policy::pace::real_time);
+  CHECK_FALSE(you.moves_by_arrows());
+  viewer::viewer_window window;
+  float obs = 0, action = -1;
+  you.start_episode(0);
+  viewer::overlay_info info;
+  const auto move = [&] {
+    REQUIRE(window.poll_events());
+    REQUIRE(you.ready(window, info));
+    you.act(&obs, &action, info);
+    return int(action);
+  };
+  CHECK(move() == 0);
+  troupe::tests::press(SDLK_3);
+  CHECK(move() == 2);
+  CHECK(move() == 2);  // kept
+  troupe::tests::press(SDLK_9);  // no ninth action
+  troupe::tests::press(SDLK_UP);  // no direction here
+  CHECK(move() == 2);
+  troupe::tests::press(SDLK_1);
+  CHECK(move() == 0);
+  you.start_episode(1);
+  troupe::tests::press(SDLK_2);
+  CHECK(move() == 1);
+  you.start_episode(2);  // a new episode starts idle
+  CHECK(move() == 0);
 }
 
 TEST_CASE("a person's moves against a policy: digits and clicks, illegal ones ignored, the reply in the panel") {
@@ -139,5 +268,28 @@ TEST_CASE("troupe play --human shows the board, with the policy's opening move w
   }
   r = troupe::tests::troupe_headless("play " + dir + " --human --seat middle --frames 1");
   CHECK(r.exit_code != 0);
+}
+
+TEST_CASE("troupe play --human in Duel Pong runs on without a key pressed, both paddles on screen") {
+  const std::string dir = troupe::tests::fresh_dir("human_play_pong");
+  auto r = troupe::tests::run_troupe("train " + std::string(TROUPE_SOURCE_DIR) +
+                                     "/configs/connect_four_selfplay.yaml --run-dir " + dir +
+                                     " --set env.id=DuelPong-v0 --set model.kind=mlp --set selfplay.builtin=[track]"
+                                     " --set run.stop.env_steps=2000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string png = dir + "/pong.png";
+  r = troupe::tests::troupe_headless("play " + dir + " --human --seat second --fps 200 --frames 30 --screenshot " +
+                                     png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("hold up / down") != std::string::npos);
+  // 30 frames shown, about a step each: the game did not wait for a key.
+  std::smatch steps;
+  REQUIRE(std::regex_search(r.output, steps, std::regex(", (\\d+) env steps")));
+  CHECK(std::stol(steps[1]) >= 25);
+  const auto counts = troupe::tests::colour_counts(troupe::tests::read_png(png));
+  CHECK(troupe::tests::count_of(counts, {90, 200, 255}) > 100);  // the left paddle (envs/games/duel_pong.cpp)
+  CHECK(troupe::tests::count_of(counts, {255, 140, 60}) > 100);  // the right one: the person's
 }
 }

@@ -22,6 +22,13 @@ inline void press(SDL_Keycode key) {
   REQUIRE(SDL_PushEvent(&e) == 1);
 }
 
+inline void release(SDL_Keycode key) {
+  SDL_Event e{};
+  e.type = SDL_KEYUP;
+  e.key.keysym.sym = key;
+  REQUIRE(SDL_PushEvent(&e) == 1);
+}
+
 // A left click at window point (x, y).
 inline void click(int x, int y) {
   SDL_Event e{};
