@@ -26,7 +26,7 @@ the mover's mask, what the move gave each agent, and the end.
 
 The built-in searching player (alphabeta:DEPTH) of a Python game looks
 ahead here, in copies of the game (its class's clone() where it has one,
-else copy.deepcopy, which costs more): a minimax search with
+else a deep copy of its state and its wrappers', which costs more): a minimax search with
 alpha-beta pruning of the mover's own rewards over DEPTH moves, ties among
 the best moves broken at random.
 
@@ -69,9 +69,46 @@ def is_parallel(env):
 
 def copy_of(env):
     """A copy of the game to look ahead in: its class's clone() (a wrapper
-    forwarding attributes does not count), else a deep copy."""
+    forwarding attributes does not count), else a deep copy of its state.
+
+    Of its state, not of what pickling keeps: a game that pickles as its
+    constructor's arguments (Gymnasium's EzPickle, which PettingZoo's
+    classic games use) would come back new, before its first reset. So the
+    game and the wrappers around it (each layer's `env`) are copied
+    attribute by attribute, and what they hold is deep-copied; a layer
+    whose class has its own __deepcopy__ is copied by it. Their spaces
+    (objects with sample() and contains(), alone or in a dict or list) are
+    shared: a move does not change them, and copying them took two thirds of
+    a PettingZoo game's copy."""
     clone = getattr(type(env), "clone", None)
-    return env.clone() if callable(clone) else copy.deepcopy(env)
+    if callable(clone):
+        return env.clone()
+    layers, layer = [], env
+    while (layer is not None and isinstance(getattr(layer, "__dict__", None), dict)
+           and getattr(type(layer), "__deepcopy__", None) is None):
+        layers.append(layer)
+        layer = vars(layer).get("env")
+    if not layers:
+        return copy.deepcopy(env)
+    memo = {}
+    copies = []
+    for layer in layers:
+        cls = type(layer)
+        copies.append(cls.__new__(cls))
+        memo[id(layer)] = copies[-1]
+        for value in vars(layer).values():
+            inner = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+            for held in [value, *inner]:
+                if is_space(held):
+                    memo[id(held)] = held
+    for layer, copied in zip(layers, copies):
+        vars(copied).update(copy.deepcopy(vars(layer), memo))
+    return copies[0]
+
+
+def is_space(value):
+    """A Gymnasium space, by its methods."""
+    return callable(getattr(value, "sample", None)) and callable(getattr(value, "contains", None))
 
 
 def space_of(env, which, agent):

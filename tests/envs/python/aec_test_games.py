@@ -85,6 +85,54 @@ def countdown(**kwargs):
     return Countdown(**kwargs)
 
 
+class CountdownByArguments(Countdown):
+    """Countdown that pickles as its constructor's arguments, as Gymnasium's
+    EzPickle makes PettingZoo's classic games do: a deep copy of it is a new
+    game before its first reset, not the game in play."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.arguments = dict(kwargs)
+
+    def __getstate__(self):
+        return {"arguments": self.arguments}
+
+    def __setstate__(self, state):
+        self.__dict__.update(CountdownByArguments(**state["arguments"]).__dict__)
+
+
+class Forwarding:
+    """A wrapper as PettingZoo's: the game's attributes read through it, but
+    not its private ones (_cumulative_rewards excepted), and no clone()."""
+
+    def __init__(self, env):
+        self.env = env
+
+    def __getattr__(self, name):
+        if name.startswith("_") and name != "_cumulative_rewards":
+            raise AttributeError("private attribute %r" % name)
+        return getattr(self.env, name)
+
+    def reset(self, seed=None, options=None):
+        self.env.reset(seed=seed, options=options)
+
+    def observe(self, agent):
+        return self.env.observe(agent)
+
+    def step(self, action):
+        self.env.step(action)
+
+    def observation_space(self, agent):
+        return self.env.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.env.action_space(agent)
+
+
+def wrapped_countdown(**kwargs):
+    return Forwarding(Forwarding(CountdownByArguments(**kwargs)))
+
+
 def take_one(observation, action_mask):
     """A scripted player: always action 0 (take 1)."""
     return 0

@@ -229,6 +229,37 @@ TEST_CASE("Parallel bridge: both sides' actions in one step, each side's rewards
   CHECK(three.find("3 possible agents") != std::string::npos);
 }
 
+TEST_CASE("AEC bridge: alpha-beta looks ahead in copies of the game in play, through wrappers, when the game pickles as new") {
+  // The game pickles as its constructor's arguments and sits in two
+  // forwarding wrappers, as PettingZoo's classic games do: a plain deep copy
+  // would be a game before its first reset.
+  auto games = make_turn_based_vector(game_config("python:aec_test_games:wrapped_countdown"), 3);
+  REQUIRE(games->can_search());
+  const int all[] = {0, 1, 2};
+  const std::uint64_t seeds[] = {0, 1, 0};  // counts 4, 5, 4
+  games->reset(all, 3, seeds);
+  move(*games, 2, 1);  // game 2: count 2, the second agent to move
+  // Forced wins: from 4 take 1 (action 0), from 5 take 2 (action 1), leaving
+  // 3, whence the other cannot stop the mover; from 2, take 2 at once.
+  const std::uint64_t draws[] = {7, 8, 9};
+  float actions[3] = {-1, -1, -1};
+  games->search_moves(all, 3, 3, draws, actions);
+  CHECK(actions[0] == 0);
+  CHECK(actions[1] == 1);
+  CHECK(actions[2] == 1);
+  // The games in play are where they were: the search moved copies.
+  float view[2];
+  games->observe(0, 0, view);
+  CHECK(view[0] == 4);
+  games->observe(2, 1, view);
+  CHECK(view[0] == 2);
+  CHECK(games->to_move(2) == 1);
+  const turn_result r = move(*games, 1, 1);
+  CHECK_FALSE(r.terminated);
+  games->observe(1, 1, view);
+  CHECK(view[0] == 3);
+}
+
 TEST_CASE("AEC bridge: what is not a two-agent AEC game is refused, naming it") {
   const std::string three = creation_error([] { make_turn_based_vector(game_config("python:aec_test_games:three_agents"), 1); });
   CHECK(three.find("3 possible agents") != std::string::npos);
