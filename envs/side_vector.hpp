@@ -6,7 +6,10 @@
 // self-play), whose moves of all k games are asked for together, from the
 // same state the policy saw. A step is one step of every game with both
 // sides' actions, the games stepped in one batch; its reward is what the
-// policy's side got.
+// policy's side got. When the other side's agent leaves a game first
+// (joint_result::left) the policy plays on alone there, the opponent no
+// longer asked; when the policy's agent leaves, its episode ends, and the
+// game with it.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -51,11 +54,13 @@ class side_vector final : public env_vector {
   std::vector<int> sides_;
   std::vector<double> returns_;  // the policy's side's return this episode
   std::vector<std::uint8_t> over_;
-  std::vector<std::uint8_t> moved_;  // the other side has moved this episode
-  // The batches, reused.
-  std::vector<int> all_;
-  std::vector<float> other_obs_, other_actions_, joint_;
-  std::vector<std::uint8_t> other_masks_;
+  std::vector<std::uint8_t> moved_;       // the other side has moved this episode
+  std::vector<std::uint8_t> other_left_;  // the other side's agent has left the game
+  // The batches, reused: other_actions_ and other_masks_ by game, the rows
+  // asked of the opponents (other_obs_, asked_masks_, answers_) packed.
+  std::vector<int> all_, asked_;
+  std::vector<float> other_obs_, other_actions_, answers_, joint_;
+  std::vector<std::uint8_t> other_masks_, asked_masks_;
   std::vector<joint_result> results_;
 };
 

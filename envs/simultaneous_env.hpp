@@ -1,7 +1,8 @@
 #pragma once
 // A game of several agents who all act at every step (PettingZoo's Parallel
 // semantics): each observes the game from its own side, every agent's action
-// is taken together, and the step rewards each agent. Plain C++, like
+// is taken together, and the step rewards each agent; an agent may leave
+// before the others (joint_result::left). Plain C++, like
 // turn_based_env.hpp; envs/side_vector.hpp turns one into what a policy
 // steps.
 #include <cstdint>
@@ -16,6 +17,14 @@ struct joint_result {
   std::vector<double> rewards;  // one per agent, for this step
   bool terminated = false;      // the game reached its end
   bool truncated = false;       // a step limit cut it
+  // Agents whose own part ended at this step, one entry per agent (empty
+  // when none did): 0 plays on, agent_terminated or agent_truncated.
+  // PettingZoo's Parallel agents may leave one by one: an agent that has
+  // left takes no more actions (its rows are ignored) and gets no more
+  // rewards, and the game ends once none is left. An agent whose entry is 0
+  // when the game ends ends with the game's terminated / truncated.
+  std::vector<std::uint8_t> left;
+  static constexpr std::uint8_t agent_terminated = 1, agent_truncated = 2;
 };
 
 class simultaneous_env {

@@ -50,7 +50,9 @@ struct game_state_head {
   std::int32_t to_move;  // AEC: the mover; Parallel: 0 while the game goes on; -1 once it is over
   std::uint8_t terminated;
   std::uint8_t truncated;
-  std::uint8_t padding[2];
+  // Parallel: each agent's own end at this step (joint_result::left's
+  // values); AEC: 0.
+  std::uint8_t left[2];
 };
 #pragma pack(pop)
 static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8 && sizeof(game_state_head) == 8);

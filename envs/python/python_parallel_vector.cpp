@@ -1,6 +1,7 @@
 #include "envs/python/python_parallel_vector.hpp"
 
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 #include "envs/env_error.hpp"
@@ -46,6 +47,11 @@ void python_parallel_vector::exchange(host_op op, const char* what, const int* g
     std::memcpy(&masks_[g * 2 * size_t(mask_size_)], at, mask_bytes);
     r.terminated = head.to_move < 0 && head.terminated;
     r.truncated = head.to_move < 0 && !head.terminated;
+    for (const std::uint8_t end : head.left)
+      if (end > joint_result::agent_truncated)
+        throw std::runtime_error("the Python game host answered an agent's end of " + std::to_string(end) +
+                                 " (0, 1 or 2 expected)");
+    if (head.left[0] || head.left[1]) r.left.assign(std::begin(head.left), std::end(head.left));
     if (results) results[i] = std::move(r);
   });
 }

@@ -33,9 +33,11 @@ the best moves broken at random.
 A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
 without observe()): reset(seed=) gives every agent's observation and info,
 step({agent: action}) every agent's observation, reward, termination,
-truncation and info. Two agents play at every step; the game is over when
-either is terminated or truncated (or none is left): Troupe's sides move
-together. Masks come from an observation's "action_mask" or the info's.
+truncation and info. Two agents play at every step until one is terminated
+or truncated: that agent has left (Troupe is told, and its side's episode
+ends), the other plays on alone, stepped with its own action only, and the
+game is over when no agent is left. A departed agent's view stays its last.
+Masks come from an observation's "action_mask" or the info's.
 
 A scripted player (`python:MODULE:CALLABLE` as an opponent) is a function of
 one position as its mover sees it: player(observation, action_mask) -> action,
@@ -50,9 +52,12 @@ from troupe_spaces import Refused
 import troupe_spaces as spaces
 
 # A game's state in an answer: to_move (i32, -1 when over), terminated and
-# truncated (u8), 2 bytes padding; then rewards (f64 per agent), observations
-# (f32, per agent in turn), the mover's mask (u8 per choice).
-STATE = struct.Struct("<iBBxx")
+# truncated (u8), each of the two agents' own end at this step (u8: 0 plays
+# on, 1 terminated, 2 truncated; Parallel games, whose agents may leave one
+# by one); then rewards (f64 per agent), observations (f32, per agent in
+# turn), the mover's mask (u8 per choice).
+STATE = struct.Struct("<iBBBB")
+PLAYS_ON, TERMINATED, TRUNCATED = 0, 1, 2
 
 
 def is_aec(env):
@@ -262,7 +267,7 @@ class GameHost(GameBatches):
         rewards = result[0] if result is not None else [0.0, 0.0]
         term = bool(result is not None and result[3])
         trunc = bool(over and not term)
-        parts = [STATE.pack(mover, term, trunc), struct.pack("<2d", *rewards)]
+        parts = [STATE.pack(mover, term, trunc, PLAYS_ON, PLAYS_ON), struct.pack("<2d", *rewards)]
         views = result[1] if over else [env.observe(a) for a in self.agents]
         for view in views:
             self.encoder.write(self.row, 0, view)
@@ -454,22 +459,28 @@ class ParallelHost(GameBatches):
         self.step_shape = (len(self.agents), self.action_width)
         self.hello = hello_of("parallel", self.agents, self.encoder, self.decoder, first, self.mask_from)
         self.steps = [0] * len(games)
+        self.gone = [set() for _ in games]  # agents that have left each game
+        self.views = [{} for _ in games]    # each agent's last observation
         self.row = np.zeros((1, self.obs_size), np.float32)
 
-    def state(self, g, observations, infos, rewards=(0.0, 0.0), over=False, terminated=False):
-        """Game g's record: going (0) or over (-1), the end, rewards, each
-        agent's view and mask."""
+    def state(self, g, observations, infos, rewards=(0.0, 0.0), over=False, terminated=False, left=(0, 0)):
+        """Game g's record: going (0) or over (-1), the end, each agent's own
+        end at this step, rewards, each agent's view and mask (a departed
+        agent's last view, and no legal move)."""
         np = self.np
-        parts = [STATE.pack(-1 if over else 0, bool(terminated), bool(over and not terminated)),
+        parts = [STATE.pack(-1 if over else 0, bool(terminated), bool(over and not terminated), *left),
                  struct.pack("<2d", *rewards)]
+        views = self.views[g]
         for agent in self.agents:
-            if agent not in observations:
+            if agent in observations:
+                views[agent] = observations[agent]
+            elif agent not in self.gone[g] or agent not in views:
                 raise Refused("game %d, step %d: no observation for %r" % (g, self.steps[g], agent))
-            self.encoder.write(self.row, 0, observations[agent])
+            self.encoder.write(self.row, 0, views[agent])
             parts.append(self.row.tobytes())
         if self.mask_size:
             for agent in self.agents:
-                parts.append(np.zeros(self.mask_size, np.uint8).tobytes() if over
+                parts.append(np.zeros(self.mask_size, np.uint8).tobytes() if over or agent in self.gone[g]
                              else self.mask_of(g, agent, observations, infos).tobytes())
         return b"".join(parts)
 
@@ -481,18 +492,32 @@ class ParallelHost(GameBatches):
     def reset(self, g, seed):
         observations, infos = self.games[g].reset(seed=int(seed))
         self.steps[g] = 0
+        self.gone[g] = set()
+        self.views[g] = {}
         return self.state(g, observations, infos)
 
     def step(self, g, rows):
         env = self.games[g]
-        actions = {agent: self.decoder.decode(rows[i]) for i, agent in enumerate(self.agents)}
+        gone = self.gone[g]
+        # PettingZoo's Parallel API: actions for the agents still in the game.
+        actions = {agent: self.decoder.decode(rows[i]) for i, agent in enumerate(self.agents) if agent not in gone}
         observations, rewards, terminations, truncations, infos = env.step(actions)
         self.steps[g] += 1
-        done_t = any(bool(terminations.get(a, False)) for a in self.agents)
-        done_u = any(bool(truncations.get(a, False)) for a in self.agents)
-        over = done_t or done_u or not getattr(env, "agents", self.agents)
-        gained = [float(rewards.get(a, 0.0)) for a in self.agents]
-        return self.state(g, observations, infos, gained, over, done_t)
+        left = [PLAYS_ON, PLAYS_ON]
+        for i, agent in enumerate(self.agents):
+            if agent in gone:
+                continue
+            if terminations.get(agent, False):
+                left[i] = TERMINATED
+            elif truncations.get(agent, False):
+                left[i] = TRUNCATED
+        ended = [agent for i, agent in enumerate(self.agents) if left[i] != PLAYS_ON]
+        gone.update(ended)
+        over = len(gone) == len(self.agents) or not getattr(env, "agents", self.agents)
+        terminated = any(v == TERMINATED for v in left)
+        gained = [0.0 if agent in gone and agent not in ended else float(rewards.get(agent, 0.0))
+                  for agent in self.agents]
+        return self.state(g, observations, infos, gained, over, terminated, left)
 
 
 class PlayerHost:

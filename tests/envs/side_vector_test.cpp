@@ -75,6 +75,39 @@ std::unique_ptr<envs::side_vector> pennies(int k, envs::seat_choice side, plays_
   return std::make_unique<envs::side_vector>(std::move(g), side, std::move(o));
 }
 
+// Agent 1 leaves after the first round with +1 (terminated, the game going
+// on); agent 0 plays two more rounds alone, each worth 0.1 x its action, and
+// is cut after the third (truncated). Rows of a departed agent must be 0.
+class one_leaves_game final : public envs::simultaneous_env {
+ public:
+  one_leaves_game() : spec_{"Test/OneLeaves", envs::space::box_space({2}, {0, 0}, {3, 1}), envs::space::discrete_space(3), 0} {}
+  const envs::env_spec& spec() const override { return spec_; }
+  int agent_count() const override { return 2; }
+  std::string agent_name(int a) const override { return a == 0 ? "stays" : "leaves"; }
+  void reset(std::uint64_t) override { round_ = 0; }
+  void observe(int agent, float* o) const override {
+    o[0] = float(round_);
+    o[1] = float(agent);
+  }
+  envs::joint_result step(const float* a) override {
+    if (round_ >= 3) throw std::logic_error("one_leaves: stepped after its end");
+    if (round_ > 0 && a[1] != 0) throw std::logic_error("one_leaves: a departed agent's row is not 0");
+    envs::joint_result r;
+    r.rewards = {0.1 * a[0], round_ == 0 ? 0.1 * a[1] + 1.0 : 0.0};
+    ++round_;
+    if (round_ == 1) r.left = {0, envs::joint_result::agent_terminated};
+    if (round_ == 3) {
+      r.left = {envs::joint_result::agent_truncated, 0};
+      r.truncated = true;
+    }
+    return r;
+  }
+
+ private:
+  envs::env_spec spec_;
+  int round_ = 0;
+};
+
 }  // namespace
 
 TEST_SUITE("envs") {
@@ -116,6 +149,50 @@ TEST_CASE("side_vector: each side's rewards, the other side asked for all games 
   }
   CHECK(second > 70);
   CHECK(second < 130);
+}
+
+TEST_CASE("side_vector: an agent that leaves first; the other plays on alone, no longer asked, or its episode ends") {
+  for (auto side : {envs::seat_choice::first, envs::seat_choice::second}) {
+    std::vector<std::unique_ptr<envs::simultaneous_env>> g;
+    for (int i = 0; i < 2; ++i) g.push_back(std::make_unique<one_leaves_game>());
+    auto o = std::make_unique<plays_two>();
+    plays_two* others = o.get();
+    envs::side_vector v(std::move(g), side, std::move(o));
+    std::vector<std::uint64_t> seeds{1, 2};
+    std::vector<float> obs(4), final_obs(4);
+    std::vector<envs::step_result> r(2);
+    v.reset(seeds.data(), obs.data());
+    const std::vector<float> ones{1, 1};
+    v.step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+    if (side == envs::seat_choice::first) {
+      // The other side left: the policy plays on alone.
+      CHECK(r[0].reward == doctest::Approx(0.1));
+      CHECK_FALSE(r[0].terminated);
+      CHECK_FALSE(r[0].truncated);
+      v.step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+      CHECK(r[0].reward == doctest::Approx(0.1));
+      CHECK_FALSE(r[0].truncated);
+      v.step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+      CHECK(r[0].truncated);  // its own end, a cut
+      CHECK_FALSE(r[0].terminated);
+      CHECK(final_obs[0] == 3);
+      CHECK(obs[0] == 0);  // the next episode
+      CHECK(others->batches == std::vector<int>{2});  // asked in the first round only
+      REQUIRE(others->ended.size() == 2);
+      CHECK(others->ended[0] == doctest::Approx(0.3));
+      v.step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+      CHECK(others->batches == std::vector<int>{2, 2});  // asked again in the new games
+    } else {
+      // The policy's agent left: its episode ends, with the game.
+      CHECK(r[0].reward == doctest::Approx(1.1));
+      CHECK(r[0].terminated);
+      CHECK_FALSE(r[0].truncated);
+      CHECK(final_obs[0] == 1);
+      CHECK(obs[0] == 0);
+      REQUIRE(others->ended.size() == 2);
+      CHECK(others->ended[1] == doctest::Approx(1.1));
+    }
+  }
 }
 
 TEST_CASE("DuelPong: returns, misses, walls, the step limit and mirrored views") {

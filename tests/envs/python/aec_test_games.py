@@ -201,6 +201,54 @@ def pennies():
     return Pennies()
 
 
+class OneLeaves:
+    """PettingZoo's Parallel API, agents leaving one by one: "leaves" ends
+    after the first round with +1 (terminated) and is gone from `agents`;
+    "stays" plays two more rounds alone and is cut after the third
+    (truncated). A round gives each agent in it 0.1 x its action (0-2).
+    Each observes [round, its index]; an action for an agent that has left
+    is an error, as are observations asked of it."""
+
+    def __init__(self):
+        self.possible_agents = ["stays", "leaves"]
+
+    def observation_space(self, agent):
+        return Box(0, 3, (2,), np.float32)
+
+    def action_space(self, agent):
+        return Discrete(3)
+
+    def reset(self, seed=None, options=None):
+        self.agents = list(self.possible_agents)
+        self.round = 0
+        return {a: self.view(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def view(self, agent):
+        return np.array([self.round, self.possible_agents.index(agent)], np.float32)
+
+    def step(self, actions):
+        if set(actions) != set(self.agents):
+            raise ValueError("actions for %r, but the agents are %r" % (sorted(actions), self.agents))
+        acting = list(self.agents)
+        rewards = {a: 0.1 * actions[a] for a in acting}
+        self.round += 1
+        terminations = {a: False for a in acting}
+        truncations = {a: False for a in acting}
+        if self.round == 1:
+            rewards["leaves"] += 1.0
+            terminations["leaves"] = True
+        if self.round == 3:
+            truncations["stays"] = True
+        observations = {a: self.view(a) for a in acting}
+        infos = {a: {} for a in acting}
+        self.agents = [a for a in acting if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+
+def one_leaves():
+    return OneLeaves()
+
+
 def always_two(observation, action_mask):
     return 2
 

@@ -229,6 +229,42 @@ TEST_CASE("Parallel bridge: both sides' actions in one step, each side's rewards
   CHECK(three.find("3 possible agents") != std::string::npos);
 }
 
+TEST_CASE("Parallel bridge: an agent leaves first, the other plays on alone with its own action only") {
+  for (const char* seat : {"first", "second"}) {
+    env_config c = game_config("python:aec_test_games:one_leaves");
+    c.versus.opponent = "python:aec_test_games:always_two";
+    c.versus.seat = seat;
+    auto v = make_env_vector(c, 2);
+    const std::uint64_t seeds[] = {0, 1};
+    std::vector<float> obs(4), final_obs(4);
+    step_result r[2];
+    v->reset(seeds, obs.data());
+    const float ones[] = {1, 1};
+    v->step(ones, seeds, obs.data(), r, final_obs.data());
+    if (std::string(seat) == "first") {
+      // "leaves" is gone; the game raises if it is given an action again.
+      CHECK(r[0].reward == doctest::Approx(0.1));
+      CHECK_FALSE(r[0].terminated);
+      CHECK_FALSE(r[0].truncated);
+      v->step(ones, seeds, obs.data(), r, final_obs.data());
+      CHECK(r[1].reward == doctest::Approx(0.1));
+      CHECK(obs[2] == 2);  // game 1's round
+      v->step(ones, seeds, obs.data(), r, final_obs.data());
+      CHECK(r[1].truncated);
+      CHECK_FALSE(r[1].terminated);
+      CHECK(final_obs[2] == 3);
+      CHECK(obs[2] == 0);  // and the next episode
+    } else {
+      CHECK(r[0].reward == doctest::Approx(1.1));
+      CHECK(r[0].terminated);
+      CHECK(final_obs[0] == 1);
+      CHECK(obs[0] == 0);
+      v->step(ones, seeds, obs.data(), r, final_obs.data());  // a new game goes on
+      CHECK(r[1].terminated);
+    }
+  }
+}
+
 TEST_CASE("AEC bridge: alpha-beta looks ahead in copies of the game in play, through wrappers, when the game pickles as new") {
   // The game pickles as its constructor's arguments and sits in two
   // forwarding wrappers, as PettingZoo's classic games do: a plain deep copy
