@@ -80,7 +80,8 @@ std::unique_ptr<envs::side_vector> pennies(int k, envs::seat_choice side, plays_
 // is cut after the third (truncated). Rows of a departed agent must be 0.
 class one_leaves_game final : public envs::simultaneous_env {
  public:
-  one_leaves_game() : spec_{"Test/OneLeaves", envs::space::box_space({2}, {0, 0}, {3, 1}), envs::space::discrete_space(3), 0} {}
+  // Three floats a view, as plays_two reads them: [round, index, 0].
+  one_leaves_game() : spec_{"Test/OneLeaves", envs::space::box_space({3}, {0, 0, 0}, {3, 1, 0}), envs::space::discrete_space(3), 0} {}
   const envs::env_spec& spec() const override { return spec_; }
   int agent_count() const override { return 2; }
   std::string agent_name(int a) const override { return a == 0 ? "stays" : "leaves"; }
@@ -88,6 +89,7 @@ class one_leaves_game final : public envs::simultaneous_env {
   void observe(int agent, float* o) const override {
     o[0] = float(round_);
     o[1] = float(agent);
+    o[2] = 0.f;
   }
   envs::joint_result step(const float* a) override {
     if (round_ >= 3) throw std::logic_error("one_leaves: stepped after its end");
@@ -159,7 +161,7 @@ TEST_CASE("side_vector: an agent that leaves first; the other plays on alone, no
     plays_two* others = o.get();
     envs::side_vector v(std::move(g), side, std::move(o));
     std::vector<std::uint64_t> seeds{1, 2};
-    std::vector<float> obs(4), final_obs(4);
+    std::vector<float> obs(6), final_obs(6);
     std::vector<envs::step_result> r(2);
     v.reset(seeds.data(), obs.data());
     const std::vector<float> ones{1, 1};
