@@ -36,6 +36,17 @@ envs::rgb_frame square_frame() {
   return f;
 }
 
+// The trained side of one game: `model`'s moves, each counted in `replies`
+// and shown to `person` once it is set.
+std::unique_ptr<envs::opponents> replying_policy(std::shared_ptr<model::shared_model> model, const envs::env_spec& spec,
+                                                 int& replies, app::human_policy*& person) {
+  return agents::model_opponents(std::move(model), 1, spec, false,
+                                 [&replies, &person](const float* p, const float* a, const std::uint8_t* legal) {
+                                   ++replies;
+                                   if (person) person->policy_moved(p, a, legal);
+                                 });
+}
+
 // Three actions without names, one step an episode; the picture one pixel.
 class three_actions final : public envs::env, public envs::renderable {
  public:
@@ -127,11 +138,7 @@ TEST_CASE("a person in Duel Pong: the game does not wait, each step takes the ar
   auto model = model::make_shared_model(model::mlp_spec(6, 3, {16}), 3);
   int replies = 0;
   app::human_policy* person = nullptr;
-  auto policy = agents::model_opponents(model, 1, spec, false,
-                                        [&](const float* p, const float* a, const std::uint8_t* legal) {
-                                          ++replies;
-                                          if (person) person->policy_moved(p, a, legal);
-                                        });
+  auto policy = replying_policy(model, spec, replies, person);
   envs::vector_as_env side(
       std::make_unique<envs::side_vector>(std::move(games), envs::seat_choice::first, std::move(policy)));
   app::human_policy you(side, 5, app::human_policy::pace::real_time);
@@ -205,11 +212,7 @@ TEST_CASE("a person's moves against a policy: digits and clicks, illegal ones ig
   auto model = model::make_shared_model(model::mlp_spec(84, 7, {16}), 3);
   int replies = 0;
   app::human_policy* person = nullptr;
-  auto policy = agents::model_opponents(model, 1, spec, false,
-                                        [&](const float* p, const float* a, const std::uint8_t* legal) {
-                                          ++replies;
-                                          if (person) person->policy_moved(p, a, legal);
-                                        });
+  auto policy = replying_policy(model, spec, replies, person);
   envs::vector_as_env seat(
       std::make_unique<envs::seat_vector>(std::move(games), envs::seat_choice::first, std::move(policy)));
   app::human_policy you(seat, 5);
