@@ -92,6 +92,13 @@ struct env_spec {
   std::string observation_mask_key = {};
 };
 
+// Whether one policy could play both: the same observation and action
+// spaces, masked alike.
+inline bool same_spaces(const env_spec& a, const env_spec& b) {
+  return a.observation.describe() == b.observation.describe() && a.action.describe() == b.action.describe() &&
+         a.has_action_mask == b.has_action_mask;
+}
+
 struct step_result {
   double reward = 0.0;
   bool terminated = false;  // the MDP reached a terminal state
@@ -103,7 +110,8 @@ struct step_result {
 struct other_seat_view {
   int learner_seat = 0;               // the seat the learning policy plays (0 moves first)
   std::string who;                    // "itself", "snapshot 12", "policy yellow", "alphabeta:2", ...
-  std::vector<float> action;          // its last move (spec().action's floats); empty before its first
+  space action_space;                 // the other seat's actions (its agent's own)
+  std::vector<float> action;          // its last move (action_space's floats); empty before its first
   std::vector<std::uint8_t> legal;    // the legal moves it chose among; empty: all, or no mask
   std::vector<float> policy;          // its policy head's outputs there; empty: not a policy's move
 };

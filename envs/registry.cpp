@@ -14,6 +14,7 @@
 #include "envs/games/builtin_opponents.hpp"
 #include "envs/games/connect_four_game.hpp"
 #include "envs/games/duel_pong.hpp"
+#include "envs/games/signal_game.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -42,6 +43,18 @@ registry_entry minatar_entry(minatar_env::game which) {
             return std::unique_ptr<env>(new minatar_env(which, config.minatar));
           }};
 }
+
+// Game `id` as an environment: one side of it against env.opponent.
+env_factory one_side_of(const char* id) {
+  return [id](const env_config& options) {
+    env_config config = options;
+    config.id = id;  // whatever id the options came with
+    return std::unique_ptr<env>(new vector_as_env(make_game_side(
+        config, 1, parse_seat(config.versus.seat), [&config](const env_spec& spec) {
+          return games::builtin_opponents(config.versus.opponent, 1, config, spec, "env.opponent");
+        })));
+  };
+}
 }  // namespace
 
 std::vector<registry_entry> builtin_envs() {
@@ -64,18 +77,10 @@ std::vector<registry_entry> builtin_envs() {
       {games::connect_four_env::id,
        [](const env_config& config) { return std::unique_ptr<env>(new games::connect_four_env(config.versus)); },
        [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::connect_four_game()); }},
-      // One side against env.opponent, as an environment.
-      {games::duel_pong::id,
-       [](const env_config& options) {
-         env_config config = options;
-         config.id = games::duel_pong::id;  // whatever id the options came with
-         return std::unique_ptr<env>(new vector_as_env(make_game_side(
-             config, 1, parse_seat(config.versus.seat), [&config](const env_spec& spec) {
-               return games::builtin_opponents(config.versus.opponent, 1, config, spec, "env.opponent");
-             })));
-       },
-       {},
+      {games::duel_pong::id, one_side_of(games::duel_pong::id), {},
        [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::duel_pong()); }},
+      {games::signal_game::id, one_side_of(games::signal_game::id),
+       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::signal_game()); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
@@ -109,16 +114,23 @@ std::unique_ptr<env> make_env(const std::string& id) {
 namespace {
 // One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
 // their hosts say, against what `others` makes.
+// The spaces of the side `side` does not play, which its player is made for.
+template <class Games>
+env_spec other_side_spec(const Games& games, seat_choice side) {
+  return *specs_of_sides(games.agent_spec(0), games.agent_spec(1), side, games.agent_name(0), games.agent_name(1))
+              .other;
+}
+
 std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env_config& config, seat_choice side,
                                              const opponents_for& others) {
   if (hosts.kind == "parallel") {
     auto games = std::make_unique<python::python_parallel_vector>(config, std::move(hosts));
-    const env_spec spec = games->spec();
-    return std::make_unique<side_vector>(std::move(games), side, others(spec));
+    const env_spec other = other_side_spec(*games, side);
+    return std::make_unique<side_vector>(std::move(games), side, others(other));
   }
   auto games = std::make_unique<python::python_game_vector>(config, std::move(hosts));
-  const env_spec spec = games->spec();
-  return std::make_unique<seat_vector>(std::move(games), side, others(spec));
+  const env_spec other = other_side_spec(*games, side);
+  return std::make_unique<seat_vector>(std::move(games), side, others(other));
 }
 
 // Environments from outside Troupe, by their id's prefix; null for a
@@ -214,37 +226,49 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
   if (const registry_entry* e = simultaneous_entry(config.id)) {
     std::vector<std::unique_ptr<simultaneous_env>> games;
     for (int i = 0; i < count; ++i) games.push_back(e->make_simultaneous(config));
-    const env_spec spec = games.front()->spec();
-    return std::make_unique<side_vector>(std::move(games), side, others(spec));
+    auto vector = std::make_unique<native_simultaneous_vector>(std::move(games));
+    const env_spec other = other_side_spec(*vector, side);
+    return std::make_unique<side_vector>(std::move(vector), side, others(other));
   }
   if (parse_env_id(config.id).source == env_source::python)
     return python_game_side(python::start_environment_hosts(config, count, python::host_serves::games), config, side,
                             others);
   std::unique_ptr<turn_based_vector> games = make_turn_based_vector(config, count);
-  const env_spec spec = games->spec();
-  return std::make_unique<seat_vector>(std::move(games), side, others(spec));
+  const env_spec other = other_side_spec(*games, side);
+  return std::make_unique<seat_vector>(std::move(games), side, others(other));
+}
+
+game_agents game_agents_of(const env_config& config) {
+  if (const registry_entry* e = simultaneous_entry(config.id)) {
+    const auto game = e->make_simultaneous(config);
+    return {{game->agent_name(0), game->agent_name(1)}, {game->agent_spec(0), game->agent_spec(1)}};
+  }
+  if (parse_env_id(config.id).source == env_source::python) {
+    const python::host_hello hello =
+        python::read_hello(config.id, python::start_environment_hosts(config, 1, python::host_serves::games).hello);
+    if (!hello.agent_specs.empty()) return {hello.agents, hello.agent_specs};
+    return {hello.agents, std::vector<env_spec>(hello.agents.size(), hello.spec)};
+  }
+  const auto games = make_turn_based_vector(config, 1);
+  return {{games->agent_name(0), games->agent_name(1)}, {games->agent_spec(0), games->agent_spec(1)}};
 }
 
 env_spec game_spec_of(const env_config& config) {
-  if (const registry_entry* e = simultaneous_entry(config.id)) return e->make_simultaneous(config)->spec();
-  if (parse_env_id(config.id).source == env_source::python)
-    return python::read_hello(config.id,
-                              python::start_environment_hosts(config, 1, python::host_serves::games).hello)
-        .spec;
-  return make_turn_based_vector(config, 1)->spec();
+  const game_agents agents = game_agents_of(config);
+  if (agents.names.size() != 2)
+    throw env_key_error("env.id", config.id + " is not a two-player game (those are: " + two_player_games() + ")");
+  return *specs_of_sides(agents.specs[0], agents.specs[1], parse_seat(config.versus.seat), agents.names[0],
+                         agents.names[1])
+              .own;
 }
 
-std::vector<std::string> game_agent_names(const env_config& config) {
-  if (const registry_entry* e = simultaneous_entry(config.id)) {
-    const auto game = e->make_simultaneous(config);
-    return {game->agent_name(0), game->agent_name(1)};
-  }
-  if (parse_env_id(config.id).source == env_source::python)
-    return python::read_hello(config.id,
-                              python::start_environment_hosts(config, 1, python::host_serves::games).hello)
-        .agents;
-  const auto games = make_turn_based_vector(config, 1);
-  return {games->agent_name(0), games->agent_name(1)};
+std::vector<std::string> game_agent_names(const env_config& config) { return game_agents_of(config).names; }
+
+env_config with_playable_seat(env_config config) {
+  if (config.versus.seat != "alternate" || !is_two_player_game(config.id)) return config;
+  const game_agents agents = game_agents_of(config);
+  if (agents.specs.size() == 2 && !same_spaces(agents.specs[0], agents.specs[1])) config.versus.seat = "first";
+  return config;
 }
 
 std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count) {

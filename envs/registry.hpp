@@ -66,11 +66,25 @@ using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& g
 // env.id when config's environment is no two-player game.
 std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
                                            const opponents_for& others);
-// The spec of one side of config's game (made once, to ask).
-env_spec game_spec_of(const env_config& config);
-// The game's agents' ids, in seat order ("player_0", "player_1"); throws
-// env_key_error naming env.id when it is not a two-player game.
+// A game's agents in seat order: their ids ("player_0", "player_1") and
+// their spaces. A Python id that made an environment rather than a game
+// has none.
+struct game_agents {
+  std::vector<std::string> names;
+  std::vector<env_spec> specs;
+};
+// Config's game's agents (the game made once, to ask); throws env_key_error
+// naming env.id when it is not a two-player game.
+game_agents game_agents_of(const env_config& config);
 std::vector<std::string> game_agent_names(const env_config& config);
+// `config`, or where its env.seat alternates between the seats of a game
+// whose agents' spaces differ (which is refused), the same at the first
+// seat: how a benchmark of every registered environment plays each.
+env_config with_playable_seat(env_config config);
+// The spec of the side env.seat plays (agent 0's for alternate); throws
+// env_key_error naming env.seat when that alternates between agents of
+// different spaces (specs_of_sides).
+env_spec game_spec_of(const env_config& config);
 // `count` of `config`'s games in their turn-based form; throws env_key_error
 // naming env.id when it has none. (As an env, a game is one seat of it
 // against env.opponent: make_env_vector.)

@@ -4,7 +4,32 @@
 #include <random>
 #include <stdexcept>
 
+#include "envs/env_error.hpp"
+
 namespace troupe::envs {
+
+namespace {
+std::string spaces_text(const env_spec& s) {
+  return s.observation.describe() + " -> " + s.action.describe() + (s.has_action_mask ? " (masked)" : "");
+}
+}  // namespace
+
+side_sizes::side_sizes(const env_spec& s)
+    : obs(s.observation.flat_size()),
+      action(s.action.flat_size()),
+      mask(s.has_action_mask ? s.action.choice_count() : 0) {}
+
+side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,
+                          const std::string& first_name, const std::string& second_name) {
+  if (seats == seat_choice::second) return {&second, &first};
+  if (seats == seat_choice::alternate && !same_spaces(first, second))
+    throw env_key_error("env.seat", first.id + ": the agents " + first_name + " (" + spaces_text(first) + ") and " +
+                                        second_name + " (" + spaces_text(second) +
+                                        ") have different spaces, so one policy cannot alternate between their "
+                                        "seats: set env.seat to first or second, or give each agent a policy of "
+                                        "its own (policies:)");
+  return {&first, &second};
+}
 
 seat_choice parse_seat(const std::string& text) {
   if (text == "alternate") return seat_choice::alternate;
@@ -19,20 +44,20 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("seat_vector: games and their opponents expected");
   if (games_->agent_count() != 2)
-    throw std::invalid_argument("seat_vector: two-agent games expected (" + spec().id + " has " +
+    throw std::invalid_argument("seat_vector: two-agent games expected (" + games_->spec().id + " has " +
                                 std::to_string(games_->agent_count()) + " agents)");
-  const env_spec& s = spec();
-  obs_size_ = s.observation.flat_size();
-  action_size_ = s.action.flat_size();
-  mask_size_ = s.has_action_mask ? s.action.choice_count() : 0;
+  sides_ = specs_of_sides(games_->agent_spec(0), games_->agent_spec(1), seats, games_->agent_name(0),
+                          games_->agent_name(1));
+  own_ = side_sizes(*sides_.own);
+  other_ = side_sizes(*sides_.other);
   const size_t k = size_t(size());
   seats_.assign(k, 0);
   pending_.assign(k, 0.0);
   returns_.assign(k, 0.0);
   over_.assign(k, 0);
   truncated_.assign(k, 0);
-  last_moves_.assign(k * size_t(action_size_), 0.0f);
-  last_masks_.assign(k * size_t(mask_size_), 0);
+  last_moves_.assign(k * size_t(other_.action), 0.0f);
+  last_masks_.assign(k * size_t(other_.mask), 0);
   moved_.assign(k, 0);
   others_->play_in(*games_);
 }
@@ -76,22 +101,23 @@ void seat_vector::play_others(const std::vector<int>& games) {
     for (int g : games)
       if (!over_[size_t(g)] && games_->to_move(g) != seats_[size_t(g)]) movers_.push_back(g);
     if (movers_.empty()) return;
-    const size_t rows = movers_.size();
-    batch_obs_.resize(rows * obs_size_);
-    batch_masks_.resize(rows * mask_size_);
-    batch_actions_.resize(rows * action_size_);
+    const size_t rows = movers_.size(), obs = size_t(other_.obs), width = size_t(other_.action),
+                 choices = size_t(other_.mask);
+    batch_obs_.resize(rows * obs);
+    batch_masks_.resize(rows * choices);
+    batch_actions_.resize(rows * width);
     batch_results_.resize(rows);
     for (size_t r = 0; r < rows; ++r) {
       const int g = movers_[r];
-      games_->observe(g, games_->to_move(g), &batch_obs_[r * obs_size_]);
-      if (mask_size_ > 0) games_->action_mask(g, &batch_masks_[r * mask_size_]);
+      games_->observe(g, games_->to_move(g), &batch_obs_[r * obs]);
+      if (choices > 0) games_->action_mask(g, &batch_masks_[r * choices]);
     }
-    others_->act(movers_.data(), int(rows), batch_obs_.data(), mask_size_ > 0 ? batch_masks_.data() : nullptr,
+    others_->act(movers_.data(), int(rows), batch_obs_.data(), choices > 0 ? batch_masks_.data() : nullptr,
                  batch_actions_.data());
     for (size_t r = 0; r < rows; ++r) {  // kept for a viewer
       const size_t g = size_t(movers_[r]);
-      std::copy_n(&batch_actions_[r * action_size_], action_size_, &last_moves_[g * action_size_]);
-      std::copy_n(batch_masks_.data() + r * mask_size_, mask_size_, last_masks_.data() + g * mask_size_);
+      std::copy_n(&batch_actions_[r * width], width, &last_moves_[g * width]);
+      std::copy_n(batch_masks_.data() + r * choices, choices, last_masks_.data() + g * choices);
       moved_[g] = 1;
     }
     games_->step(movers_.data(), int(rows), batch_actions_.data(), batch_results_.data());
@@ -104,7 +130,7 @@ void seat_vector::reset(const std::uint64_t* seeds, float* observations) {
   for (int g = 0; g < size(); ++g) all[size_t(g)] = g;
   begin(all, seeds);
   play_others(all);
-  for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * obs_size_);
+  for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * own_.obs);
 }
 
 void seat_vector::reset_one(int i, std::uint64_t seed, float* observation) {
@@ -137,7 +163,7 @@ void seat_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
     out.terminated = over_[size_t(g)] && !truncated_[size_t(g)];
     pending_[size_t(g)] = 0.0;
     if (!over_[size_t(g)]) continue;
-    games_->observe(g, seats_[size_t(g)], final_observations + size_t(g) * obs_size_);
+    games_->observe(g, seats_[size_t(g)], final_observations + size_t(g) * own_.obs);
     others_->end_episode(g, returns_[size_t(g)]);
     if (reset_seeds) {
       restarted.push_back(g);
@@ -146,20 +172,21 @@ void seat_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
   }
   begin(restarted, restart_seeds.data());
   play_others(restarted);
-  for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * obs_size_);
+  for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * own_.obs);
 }
 
 void seat_vector::action_masks(std::uint8_t* masks) const {
-  for (int g = 0; g < size(); ++g) games_->action_mask(g, masks + size_t(g) * mask_size_);
+  for (int g = 0; g < size(); ++g) games_->action_mask(g, masks + size_t(g) * own_.mask);
 }
 
 bool seat_vector::other_seat(int i, other_seat_view& view) const {
-  const size_t g = size_t(i);
+  const size_t g = size_t(i), width = size_t(other_.action), choices = size_t(other_.mask);
   view = {};
   view.learner_seat = seats_[g];
+  view.action_space = sides_.other->action;
   if (moved_[g]) {
-    view.action.assign(last_moves_.begin() + long(g * action_size_), last_moves_.begin() + long((g + 1) * action_size_));
-    view.legal.assign(last_masks_.begin() + long(g * mask_size_), last_masks_.begin() + long((g + 1) * mask_size_));
+    view.action.assign(last_moves_.begin() + long(g * width), last_moves_.begin() + long((g + 1) * width));
+    view.legal.assign(last_masks_.begin() + long(g * choices), last_masks_.begin() + long((g + 1) * choices));
   }
   others_->describe(i, view);
   return true;

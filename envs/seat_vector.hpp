@@ -54,15 +54,36 @@ enum class seat_choice { alternate, first, second };
 // "alternate", "first", "second"; throws std::invalid_argument naming env.seat.
 seat_choice parse_seat(const std::string& text);
 
+// The spaces of a two-agent game's sides as `seats` plays them: the learning
+// side's and the other side's (agent 0's spec is the first mover's). Throws
+// env_key_error naming env.seat when the agents' spaces differ and the
+// learning side would alternate between them.
+struct side_specs {
+  const env_spec* own;
+  const env_spec* other;
+};
+side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,
+                          const std::string& first_name, const std::string& second_name);
+
+// What one side's rows hold: its view's floats, its action's, and its
+// mask's choices (0 without a mask).
+struct side_sizes {
+  int obs = 0, action = 0, mask = 0;
+  side_sizes() = default;
+  explicit side_sizes(const env_spec& s);
+};
+
 class seat_vector final : public env_vector {
  public:
-  // Two-agent games whose agents share one spec.
+  // Two-agent games; when their agents' spaces differ, `seats` is first or
+  // second (specs_of_sides).
   seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats, std::unique_ptr<opponents> others);
   // Games of this process (a native_turn_vector of them).
   seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
               std::unique_ptr<opponents> others);
 
-  const env_spec& spec() const override { return games_->spec(); }
+  // The learning seat's spaces.
+  const env_spec& spec() const override { return *sides_.own; }
   int size() const override { return games_->size(); }
   void reset(const std::uint64_t* seeds, float* observations) override;
   void reset_one(int i, std::uint64_t seed, float* observation) override;
@@ -92,7 +113,8 @@ class seat_vector final : public env_vector {
   std::unique_ptr<turn_based_vector> games_;
   seat_choice choice_;
   std::unique_ptr<opponents> others_;
-  int obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
+  side_specs sides_;
+  side_sizes own_, other_;  // the learning seat's, the other seat's
   std::vector<int> seats_;
   std::vector<double> pending_;  // the learning seat's reward since its last move
   std::vector<double> returns_;  // its return this episode

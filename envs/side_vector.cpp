@@ -12,12 +12,12 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("side_vector: games and their opponents expected");
   if (games_->agent_count() != 2)
-    throw std::invalid_argument("side_vector: two-agent games expected (" + spec().id + " has " +
+    throw std::invalid_argument("side_vector: two-agent games expected (" + games_->spec().id + " has " +
                                 std::to_string(games_->agent_count()) + " agents)");
-  const env_spec& s = spec();
-  obs_size_ = s.observation.flat_size();
-  action_size_ = s.action.flat_size();
-  mask_size_ = s.has_action_mask ? s.action.choice_count() : 0;
+  specs_ = specs_of_sides(games_->agent_spec(0), games_->agent_spec(1), sides, games_->agent_name(0),
+                          games_->agent_name(1));
+  own_ = side_sizes(*specs_.own);
+  other_ = side_sizes(*specs_.other);
   const size_t k = size_t(size());
   sides_.assign(k, 0);
   returns_.assign(k, 0.0);
@@ -26,12 +26,12 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
   other_left_.assign(k, 0);
   all_.resize(k);
   for (size_t g = 0; g < k; ++g) all_[g] = int(g);
-  other_obs_.resize(k * size_t(obs_size_));
-  other_actions_.resize(k * size_t(action_size_));
-  other_masks_.resize(k * size_t(mask_size_));
-  asked_masks_.resize(k * size_t(mask_size_));
-  answers_.resize(k * size_t(action_size_));
-  joint_.resize(k * 2 * size_t(action_size_));
+  other_obs_.resize(k * size_t(other_.obs));
+  other_actions_.resize(k * size_t(other_.action));
+  other_masks_.resize(k * size_t(other_.mask));
+  asked_masks_.resize(k * size_t(other_.mask));
+  answers_.resize(k * size_t(other_.action));
+  joint_.resize(k * size_t(own_.action + other_.action));
   results_.resize(k);
 }
 
@@ -60,7 +60,7 @@ void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
 
 void side_vector::reset(const std::uint64_t* seeds, float* observations) {
   begin(all_, seeds);
-  for (int g = 0; g < size(); ++g) games_->observe(g, side(g), observations + size_t(g) * obs_size_);
+  for (int g = 0; g < size(); ++g) games_->observe(g, side(g), observations + size_t(g) * own_.obs);
 }
 
 void side_vector::reset_one(int i, std::uint64_t seed, float* observation) {
@@ -73,36 +73,40 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
   // The other side of every game it has not left moves from the state the
   // policy saw; their rows are packed for one call.
   asked_.clear();
+  const size_t obs = size_t(other_.obs), choices = size_t(other_.mask);
   for (int g = 0; g < size(); ++g) {
     if (over_[size_t(g)])
       throw std::logic_error(spec().id + ": game " + std::to_string(g) + " stepped after its end without a reset");
     if (other_left_[size_t(g)]) continue;
     const size_t r = asked_.size();
     asked_.push_back(g);
-    games_->observe(g, 1 - side(g), &other_obs_[r * obs_size_]);
-    if (mask_size_ > 0) {
-      games_->action_mask(g, 1 - side(g), &other_masks_[size_t(g) * mask_size_]);
-      std::copy_n(&other_masks_[size_t(g) * mask_size_], mask_size_, &asked_masks_[r * mask_size_]);
+    games_->observe(g, 1 - side(g), &other_obs_[r * obs]);
+    if (choices > 0) {
+      games_->action_mask(g, 1 - side(g), &other_masks_[size_t(g) * choices]);
+      std::copy_n(&other_masks_[size_t(g) * choices], choices, &asked_masks_[r * choices]);
     }
   }
-  const size_t a = size_t(action_size_);
+  // A game's joint row is agent 0's action, then agent 1's.
+  const size_t mine_width = size_t(own_.action), theirs_width = size_t(other_.action),
+               row_width = mine_width + theirs_width;
   if (!asked_.empty())
-    others_->act(asked_.data(), int(asked_.size()), other_obs_.data(), mask_size_ > 0 ? asked_masks_.data() : nullptr,
+    others_->act(asked_.data(), int(asked_.size()), other_obs_.data(), choices > 0 ? asked_masks_.data() : nullptr,
                  answers_.data());
   for (size_t r = 0; r < asked_.size(); ++r) {
     const size_t g = size_t(asked_[r]);
-    std::copy_n(&answers_[r * a], a, &other_actions_[g * a]);
+    std::copy_n(&answers_[r * theirs_width], theirs_width, &other_actions_[g * theirs_width]);
     moved_[g] = 1;  // other_actions_ holds its last move
   }
   for (int g = 0; g < size(); ++g) {
-    const float* mine = actions + size_t(g) * a;
-    float* row = &joint_[size_t(g) * 2 * a];
-    float* theirs_in_row = row + (side(g) == 0 ? a : 0);
-    std::copy_n(mine, a, row + (side(g) == 0 ? 0 : a));
+    const float* mine = actions + size_t(g) * mine_width;
+    float* row = &joint_[size_t(g) * row_width];
+    float* mine_in_row = row + (side(g) == 0 ? 0 : theirs_width);
+    float* theirs_in_row = row + (side(g) == 0 ? mine_width : 0);
+    std::copy_n(mine, mine_width, mine_in_row);
     if (other_left_[size_t(g)])
-      std::fill_n(theirs_in_row, a, 0.f);  // a departed agent's row is ignored
+      std::fill_n(theirs_in_row, theirs_width, 0.f);  // a departed agent's row is ignored
     else
-      std::copy_n(&other_actions_[size_t(g) * a], a, theirs_in_row);
+      std::copy_n(&other_actions_[size_t(g) * theirs_width], theirs_width, theirs_in_row);
   }
   games_->step(all_.data(), size(), joint_.data(), results_.data());
   std::vector<int> restarted;
@@ -120,7 +124,7 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
     returns_[size_t(g)] += out.reward;
     if (!out.terminated && !out.truncated) continue;
     over_[size_t(g)] = 1;
-    games_->observe(g, side(g), final_observations + size_t(g) * obs_size_);
+    games_->observe(g, side(g), final_observations + size_t(g) * own_.obs);
     others_->end_episode(g, returns_[size_t(g)]);
     if (reset_seeds) {
       restarted.push_back(g);
@@ -128,17 +132,18 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
     }
   }
   begin(restarted, restart_seeds.data());
-  for (int g = 0; g < size(); ++g) games_->observe(g, side(g), observations + size_t(g) * obs_size_);
+  for (int g = 0; g < size(); ++g) games_->observe(g, side(g), observations + size_t(g) * own_.obs);
 }
 
 void side_vector::action_masks(std::uint8_t* masks) const {
-  for (int g = 0; g < size(); ++g) games_->action_mask(g, side(g), masks + size_t(g) * mask_size_);
+  for (int g = 0; g < size(); ++g) games_->action_mask(g, side(g), masks + size_t(g) * own_.mask);
 }
 
 bool side_vector::other_seat(int i, other_seat_view& view) const {
-  const size_t g = size_t(i), a = size_t(action_size_), m = size_t(mask_size_);
+  const size_t g = size_t(i), a = size_t(other_.action), m = size_t(other_.mask);
   view = {};
   view.learner_seat = sides_[g];
+  view.action_space = specs_.other->action;
   if (moved_[g]) {
     view.action.assign(other_actions_.begin() + long(g * a), other_actions_.begin() + long((g + 1) * a));
     if (other_masks_.size() >= (g + 1) * m)

@@ -23,13 +23,15 @@ namespace troupe::envs {
 class side_vector final : public env_vector {
  public:
   // Two-agent games; `sides`: first is agent 0's side, second agent 1's,
-  // alternate drawn per episode from its seed.
+  // alternate drawn per episode from its seed (when the agents' spaces are
+  // the same: specs_of_sides).
   side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice sides, std::unique_ptr<opponents> others);
   // Games of this process (a native_simultaneous_vector of them).
   side_vector(std::vector<std::unique_ptr<simultaneous_env>> games, seat_choice sides,
               std::unique_ptr<opponents> others);
 
-  const env_spec& spec() const override { return games_->spec(); }
+  // The learning side's spaces.
+  const env_spec& spec() const override { return *specs_.own; }
   int size() const override { return games_->size(); }
   void reset(const std::uint64_t* seeds, float* observations) override;
   void reset_one(int i, std::uint64_t seed, float* observation) override;
@@ -50,7 +52,8 @@ class side_vector final : public env_vector {
   std::unique_ptr<simultaneous_vector> games_;
   seat_choice choice_;
   std::unique_ptr<opponents> others_;
-  int obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
+  side_specs specs_;
+  side_sizes own_, other_;  // the learning side's, the other side's
   std::vector<int> sides_;
   std::vector<double> returns_;  // the policy's side's return this episode
   std::vector<std::uint8_t> over_;

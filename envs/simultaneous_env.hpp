@@ -30,18 +30,24 @@ struct joint_result {
 class simultaneous_env {
  public:
   virtual ~simultaneous_env() = default;
-  // What one agent observes and does; every agent shares it.
+  // What the game is (its id is spec().id) and what agent 0 observes and
+  // does.
   virtual const env_spec& spec() const = 0;
+  // What `agent` observes and does: spec() unless the game's agents have
+  // spaces of their own. Its id is spec().id.
+  virtual const env_spec& agent_spec(int agent) const { return spec(); }
   virtual int agent_count() const = 0;
   virtual std::string agent_name(int agent) const = 0;
 
   virtual void reset(std::uint64_t seed) = 0;
-  // `agent`'s view of the game now: spec().observation.flat_size() floats.
+  // `agent`'s view of the game now: agent_spec(agent).observation.flat_size()
+  // floats.
   virtual void observe(int agent, float* observation) const = 0;
-  // With spec().has_action_mask: `agent`'s legal actions.
+  // With agent_spec(agent).has_action_mask: `agent`'s legal actions.
   virtual void action_mask(int agent, std::uint8_t* legal) const {}
-  // Every agent's action at once, agent after agent (agent_count() rows of
-  // spec().action.flat_size() floats). Throws on an action the game refuses.
+  // Every agent's action at once, agent after agent (agent_count() rows,
+  // agent a's of agent_spec(a).action.flat_size() floats). Throws on an
+  // action the game refuses.
   virtual joint_result step(const float* actions) = 0;
 };
 

@@ -17,7 +17,8 @@ void native_simultaneous_vector::reset(const int* games, int n, const std::uint6
 }
 
 void native_simultaneous_vector::step(const int* games, int n, const float* actions, joint_result* results) {
-  const size_t row = size_t(agent_count()) * size_t(spec().action.flat_size());
+  size_t row = 0;
+  for (int a = 0; a < agent_count(); ++a) row += size_t(agent_spec(a).action.flat_size());
   for (int i = 0; i < n; ++i) results[i] = games_.at(size_t(games[i]))->step(actions + size_t(i) * row);
 }
 

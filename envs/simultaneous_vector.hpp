@@ -17,17 +17,19 @@ namespace troupe::envs {
 class simultaneous_vector {
  public:
   virtual ~simultaneous_vector() = default;
-  // What one agent observes and does; all agents of all games share it.
+  // What the games are and what agent 0 observes and does.
   virtual const env_spec& spec() const = 0;
+  // What `agent` observes and does, in every game (simultaneous_env's).
+  virtual const env_spec& agent_spec(int agent) const { return spec(); }
   virtual int size() const = 0;
   virtual int agent_count() const = 0;
   virtual std::string agent_name(int agent) const = 0;
 
   // Game games[i] begins anew with seeds[i], for i < n.
   virtual void reset(const int* games, int n, const std::uint64_t* seeds) = 0;
-  // Game games[i] steps with row i of `actions` (agent_count() actions of
-  // spec().action.flat_size() floats each, agent after agent); results[i] is
-  // what the step gave each agent.
+  // Game games[i] steps with row i of `actions` (agent_count() actions,
+  // agent after agent, agent a's of agent_spec(a).action.flat_size() floats);
+  // results[i] is what the step gave each agent.
   virtual void step(const int* games, int n, const float* actions, joint_result* results) = 0;
   virtual void observe(int game, int agent, float* observation) const = 0;
   virtual void action_mask(int game, int agent, std::uint8_t* legal) const {}
@@ -41,6 +43,7 @@ class native_simultaneous_vector final : public simultaneous_vector {
   explicit native_simultaneous_vector(std::vector<std::unique_ptr<simultaneous_env>> games);
 
   const env_spec& spec() const override { return games_.front()->spec(); }
+  const env_spec& agent_spec(int agent) const override { return games_.front()->agent_spec(agent); }
   int size() const override { return int(games_.size()); }
   int agent_count() const override { return games_.front()->agent_count(); }
   std::string agent_name(int agent) const override { return games_.front()->agent_name(agent); }

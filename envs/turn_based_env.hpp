@@ -22,9 +22,12 @@ struct turn_result {
 class turn_based_env {
  public:
   virtual ~turn_based_env() = default;
-  // What one agent observes and does; every agent of the games here has the
-  // same spaces (the game's id is spec().id).
+  // What the game is (its id is spec().id) and what agent 0 observes and
+  // does.
   virtual const env_spec& spec() const = 0;
+  // What `agent` observes and does: spec() unless the game's agents have
+  // spaces of their own (a sender and a receiver, say). Its id is spec().id.
+  virtual const env_spec& agent_spec(int agent) const { return spec(); }
   virtual int agent_count() const = 0;
   // PettingZoo's names ("player_0"), for logs and windows.
   virtual std::string agent_name(int agent) const = 0;
@@ -32,12 +35,13 @@ class turn_based_env {
   virtual void reset(std::uint64_t seed) = 0;
   // The agent whose move it is; meaningful while the game goes on.
   virtual int to_move() const = 0;
-  // `agent`'s view of the game now: spec().observation.flat_size() floats.
+  // `agent`'s view of the game now: agent_spec(agent).observation.flat_size()
+  // floats.
   virtual void observe(int agent, float* observation) const = 0;
-  // With spec().has_action_mask: the mover's legal actions.
+  // With the mover's agent_spec().has_action_mask: its legal actions.
   virtual void action_mask(std::uint8_t* legal) const {}
-  // The mover's action (spec().action.flat_size() values). Throws on an
-  // action the game refuses; the game is then as it was.
+  // The mover's action (its agent_spec().action.flat_size() values). Throws
+  // on an action the game refuses; the game is then as it was.
   virtual turn_result step(const float* action) = 0;
 };
 

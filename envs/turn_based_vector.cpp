@@ -21,7 +21,8 @@ void native_turn_vector::reset(const int* games, int n, const std::uint64_t* see
 }
 
 void native_turn_vector::step(const int* games, int n, const float* actions, turn_result* results) {
-  const size_t width = size_t(spec().action.flat_size());
+  if (n < 1) return;
+  const size_t width = size_t(agent_spec(to_move(games[0])).action.flat_size());
   for (int i = 0; i < n; ++i) results[i] = games_.at(size_t(games[i]))->step(actions + size_t(i) * width);
 }
 

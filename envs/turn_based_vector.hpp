@@ -18,22 +18,26 @@ namespace troupe::envs {
 class turn_based_vector {
  public:
   virtual ~turn_based_vector() = default;
-  // What one agent observes and does; all agents of all games share it.
+  // What the games are and what agent 0 observes and does.
   virtual const env_spec& spec() const = 0;
+  // What `agent` observes and does, in every game (turn_based_env's).
+  virtual const env_spec& agent_spec(int agent) const { return spec(); }
   virtual int size() const = 0;
   virtual int agent_count() const = 0;
   virtual std::string agent_name(int agent) const = 0;
 
   // Game games[i] begins anew with seeds[i], for i < n.
   virtual void reset(const int* games, int n, const std::uint64_t* seeds) = 0;
-  // Game games[i]'s mover plays row i of `actions` (spec().action.flat_size()
-  // floats a row); results[i] is what that move brought. Throws on an
-  // action a game refuses.
+  // Game games[i]'s mover plays row i of `actions` (the movers' agent_spec()
+  // .action.flat_size() floats a row: the movers of one call have the same
+  // spaces); results[i] is what that move brought. Throws on an action a
+  // game refuses.
   virtual void step(const int* games, int n, const float* actions, turn_result* results) = 0;
   // Game g's mover; meaningful while it goes on.
   virtual int to_move(int game) const = 0;
   virtual void observe(int game, int agent, float* observation) const = 0;
-  // With spec().has_action_mask: game g's mover's legal actions.
+  // With the mover's agent_spec().has_action_mask: game g's mover's legal
+  // actions.
   virtual void action_mask(int game, std::uint8_t* legal) const {}
   virtual bool can_render() const { return false; }
   virtual bool render(int game, rgb_frame& frame) { return false; }
@@ -54,6 +58,7 @@ class native_turn_vector final : public turn_based_vector {
   explicit native_turn_vector(std::vector<std::unique_ptr<turn_based_env>> games);
 
   const env_spec& spec() const override { return games_.front()->spec(); }
+  const env_spec& agent_spec(int agent) const override { return games_.front()->agent_spec(agent); }
   int size() const override { return int(games_.size()); }
   int agent_count() const override { return games_.front()->agent_count(); }
   std::string agent_name(int agent) const override { return games_.front()->agent_name(agent); }

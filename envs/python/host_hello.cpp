@@ -89,6 +89,17 @@ host_hello read_hello(const std::string& id, const std::string& text) {
     h.spec.has_action_mask = hello.at("action_mask").get<bool>();
     h.spec.observation_mask_key = hello.value("observation_mask_key", std::string());
     if (hello.contains("agents")) h.agents = hello.at("agents").get<std::vector<std::string>>();
+    if (hello.contains("agent_spaces"))
+      for (const json& own : hello.at("agent_spaces")) {
+        env_spec s = h.spec;  // the same id, limit and mask source
+        s.observation = space_of(own.at("observation"), true);
+        s.action = space_of(own.at("action"), false);
+        h.agent_specs.push_back(std::move(s));
+      }
+    if (!h.agent_specs.empty() && h.agent_specs.size() != h.agents.size())
+      throw env_key_error("env.id", "'" + id + "': the environment host described the spaces of " +
+                                        std::to_string(h.agent_specs.size()) + " agents for " +
+                                        std::to_string(h.agents.size()) + " agents");
   } catch (const json::exception& e) {
     throw env_key_error("env.id", "'" + id + "': the environment host described it unreadably: " + e.what());
   }

@@ -10,9 +10,10 @@
 namespace troupe::envs::python {
 
 struct host_hello {
-  env_spec spec;  // spec.id is the env.id it was made from
+  env_spec spec;  // spec.id is the env.id it was made from (a game's: its first agent's spaces)
   bool can_render = false;
-  std::vector<std::string> agents;  // AEC games: possible_agents, in order
+  std::vector<std::string> agents;  // games: possible_agents, in order
+  std::vector<env_spec> agent_specs;  // games: each agent's spaces, in that order
 };
 
 // Throws env_key_error naming env.id when the description cannot be read or

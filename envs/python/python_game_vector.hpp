@@ -5,7 +5,7 @@
 // is one command per process, and its answer is each listed game's state
 // after it (whose move, both agents' views, the mover's mask, what the move
 // gave each agent, the end), kept here, so that a seat reads the games
-// without a call out. Two-agent games whose agents share their spaces.
+// without a call out. Two-agent games, each agent with its own spaces.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,7 +22,8 @@ class python_game_vector final : public turn_based_vector {
   python_game_vector(const env_config& config, host_group hosts);
   ~python_game_vector() override;
 
-  const env_spec& spec() const override { return spec_; }
+  const env_spec& spec() const override { return specs_.front(); }
+  const env_spec& agent_spec(int agent) const override { return specs_.at(size_t(agent)); }
   int size() const override { return count_; }
   int agent_count() const override { return int(agents_.size()); }
   std::string agent_name(int agent) const override { return agents_.at(size_t(agent)); }
@@ -45,13 +46,20 @@ class python_game_vector final : public turn_based_vector {
   size_t record_bytes() const;
 
   host_group hosts_;
-  env_spec spec_;
+  std::vector<env_spec> specs_;  // each agent's
   std::vector<std::string> agents_;
   bool can_render_ = false;
-  int count_ = 0, obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
+  int count_ = 0;
+  // Each agent's view's floats and where it begins among a game's views;
+  // a game's views' floats; each agent's mask's size, and the room the
+  // mover's takes in a record (the largest); a move's row's floats in a
+  // command (the widest agent's).
+  std::vector<size_t> view_sizes_, view_offsets_, mask_sizes_;
+  size_t views_per_game_ = 0, mask_room_ = 0, step_width_ = 0;
   std::vector<int> to_move_;             // -1 once a game is over
-  std::vector<float> views_;             // game x agent x observation
-  std::vector<std::uint8_t> masks_;      // game x choice (the mover's)
+  std::vector<float> views_;             // game x (agent 0's view, agent 1's)
+  std::vector<std::uint8_t> masks_;      // game x mask_room_ (the mover's)
+  std::vector<float> padded_;            // a step's rows widened to step_width_
 };
 
 }  // namespace troupe::envs::python

@@ -14,24 +14,30 @@ python_parallel_vector::python_parallel_vector(const env_config& config, host_gr
     : hosts_(std::move(hosts)) {
   for (const auto& s : hosts_.shares) count_ += s.count;
   const host_hello described = read_hello(config.id, hosts_.hello);
-  spec_ = described.spec;
   agents_ = described.agents;
   can_render_ = described.can_render;
   if (agents_.size() != 2)
     throw env_key_error("env.id", "'" + config.id + "': a two-agent game expected, its host names " +
                                       std::to_string(agents_.size()) + " agents");
-  obs_size_ = spec_.observation.flat_size();
-  action_size_ = spec_.action.flat_size();
-  mask_size_ = spec_.has_action_mask ? spec_.action.choice_count() : 0;
-  views_.assign(size_t(count_) * 2 * size_t(obs_size_), 0.f);
-  masks_.assign(size_t(count_) * 2 * size_t(mask_size_), 0);
+  specs_ = described.agent_specs.empty() ? std::vector<env_spec>(2, described.spec) : described.agent_specs;
+  for (const env_spec& s : specs_) {
+    view_offsets_.push_back(views_per_game_);
+    view_sizes_.push_back(size_t(s.observation.flat_size()));
+    views_per_game_ += view_sizes_.back();
+    mask_offsets_.push_back(masks_per_game_);
+    mask_sizes_.push_back(s.has_action_mask ? size_t(s.action.choice_count()) : 0);
+    masks_per_game_ += mask_sizes_.back();
+    row_width_ += size_t(s.action.flat_size());
+  }
+  views_.assign(size_t(count_) * views_per_game_, 0.f);
+  masks_.assign(size_t(count_) * masks_per_game_, 0);
 }
 
 python_parallel_vector::~python_parallel_vector() = default;
 
 void python_parallel_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
                                       size_t extra_bytes, joint_result* results) {
-  const size_t view_bytes = 2 * size_t(obs_size_) * sizeof(float), mask_bytes = 2 * size_t(mask_size_);
+  const size_t view_bytes = views_per_game_ * sizeof(float), mask_bytes = masks_per_game_;
   const size_t record = sizeof(game_state_head) + 2 * sizeof(double) + view_bytes + mask_bytes;
   hosts_.exchange_records(op, what, games, n, extra, extra_bytes, record, [&](int i, const char* at) {
     const size_t g = size_t(games[i]);
@@ -42,9 +48,9 @@ void python_parallel_vector::exchange(host_op op, const char* what, const int* g
     r.rewards.resize(2);
     std::memcpy(r.rewards.data(), at, 2 * sizeof(double));
     at += 2 * sizeof(double);
-    std::memcpy(&views_[g * 2 * size_t(obs_size_)], at, view_bytes);
+    std::memcpy(&views_[g * views_per_game_], at, view_bytes);
     at += view_bytes;
-    std::memcpy(&masks_[g * 2 * size_t(mask_size_)], at, mask_bytes);
+    std::memcpy(&masks_[g * masks_per_game_], at, mask_bytes);
     r.terminated = head.to_move < 0 && head.terminated;
     r.truncated = head.to_move < 0 && !head.terminated;
     for (const std::uint8_t end : head.left)
@@ -61,17 +67,17 @@ void python_parallel_vector::reset(const int* games, int n, const std::uint64_t*
 }
 
 void python_parallel_vector::step(const int* games, int n, const float* actions, joint_result* results) {
-  exchange(host_op::game_step, "stepping", games, n, actions, 2 * size_t(action_size_) * sizeof(float), results);
+  exchange(host_op::game_step, "stepping", games, n, actions, row_width_ * sizeof(float), results);
 }
 
 void python_parallel_vector::observe(int game, int agent, float* observation) const {
-  std::memcpy(observation, &views_.at((size_t(game) * 2 + size_t(agent)) * size_t(obs_size_)),
-              size_t(obs_size_) * sizeof(float));
+  std::memcpy(observation, &views_.at(size_t(game) * views_per_game_ + view_offsets_.at(size_t(agent))),
+              view_sizes_[size_t(agent)] * sizeof(float));
 }
 
 void python_parallel_vector::action_mask(int game, int agent, std::uint8_t* legal) const {
-  if (mask_size_ > 0)
-    std::memcpy(legal, &masks_.at((size_t(game) * 2 + size_t(agent)) * size_t(mask_size_)), size_t(mask_size_));
+  const size_t size = mask_sizes_.at(size_t(agent));
+  if (size > 0) std::memcpy(legal, &masks_.at(size_t(game) * masks_per_game_ + mask_offsets_[size_t(agent)]), size);
 }
 
 bool python_parallel_vector::render(int game, rgb_frame& frame) {

@@ -4,7 +4,7 @@
 // env.processes_per_agent processes of their own: a batch of steps or resets
 // is one command per process, and its answer is each listed game's state
 // after it (both agents' views and masks, what the step gave each, the end),
-// kept here. Two-agent games whose agents share their spaces.
+// kept here. Two-agent games, each agent with its own spaces.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,7 +21,8 @@ class python_parallel_vector final : public simultaneous_vector {
   python_parallel_vector(const env_config& config, host_group hosts);
   ~python_parallel_vector() override;
 
-  const env_spec& spec() const override { return spec_; }
+  const env_spec& spec() const override { return specs_.front(); }
+  const env_spec& agent_spec(int agent) const override { return specs_.at(size_t(agent)); }
   int size() const override { return count_; }
   int agent_count() const override { return int(agents_.size()); }
   std::string agent_name(int agent) const override { return agents_.at(size_t(agent)); }
@@ -37,12 +38,17 @@ class python_parallel_vector final : public simultaneous_vector {
                 joint_result* results);
 
   host_group hosts_;
-  env_spec spec_;
+  std::vector<env_spec> specs_;  // each agent's
   std::vector<std::string> agents_;
   bool can_render_ = false;
-  int count_ = 0, obs_size_ = 0, action_size_ = 0, mask_size_ = 0;
-  std::vector<float> views_;          // game x agent x observation
-  std::vector<std::uint8_t> masks_;   // game x agent x choice
+  int count_ = 0;
+  // Each agent's view's floats and mask's bytes, and where each begins
+  // among a game's; a game's in all; a step's row's floats (each agent's
+  // action in turn).
+  std::vector<size_t> view_sizes_, view_offsets_, mask_sizes_, mask_offsets_;
+  size_t views_per_game_ = 0, masks_per_game_ = 0, row_width_ = 0;
+  std::vector<float> views_;          // game x (agent 0's view, agent 1's)
+  std::vector<std::uint8_t> masks_;   // game x (agent 0's mask, agent 1's)
 };
 
 }  // namespace troupe::envs::python

@@ -128,20 +128,40 @@ def space_of(env, which, agent):
 
 
 def two_agents(first, kind):
-    """The agents of a two-agent game and their one observation and action
-    space (described), or Refused saying why the game is not one."""
+    """The agents of a two-agent game and each one's observation and action
+    spaces (described), or Refused saying why the game is not one."""
     agents = list(first.possible_agents)
     if len(agents) != 2:
         raise Refused("the %s environment has %d possible agents (%s); Troupe plays two-agent games"
                       % (kind, len(agents), ", ".join(map(str, agents))))
-    observation = spaces.describe(space_of(first, "observation", agents[0]), "observation")
-    action = spaces.describe(space_of(first, "action", agents[0]), "action")
-    for agent in agents[1:]:
-        if (spaces.describe(space_of(first, "observation", agent), "observation") != observation
-                or spaces.describe(space_of(first, "action", agent), "action") != action):
-            raise Refused("the agents %s and %s have different spaces: one policy plays both sides here"
-                          % (agents[0], agent))
-    return agents, observation, action
+    described = [(spaces.describe(space_of(first, "observation", agent), "observation"),
+                  spaces.describe(space_of(first, "action", agent), "action")) for agent in agents]
+    return agents, described
+
+
+class AgentSpaces:
+    """One agent's spaces as Troupe takes them: its observation encoder
+    (its rows of observation_size floats), its action decoder (rows of
+    action_width floats) and its mask's size (0 without masks)."""
+
+    def __init__(self, agent, observation, action, mask_from, np):
+        self.decoder = spaces.ActionDecoder(action, np)
+        if mask_from == "observation" and not spaces.has_mask_key(observation):
+            raise Refused("the first agent's observation has an 'action_mask' key, %s's (%s) has none"
+                          % (agent, spaces.text(observation)))
+        if mask_from and self.decoder.components is None:
+            raise Refused("the game has action masks, but %s's action space %s is not discrete"
+                          % (agent, spaces.text(action)))
+        self.encoder = spaces.ObservationEncoder(observation, np, mask_from == "observation")
+        self.obs_size = int(np.prod(self.encoder.shape))
+        self.mask_size = sum(self.decoder.components) if mask_from else 0
+        self.action_width = self.decoder.width()
+        self.row = np.zeros((1, self.obs_size), np.float32)
+
+    def view(self, observation):
+        """`observation` as its row's bytes."""
+        self.encoder.write(self.row, 0, observation)
+        return self.row.tobytes()
 
 
 def mask_from_source(source, view, info, size, where, who, np):
@@ -163,13 +183,15 @@ def mask_from_source(source, view, info, size, where, who, np):
     return values
 
 
-def hello_of(kind, agents, encoder, decoder, first, mask_from):
-    """What Troupe is told of a share of games (envs/python/host_hello.hpp)."""
+def hello_of(kind, agents, sides, first, mask_from):
+    """What Troupe is told of a share of games (envs/python/host_hello.hpp):
+    the first agent's spaces, and every agent's."""
     return {
         "kind": kind,
         "agents": [str(a) for a in agents],
-        "observation": encoder.hello,
-        "action": decoder.hello,
+        "observation": sides[0].encoder.hello,
+        "action": sides[0].decoder.hello,
+        "agent_spaces": [{"observation": side.encoder.hello, "action": side.decoder.hello} for side in sides],
         "max_episode_steps": 0,
         "can_render": getattr(first, "render_mode", None) == "rgb_array",
         "action_mask": mask_from is not None,
@@ -215,25 +237,25 @@ class GameHost(GameBatches):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, observation, action = two_agents(first, "AEC")
-        self.decoder = spaces.ActionDecoder(action, np)
-        self.mask_from = self.mask_source(settings["action_mask"], first, observation)
-        self.encoder = spaces.ObservationEncoder(observation, np, self.mask_from == "observation")
-        self.obs_size = int(np.prod(self.encoder.shape))
-        self.mask_size = sum(self.decoder.components) if self.mask_from else 0
-        self.action_width = self.decoder.width()
-        self.step_shape = (self.action_width,)
-        self.hello = hello_of("aec", self.agents, self.encoder, self.decoder, first, self.mask_from)
+        self.agents, described = two_agents(first, "AEC")
+        observation, action = described[0]
+        self.mask_from = self.mask_source(settings["action_mask"], first, observation, action)
+        self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
+        # The mover's mask is sent in the room of the largest; a move's row
+        # is as wide as the widest agent's action.
+        self.mask_size = max(side.mask_size for side in self.sides)
+        self.step_shape = (max(side.action_width for side in self.sides),)
+        self.hello = hello_of("aec", self.agents, self.sides, first, self.mask_from)
         self.seen = [[0.0] * 2 for _ in games]  # each agent's _cumulative_rewards, credited
         self.moves = [0] * len(games)           # since the reset, for messages
-        self.row = np.zeros((1, self.obs_size), np.float32)
 
-    def mask_source(self, setting, first, observation):
-        """As Host.mask_source: the observation's "action_mask" key, the
-        mover's infos["action_mask"] after one reset, or none."""
+    def mask_source(self, setting, first, observation, action):
+        """As Host.mask_source, from the first agent's spaces: the
+        observation's "action_mask" key, the mover's infos["action_mask"]
+        after one reset, or none."""
         if setting == "none":
             return None
-        discrete = self.decoder.components is not None
+        discrete = spaces.ActionDecoder(action, self.np).components is not None
         if setting in ("auto", "observation") and spaces.has_mask_key(observation):
             if not discrete:
                 raise Refused("the observation has an 'action_mask' key, but the action space is not "
@@ -269,13 +291,13 @@ class GameHost(GameBatches):
         trunc = bool(over and not term)
         parts = [STATE.pack(mover, term, trunc, PLAYS_ON, PLAYS_ON), struct.pack("<2d", *rewards)]
         views = result[1] if over else [env.observe(a) for a in self.agents]
-        for view in views:
-            self.encoder.write(self.row, 0, view)
-            parts.append(self.row.tobytes())
+        for side, view in zip(self.sides, views):
+            parts.append(side.view(view))
         if self.mask_size:
             mask = np.zeros(self.mask_size, np.uint8)
             if not over:
-                mask = self.mask_of(g, views[mover])
+                own = self.mask_of(g, views[mover])
+                mask[:len(own)] = own
             parts.append(mask.tobytes())
         return b"".join(parts)
 
@@ -286,7 +308,8 @@ class GameHost(GameBatches):
         where = "game %d, %s" % (g, "after its reset" if self.moves[g] == 0 else "move %d" % self.moves[g])
         mover = env.agent_selection
         info = env.infos.get(mover) if isinstance(getattr(env, "infos", None), dict) else None
-        return mask_from_source(self.mask_from, view, info, self.mask_size, where, mover, self.np)
+        size = self.sides[self.agents.index(mover)].mask_size
+        return mask_from_source(self.mask_from, view, info, size, where, mover, self.np)
 
     def credit(self, g):
         """What each agent's _cumulative_rewards gained since last asked."""
@@ -318,7 +341,8 @@ class GameHost(GameBatches):
         are done. The move's rewards, the views at its end, and the end."""
         env = self.games[g]
         mover = self.agents.index(env.agent_selection)
-        action = self.decoder.decode(row)
+        side = self.sides[mover]
+        action = side.decoder.decode(row[:side.action_width])
         self.seen[g][mover] = 0.0  # PettingZoo clears the mover's cumulative reward
         env.step(action)
         self.moves[g] += 1
@@ -354,12 +378,17 @@ class GameHost(GameBatches):
                 bool(v) for v in (getattr(env, "truncations", {}) or {}).values())
         return self.state(g, (rewards, views, over, terminated))
 
+    def decoder_of(self, env):
+        """The decoder of `env`'s mover's actions."""
+        return self.sides[self.agents.index(env.agent_selection)].decoder
+
     def legal_moves(self, g, env):
         """The mover's legal actions (indices of a Discrete action)."""
-        if self.decoder.components is None or len(self.decoder.components) != 1:
-            raise Refused("alphabeta searches games with one Discrete action; this one's is %s"
-                          % spaces.text(self.decoder.hello))
-        n = self.decoder.components[0]
+        decoder = self.decoder_of(env)
+        if decoder.components is None or len(decoder.components) != 1:
+            raise Refused("alphabeta searches games with one Discrete action; %s's is %s"
+                          % (env.agent_selection, spaces.text(decoder.hello)))
+        n = decoder.components[0]
         if not self.mask_size:
             return list(range(n))
         view = env.observe(env.agent_selection) if self.mask_from == "observation" else None
@@ -372,7 +401,7 @@ class GameHost(GameBatches):
         drawn among equals with `seed`."""
         env = self.games[g]
         root = env.agent_selection
-        start = self.decoder.hello.get("start", 0)
+        start = self.decoder_of(env).hello.get("start", 0)
         best, best_moves = float("-inf"), []
         for k in self.legal_moves(g, env):
             # Equal values must be told apart from worse ones: the window
@@ -400,7 +429,7 @@ class GameHost(GameBatches):
         selected = env.agent_selection
         if depth <= 0 or env.terminations.get(selected) or env.truncations.get(selected):
             return gained
-        start = self.decoder.hello.get("start", 0)
+        start = self.decoder_of(env).hello.get("start", 0)
         maximising = selected == root
         best = float("-inf") if maximising else float("inf")
         for k in self.legal_moves(g, env):
@@ -430,9 +459,9 @@ class ParallelHost(GameBatches):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, observation, action = two_agents(first, "Parallel")
-        self.decoder = spaces.ActionDecoder(action, np)
-        discrete = self.decoder.components is not None
+        self.agents, described = two_agents(first, "Parallel")
+        observation, action = described[0]
+        discrete = spaces.ActionDecoder(action, np).components is not None
         setting = settings["action_mask"]
         self.mask_from = None
         if setting != "none":
@@ -452,16 +481,13 @@ class ParallelHost(GameBatches):
                 elif setting == "info":
                     raise Refused("env.action_mask is info, but the infos of reset(seed=0) have no "
                                   "'action_mask'")
-        self.encoder = spaces.ObservationEncoder(observation, np, self.mask_from == "observation")
-        self.obs_size = int(np.prod(self.encoder.shape))
-        self.mask_size = sum(self.decoder.components) if self.mask_from else 0
-        self.action_width = self.decoder.width()
-        self.step_shape = (len(self.agents), self.action_width)
-        self.hello = hello_of("parallel", self.agents, self.encoder, self.decoder, first, self.mask_from)
+        self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
+        # A step's row: each agent's action in turn, each as wide as its own.
+        self.step_shape = (sum(side.action_width for side in self.sides),)
+        self.hello = hello_of("parallel", self.agents, self.sides, first, self.mask_from)
         self.steps = [0] * len(games)
         self.gone = [set() for _ in games]  # agents that have left each game
         self.views = [{} for _ in games]    # each agent's last observation
-        self.row = np.zeros((1, self.obs_size), np.float32)
 
     def state(self, g, observations, infos, rewards=(0.0, 0.0), over=False, terminated=False, left=(0, 0)):
         """Game g's record: going (0) or over (-1), the end, each agent's own
@@ -471,22 +497,21 @@ class ParallelHost(GameBatches):
         parts = [STATE.pack(-1 if over else 0, bool(terminated), bool(over and not terminated), *left),
                  struct.pack("<2d", *rewards)]
         views = self.views[g]
-        for agent in self.agents:
+        for agent, side in zip(self.agents, self.sides):
             if agent in observations:
                 views[agent] = observations[agent]
             elif agent not in self.gone[g] or agent not in views:
                 raise Refused("game %d, step %d: no observation for %r" % (g, self.steps[g], agent))
-            self.encoder.write(self.row, 0, views[agent])
-            parts.append(self.row.tobytes())
-        if self.mask_size:
-            for agent in self.agents:
-                parts.append(np.zeros(self.mask_size, np.uint8).tobytes() if over or agent in self.gone[g]
-                             else self.mask_of(g, agent, observations, infos).tobytes())
+            parts.append(side.view(views[agent]))
+        if self.mask_from:
+            for agent, side in zip(self.agents, self.sides):
+                parts.append(np.zeros(side.mask_size, np.uint8).tobytes() if over or agent in self.gone[g]
+                             else self.mask_of(g, agent, side, observations, infos).tobytes())
         return b"".join(parts)
 
-    def mask_of(self, g, agent, observations, infos):
+    def mask_of(self, g, agent, side, observations, infos):
         info = infos.get(agent) if isinstance(infos, dict) else None
-        return mask_from_source(self.mask_from, observations[agent], info, self.mask_size,
+        return mask_from_source(self.mask_from, observations[agent], info, side.mask_size,
                                 "game %d, step %d" % (g, self.steps[g]), agent, self.np)
 
     def reset(self, g, seed):
@@ -500,7 +525,11 @@ class ParallelHost(GameBatches):
         env = self.games[g]
         gone = self.gone[g]
         # PettingZoo's Parallel API: actions for the agents still in the game.
-        actions = {agent: self.decoder.decode(rows[i]) for i, agent in enumerate(self.agents) if agent not in gone}
+        actions, at = {}, 0
+        for agent, side in zip(self.agents, self.sides):
+            if agent not in gone:
+                actions[agent] = side.decoder.decode(rows[at:at + side.action_width])
+            at += side.action_width
         observations, rewards, terminations, truncations, infos = env.step(actions)
         self.steps[g] += 1
         left = [PLAYS_ON, PLAYS_ON]

@@ -156,7 +156,9 @@ TEST_CASE("env spec: each environment declares its action labels and drawing, an
   // A label per action, or none, in every registered environment.
   for (const auto& entry : registered_envs()) {
     CAPTURE(entry.id);
-    const env_spec spec = entry.make(env_config{})->spec();
+    env_config config;
+    config.id = entry.id;
+    const env_spec spec = entry.make(with_playable_seat(config))->spec();
     if (spec.action.type == space::kind::discrete && !spec.action_labels.empty())
       CHECK(int(spec.action_labels.size()) == spec.action.n);
     if (spec.action.type == space::kind::box) CHECK(spec.action_labels.empty());

@@ -34,7 +34,9 @@ TEST_CASE("every renderable registered environment draws a non-blank picture") {
   int renderable_count = 0;
   for (const auto& entry : troupe::envs::registered_envs()) {
     CAPTURE(entry.id);
-    const auto env = entry.make(troupe::envs::env_config{});
+    troupe::envs::env_config config;
+    config.id = entry.id;
+    const auto env = entry.make(troupe::envs::with_playable_seat(config));
     const auto* drawable = dynamic_cast<const troupe::envs::renderable*>(env.get());
     if (drawable == nullptr) continue;
     ++renderable_count;

@@ -4,7 +4,9 @@ by hand. AEC: each move gives its mover 0.1 and the other agent 0.01 (a
 reward on the opponent's move), and the move that ends the count gives the
 mover 1 and the other -1 besides; agents that are done leave through
 PettingZoo's dead step (stepped with None when selected). Parallel: three
-rounds of simultaneous moves whose rewards say which actions they came from."""
+rounds of simultaneous moves whose rewards say which actions they came from.
+And games whose two agents have spaces of their own: a signalling game (AEC)
+and a lopsided Parallel one."""
 import os
 
 import numpy as np
@@ -259,3 +261,146 @@ def three_agents():
 
 def three_parallel():
     return Pennies(agents=("a", "b", "c"))
+
+
+class SignalAEC:
+    """Lewis's signalling game, PettingZoo's AEC API, agents of different
+    spaces: "sender" observes the secret (one-hot of 3: the reset's seed
+    modulo 3) and sends a signal (Discrete(5), signal 0 never legal: its
+    infos' mask; four usable signals, as Signal-v0 has); "receiver"
+    observes the signal (one-hot of 5) and guesses (Discrete(3), every
+    guess legal), or with box_receiver plays a Box(2) whose first value
+    picks the guess (below -1/3, below 1/3, else) and whose second must be
+    0.5, and there are no masks. Both get +1 for a right guess, -1 for a
+    wrong one, on the receiver's move. (A mask that depends on the secret
+    would teach pooling: the secrets allowed a signal the others are not
+    would share it.)"""
+
+    def __init__(self, box_receiver=False):
+        self.possible_agents = ["sender", "receiver"]
+        self.box_receiver = box_receiver
+
+    def observation_space(self, agent):
+        return Box(0, 1, (3,) if agent == "sender" else (5,), np.float32)
+
+    def action_space(self, agent):
+        if agent == "sender":
+            return Discrete(5)
+        return Box(-1, 1, (2,), np.float32) if self.box_receiver else Discrete(3)
+
+    def masks(self):
+        if self.box_receiver:
+            return {a: {} for a in self.agents}
+        return {"sender": {"action_mask": np.array([0, 1, 1, 1, 1], np.int8)},
+                "receiver": {"action_mask": np.array([1, 1, 1], np.int8)}}
+
+    def reset(self, seed=None, options=None):
+        self.secret = int(seed or 0) % 3
+        self.signal = -1
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = self.masks()
+        self.agent_selection = "sender"
+
+    def observe(self, agent):
+        view = np.zeros(3 if agent == "sender" else 5, np.float32)
+        hot = self.secret if agent == "sender" else self.signal
+        if hot >= 0:
+            view[hot] = 1
+        return view
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            if action is not None:
+                raise ValueError("a dead step takes None, not %r" % (action,))
+            for d in (self.terminations, self.truncations, self.rewards, self.infos, self._cumulative_rewards):
+                del d[agent]
+            self.agents.remove(agent)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        self._cumulative_rewards[agent] = 0.0
+        if agent == "sender":
+            if action not in (1, 2, 3, 4):
+                raise ValueError("signal %r is not 1, 2, 3 or 4" % (action,))
+            self.signal = action
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.agent_selection = "receiver"
+            return
+        if self.box_receiver:
+            action = np.asarray(action)
+            if action.shape != (2,) or action[1] != 0.5:
+                raise ValueError("the receiver's Box action is %r, not [x, 0.5]" % (action,))
+            guess = 0 if action[0] < -1 / 3 else 1 if action[0] < 1 / 3 else 2
+        else:
+            if action not in (0, 1, 2):
+                raise ValueError("guess %r is not 0, 1 or 2" % (action,))
+            guess = action
+        reward = 1.0 if guess == self.secret else -1.0
+        self.rewards = {a: reward for a in self.agents}
+        for a in self.agents:
+            self._cumulative_rewards[a] += reward
+        self.terminations = {a: True for a in self.agents}
+        self.agent_selection = "sender"
+
+
+def signal_aec(**kwargs):
+    return SignalAEC(**kwargs)
+
+
+class Lopsided:
+    """PettingZoo's Parallel API, agents of different spaces: "small"
+    observes [step, 0] and plays Discrete(3); "large" observes [step, 1, 2,
+    3, 4] and plays a Box(2). Each step gives "small" a + 10 x b0 + 100 x b1
+    for small's action a and large's (b0, b1), "large" the negative. Two
+    steps."""
+
+    def __init__(self):
+        self.possible_agents = ["small", "large"]
+
+    def observation_space(self, agent):
+        return Box(0, 4, (2,) if agent == "small" else (5,), np.float32)
+
+    def action_space(self, agent):
+        return Discrete(3) if agent == "small" else Box(-1, 1, (2,), np.float32)
+
+    def views(self):
+        return {"small": np.array([self.steps, 0], np.float32),
+                "large": np.array([self.steps, 1, 2, 3, 4], np.float32)}
+
+    def reset(self, seed=None, options=None):
+        self.agents = list(self.possible_agents)
+        self.steps = 0
+        return self.views(), {a: {} for a in self.agents}
+
+    def step(self, actions):
+        a = actions["small"]
+        b = np.asarray(actions["large"], np.float64)
+        if a not in (0, 1, 2) or b.shape != (2,):
+            raise ValueError("actions %r" % (actions,))
+        value = float(a + 10 * b[0] + 100 * b[1])
+        self.steps += 1
+        done = self.steps == 2
+        rewards = {"small": value, "large": -value}
+        terminations = {x: done for x in self.agents}
+        truncations = {x: False for x in self.agents}
+        observations = self.views()
+        if done:
+            self.agents = []
+        return observations, rewards, terminations, truncations, {x: {} for x in self.possible_agents}
+
+
+def lopsided():
+    return Lopsided()
+
+
+def half_quarter(observation, action_mask):
+    """A scripted player of Lopsided's "large" agent: checks its five-float
+    view and plays [0.5, -0.25]."""
+    if len(observation) != 5 or observation[4] != 4:
+        raise ValueError("the large agent's view is %r" % (observation,))
+    return [0.5, -0.25]

@@ -5,8 +5,8 @@
 // reach each agent, a seat's step holds what its agent got from its move to
 // its next (a reward on the opponent's move included), dead steps are the
 // bridge's, both sides of a Parallel game act in one step, a scripted Python
-// player plays the other side, and what is not a two-agent game is refused
-// by name.
+// player plays the other side, agents of different spaces each get and give
+// their own sizes, and what is not a two-agent game is refused by name.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -294,6 +294,115 @@ TEST_CASE("AEC bridge: alpha-beta looks ahead in copies of the game in play, thr
   CHECK_FALSE(r.terminated);
   games->observe(1, 1, view);
   CHECK(view[0] == 3);
+}
+
+TEST_CASE("AEC bridge: agents of different spaces, each one's views, masks and moves in its own sizes") {
+  env_config c = game_config("python:aec_test_games:signal_aec");
+  auto v = make_turn_based_vector(c, 2);
+  CHECK(v->agent_name(0) == "sender");
+  CHECK(v->agent_spec(0).observation.describe() == "Box(3)");
+  CHECK(v->agent_spec(0).action.describe() == "Discrete(5)");
+  CHECK(v->agent_spec(1).observation.describe() == "Box(5)");
+  CHECK(v->agent_spec(1).action.describe() == "Discrete(3)");
+  CHECK(v->agent_spec(1).has_action_mask);
+  const int games[] = {0, 1};
+  const std::uint64_t seeds[] = {4, 5};  // secrets 1 and 2
+  v->reset(games, 2, seeds);
+  float sender[3], receiver[5];
+  std::uint8_t legal[5];
+  for (int g = 0; g < 2; ++g) {
+    CAPTURE(g);
+    v->observe(g, 0, sender);
+    CHECK(sender[1 + g] == 1.f);
+    CHECK(sender[0] + sender[1] + sender[2] == 1.f);
+    v->observe(g, 1, receiver);
+    for (float x : receiver) CHECK(x == 0.f);
+    v->action_mask(g, legal);
+    CHECK(std::vector<std::uint8_t>(legal, legal + 5) == std::vector<std::uint8_t>{0, 1, 1, 1, 1});
+  }
+  const float signals[] = {4, 1};
+  turn_result results[2];
+  v->step(games, 2, signals, results);
+  CHECK(v->to_move(0) == 1);
+  v->observe(0, 1, receiver);
+  CHECK(std::vector<float>(receiver, receiver + 5) == std::vector<float>{0, 0, 0, 0, 1});
+  std::fill_n(legal, 5, std::uint8_t(7));
+  v->action_mask(0, legal);
+  CHECK(std::vector<std::uint8_t>(legal, legal + 5) == std::vector<std::uint8_t>{1, 1, 1, 7, 7});  // three, no more
+  const float guesses[] = {1, 0};  // right, then wrong
+  v->step(games, 2, guesses, results);
+  CHECK(results[0].rewards == std::vector<double>{1, 1});
+  CHECK(results[1].rewards == std::vector<double>{-1, -1});
+  CHECK(results[0].terminated);
+
+  // A receiver of two floats: the sender's rows of one are widened for the
+  // host, the receiver's arrive whole.
+  auto boxed = make_turn_based_vector(game_config("python:aec_test_games:signal_aec", R"({"box_receiver": true})"), 2);
+  CHECK(boxed->agent_spec(1).action.describe() == "Box(2)");
+  CHECK_FALSE(boxed->agent_spec(0).has_action_mask);
+  boxed->reset(games, 2, seeds);
+  boxed->step(games, 2, signals, results);
+  const float box_guesses[] = {0.f, 0.5f, -0.9f, 0.5f};  // guess 1 (right), guess 0 (wrong)
+  boxed->step(games, 2, box_guesses, results);
+  CHECK(results[0].rewards == std::vector<double>{1, 1});
+  CHECK(results[1].rewards == std::vector<double>{-1, -1});
+
+  // A seat of it has its own agent's spaces; the random sender plays the
+  // other's, within its mask.
+  c.versus.opponent = "random";
+  c.versus.seat = "second";
+  auto seat = make_env_vector(c, 3);
+  CHECK(seat->spec().observation.describe() == "Box(5)");
+  CHECK(seat->spec().action.describe() == "Discrete(3)");
+  std::vector<float> obs(15);
+  const std::uint64_t three[] = {1, 2, 3};
+  seat->reset(three, obs.data());
+  for (int g = 0; g < 3; ++g) {
+    CHECK(obs[size_t(5 * g)] == 0.f);  // signal 0 is never sent
+    float sum = 0;
+    for (int k = 1; k < 5; ++k) sum += obs[size_t(5 * g + k)];
+    CHECK(sum == 1.f);
+  }
+  c.versus.seat = "alternate";
+  const std::string alternate = creation_error([&] { make_env_vector(c, 1); });
+  CHECK(alternate.find("sender (Box(3) -> Discrete(5) (masked)) and receiver (Box(5) -> Discrete(3) (masked)) have "
+                       "different spaces") != std::string::npos);
+}
+
+TEST_CASE("Parallel bridge: agents of different spaces, each side's actions in its own width") {
+  for (const char* seat : {"first", "second"}) {
+    CAPTURE(seat);
+    const bool small = std::string(seat) == "first";
+    env_config c = game_config("python:aec_test_games:lopsided");
+    c.versus.opponent = small ? "python:aec_test_games:half_quarter" : "python:aec_test_games:always_two";
+    c.versus.seat = seat;
+    auto v = make_env_vector(c, 2);
+    CHECK(v->spec().observation.describe() == (small ? "Box(2)" : "Box(5)"));
+    CHECK(v->spec().action.describe() == (small ? "Discrete(3)" : "Box(2)"));
+    const size_t obs_size = small ? 2 : 5, width = small ? 1 : 2;
+    std::vector<float> obs(2 * obs_size), final_obs(2 * obs_size);
+    const std::uint64_t seeds[] = {0, 1};
+    step_result results[2];
+    v->reset(seeds, obs.data());
+    CHECK(obs[1] == (small ? 0.f : 1.f));
+    if (!small) CHECK(obs[4] == 4.f);
+    std::vector<float> actions = small ? std::vector<float>{2, 1} : std::vector<float>{0.1f, 0.2f, -0.1f, 0.f};
+    REQUIRE(actions.size() == 2 * width);
+    v->step(actions.data(), seeds, obs.data(), results, final_obs.data());
+    if (small) {
+      CHECK(results[0].reward == doctest::Approx(2 + 5 - 25));  // large played [0.5, -0.25]
+      CHECK(results[1].reward == doctest::Approx(1 + 5 - 25));
+    } else {
+      CHECK(results[0].reward == doctest::Approx(-(2 + 1 + 20)));  // small played 2
+      CHECK(results[1].reward == doctest::Approx(-(2 - 1 + 0)));
+    }
+    v->step(actions.data(), seeds, obs.data(), results, final_obs.data());
+    CHECK(results[0].terminated);
+  }
+  env_config c = game_config("python:aec_test_games:lopsided");
+  const game_agents agents = game_agents_of(c);
+  CHECK(agents.names == std::vector<std::string>{"small", "large"});
+  CHECK(agents.specs.at(1).observation.describe() == "Box(5)");
 }
 
 TEST_CASE("AEC bridge: what is not a two-agent AEC game is refused, naming it") {
