@@ -115,7 +115,7 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   agents::show_policy(info, action_space, reply.row_policy.data(), applied.data(),
                       c.spec().action_labels, c.action_masks());
   envs::other_seat_view other;
-  if (c.environments().other_seat(0, other)) agents::show_other_seat(info, action_space, other);
+  if (c.environments().other_seat(0, other)) agents::show_other_seat(info, other);
   st.frame_wanted = false;
   st.frame_promise.deliver(std::move(frame));
 }

@@ -14,6 +14,7 @@
 #include "run/config_loader.hpp"
 #include "run/run_directory.hpp"
 #include "algo/learner.hpp"
+#include "envs/env_error.hpp"
 #include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
@@ -33,18 +34,23 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
   run::run_config for_workers = own;
   for_workers.cluster = {};  // the token and key paths stay on the learner
   g.config_yaml = run::to_yaml(for_workers);
-  g.shapes.envs_per_agent = own.env.envs_per_agent;
-  g.shapes.obs_size = run.env.observation.flat_size();
-  g.shapes.action_width = run.env.action.flat_size();
-  g.shapes.state_size = own.model.recurrent.state_size();
-  g.shapes.n_steps = own.algo.n_steps;
-  g.shapes.mask_size = run.env.has_action_mask ? run.env.action.choice_count() : 0;
-  g.shapes.mask_heads = run.env.action.categories();
-  if (opponent_source source = opponents_of(config, run, index))
+  const auto shapes_of = [&](const envs::env_spec& spec) {
+    run_shapes s;
+    s.envs_per_agent = own.env.envs_per_agent;
+    s.obs_size = spec.observation.flat_size();
+    s.action_width = spec.action.flat_size();
+    s.state_size = own.model.recurrent.state_size();
+    s.n_steps = own.algo.n_steps;
+    s.mask_size = spec.has_action_mask ? spec.action.choice_count() : 0;
+    s.mask_heads = spec.action.categories();
+    return s;
+  };
+  g.shapes = shapes_of(policy.plan.env);
+  if (opponent_source source = opponents_of(config, run, index)) {
+    g.opponent_shapes = shapes_of(policy.plan.other_env);
     g.opponents = [source, games = own.env.envs_per_agent, env = own.env,
-                   spec = envs::game_spec_of(own.env)](caf::actor_system& sys) {
-      return source(sys, games, env, spec);
-    };
+                   spec = policy.plan.other_env](caf::actor_system& sys) { return source(sys, games, env, spec); };
+  }
   return g;
 }
 
@@ -94,7 +100,6 @@ update_hook snapshot_hook(const std::shared_ptr<selfplay_pool>& pool) {
 // What every policy of a run shares.
 struct shared_setup {
   const run_request& request;
-  const envs::env_spec& env;
   std::chrono::steady_clock::time_point start;
   run_control coordinator;
   // Several policies: their env steps together (run.stop.env_steps counts these).
@@ -111,7 +116,7 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
   const run::run_config& config = p.config;
   // One parameter replica per device, all starting from replica 0's
   // parameters (and, resuming, all from the same checkpoint).
-  const model::net_spec spec = run::net_spec_for(config, shared.env);
+  const model::net_spec spec = run::net_spec_for(config, p.env);
   const size_t replicas = config.devices.size();
   const auto bad_checkpoint = [](const model::checkpoint_error& e) {
     return run::config_error(e.what());  // bad input: another architecture, say
@@ -131,7 +136,7 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
     policy.models.push_back(model::make_shared_model(spec, seed, config.devices[d]));
     if (d > 0) model::copy_parameters(*policy.models[0], *policy.models[d]);
     policy.trainers.push_back(std::make_shared<algo::learner>(
-        policy.models[d], run::learner_config_for(config, shared.env, policy.streams.learner(d))));
+        policy.models[d], run::learner_config_for(config, p.env, policy.streams.learner(d))));
     if (!p.resume_from.empty()) {
       try {
         policy.resumed = policy.trainers[d]->restore(p.resume_from);
@@ -197,11 +202,48 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
 
 }  // namespace
 
+namespace {
+// The agents of the game the run's policies play against a league or each
+// other (made once, to ask); none for an environment, or one side of a game
+// against env.opponent.
+envs::game_agents agents_played(const run_request& request) {
+  const run::run_config& config = request.config;
+  if (!(config.selfplay.enabled || !config.policies.empty()) || !envs::is_two_player_game(config.env.id)) return {};
+  try {
+    return envs::game_agents_of(config.env);
+  } catch (const envs::env_key_error& e) {
+    throw run::config_error((request.run_dir.empty() ? std::string("the run") : request.run_dir) + ": key '" + e.key +
+                            "': " + e.what());
+  }
+}
+
+// Policy p's spaces and, in a game of `agents`, the other seat's: those of
+// the seat plan_policies gave it (env.seat), which may differ.
+void seat_spaces(const run_request& request, const envs::game_agents& agents, policy_request& p) {
+  const run::run_config& config = request.config;
+  try {
+    if (agents.names.size() != 2) {
+      const bool as_read = !request.env.id.empty() && p.config.env.versus.seat == config.env.versus.seat;
+      p.env = as_read ? request.env : envs::spec_of(p.config.env);
+      return;
+    }
+    const envs::side_specs sides = envs::specs_of_sides(
+        agents.specs[0], agents.specs[1], envs::parse_seat(p.config.env.versus.seat), agents.names[0], agents.names[1]);
+    p.env = *sides.own;
+    p.other_env = *sides.other;
+  } catch (const envs::env_key_error& e) {
+    throw run::config_error((request.run_dir.empty() ? std::string("the run") : request.run_dir) + ": key '" + e.key +
+                            "': " + e.what() + (p.name.empty() ? "" : " (policy '" + p.name + "')"));
+  }
+}
+}  // namespace
+
 std::vector<policy_request> plan_requests(const run_request& request, bool resuming) {
   const run::run_config& config = request.config;
   std::vector<policy_request> out;
   const std::optional<agents::population> members =
       config.pbt.enabled() ? std::optional<agents::population>(std::in_place, config.pbt, config.run.seed) : std::nullopt;
+  const envs::game_agents played = agents_played(request);
   for (run::policy_plan& plan : run::plan_policies(config, request.run_dir.empty() ? "the run" : request.run_dir)) {
     policy_request p;
     p.name = plan.name;
@@ -210,6 +252,7 @@ std::vector<policy_request> plan_requests(const run_request& request, bool resum
       for (const auto& [key, value] : members->initial(int(out.size())))
         *algo::hyperparameter(p.config.algo, key) = value;
     p.config_yaml = p.name.empty() ? request.config_yaml : run::to_yaml(p.config);
+    seat_spaces(request, played, p);
     p.run_dir = request.run_dir.empty() || plan.folder.empty() ? request.run_dir : request.run_dir + "/" + plan.folder;
     if (resuming && plan.folder.empty()) {
       p.resume_from = request.resume_from;
@@ -245,11 +288,11 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
                     std::chrono::steady_clock::time_point start) {
   const run::run_config& config = request.config;
   run_parts run;
-  run.env = request.env.id.empty() ? envs::spec_of(config.env) : request.env;
   // LibTorch's operations that have a nondeterministic kernel raise instead.
   if (config.run.deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
   std::vector<policy_request> plans = policy_requests(request);
-  shared_setup shared{request, run.env, start, std::move(coordinator), nullptr, nullptr};
+  run.env = plans.front().env;
+  shared_setup shared{request, start, std::move(coordinator), nullptr, nullptr};
   if (config.pbt.enabled()) shared.population = std::make_shared<population_members>();
   if (plans.size() > 1) {
     std::int64_t before = 0;  // what the policies' earlier segments stepped

@@ -43,6 +43,10 @@ struct policy_request {
   std::string config_yaml;  // stored in its checkpoints
   std::string run_dir;      // RUN, or RUN/policies/NAME (empty: no files)
   std::string resume_from;  // its checkpoint to continue from (empty: a fresh start)
+  // What its agents observe and do: the spaces of the seat it plays.
+  envs::env_spec env;
+  // Of a two-player game: the other seat's, which its opponents play.
+  envs::env_spec other_env;
 };
 
 struct run_request {
@@ -65,9 +69,10 @@ struct run_request {
 
 // The policies of request.config as they run (run::plan_policies): their
 // folders in request.run_dir, a population's first hyperparameters drawn
-// (agents/population.hpp), and when `resuming` each one's newest checkpoint
-// (the run's own policy: request.resume_from). Throws config_error as
-// plan_policies does, or naming a policy's missing or damaged checkpoint.
+// (agents/population.hpp), its seat's spaces, and when `resuming` each one's
+// newest checkpoint (the run's own policy: request.resume_from). Throws
+// config_error as plan_policies does, or naming a policy's missing or
+// damaged checkpoint or a seat its spaces cannot play.
 std::vector<policy_request> plan_requests(const run_request& request, bool resuming);
 // request.policies when given, else plan_requests(request, whether it resumes).
 std::vector<policy_request> policy_requests(const run_request& request);
@@ -93,7 +98,7 @@ struct policy_parts {
 };
 
 struct run_parts {
-  envs::env_spec env;                  // the environments' spec, read once
+  envs::env_spec env;                  // the environments' spec, read once (the first policy's)
   std::vector<policy_parts> policies;  // in the config's order (one without policies:)
   cluster_gateway_actor gateway;   // only when serving workers
   caf::actor cluster_door;         // the front door of its port (actors/net/front_door.hpp)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "agents/evaluate.hpp"
@@ -26,7 +28,12 @@ class model_player final : public envs::opponents {
  public:
   model_player(std::shared_ptr<model::shared_model> model, int games, const envs::env_spec& spec, bool greedy,
                move_watcher watch)
-      : model_(std::move(model)), spec_(spec), greedy_(greedy), watch_(std::move(watch)), rngs_(size_t(games)) {}
+      : model_(std::move(model)), spec_(spec), greedy_(greedy), watch_(std::move(watch)), rngs_(size_t(games)) {
+    const model::net_spec& net = model::spec_of(*model_);
+    if (net.obs_size != spec_.observation.flat_size())
+      throw std::invalid_argument("a model of " + std::to_string(net.obs_size) + " inputs cannot play a seat of " +
+                                  spec_.id + " that observes " + spec_.observation.describe());
+  }
 
   void start_episode(int game, std::uint64_t seed) override { rngs_[size_t(game)].seed(seed); }
 

@@ -45,8 +45,8 @@ void show_policy(viewer::overlay_info& info, const envs::space& action_space, co
   for (int j = 1; j <= size; ++j) info.action_names.push_back("a" + std::to_string(j));
 }
 
-void show_other_seat(viewer::overlay_info& info, const envs::space& action_space,
-                     const envs::other_seat_view& other) {
+void show_other_seat(viewer::overlay_info& info, const envs::other_seat_view& other) {
+  const envs::space& action_space = other.action_space;
   info.seat = other.learner_seat == 0 ? "first" : "second";
   info.other_player = other.who;
   info.other_probabilities.clear();

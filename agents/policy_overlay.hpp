@@ -28,8 +28,8 @@ void show_policy(viewer::overlay_info& info, const envs::space& action_space, co
 
 // A two-player game's other seat beside the policy (info.seat,
 // other_player, other_*): its probabilities at its last move when a policy
-// made it, else the move alone; nothing of a move before its first one.
-void show_other_seat(viewer::overlay_info& info, const envs::space& action_space,
-                     const envs::other_seat_view& other);
+// made it, else the move alone; nothing of a move before its first one. The
+// move is read in the other seat's own actions (other.action_space).
+void show_other_seat(viewer::overlay_info& info, const envs::other_seat_view& other);
 
 }  // namespace troupe::agents

@@ -96,7 +96,7 @@ void bench_envs(const bench_envs_options& opts) {
   std::vector<envs::env_config> configs;
   if (opts.env_ids.empty()) {
     for (const auto& entry : envs::registered_envs())
-      configs.push_back(run::load_env_options(entry.id, opts.env_overrides));
+      configs.push_back(envs::with_playable_seat(run::load_env_options(entry.id, opts.env_overrides)));
   } else {
     for (const auto& id : opts.env_ids) {
       try {

@@ -25,6 +25,16 @@ void print_spec(const envs::env_spec& spec) {
                                                     : "in observation['" + spec.observation_mask_key + "']");
 }
 
+// A two-player game's agents, each with its own spaces.
+void print_agents(const envs::game_agents& agents) {
+  for (size_t a = 0; a < agents.names.size(); ++a) {
+    const envs::env_spec& s = agents.specs[a];
+    std::cout << "\n  agent " << agents.names[a] << " (" << (a == 0 ? "first" : "second") << " seat): observation "
+              << s.observation.describe() << "  action " << s.action.describe()
+              << (s.has_action_mask ? "  action mask yes" : "");
+  }
+}
+
 }  // namespace
 
 void add_envs_command(CLI::App& cli, int& exit_code) {
@@ -54,7 +64,15 @@ void add_envs_command(CLI::App& cli, int& exit_code) {
     } else {
       if (!opts->overrides.empty()) throw config_error("envs: --set needs --describe ENV_ID");
       for (const auto& entry : envs::registered_envs()) {
-        print_spec(entry.make(envs::env_config{})->spec());
+        envs::env_config config;
+        config.id = entry.id;
+        if (entry.make_game || entry.make_simultaneous) {  // its agents' spaces may differ
+          const envs::game_agents agents = envs::game_agents_of(config);
+          print_spec(agents.specs.front());
+          print_agents(agents);
+        } else {
+          print_spec(entry.make(config)->spec());
+        }
         std::cout << "\n";
       }
     }

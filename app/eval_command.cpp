@@ -33,10 +33,12 @@ struct eval_options {
   std::string seat = "both";
 };
 
-// What --opponent names, as a maker of the other seat's players; `source`
-// says what was loaded, for the report.
+// What --opponent names, as a maker of the other seat's players (`spec`: that
+// seat's spaces, named `seat_name`); `source` says what was loaded, for the
+// report.
 agents::opponents_factory opponent_named(const eval_options& opts, const envs::env_config& env,
-                                         const envs::env_spec& spec, std::string& source) {
+                                         const envs::env_spec& spec, const std::string& seat_name,
+                                         std::string& source) {
   const std::string& o = opts.opponent;
   const std::string builtin = "builtin:", snapshot = "snapshot:", python = "python:";
   if (o == "random" || o.compare(0, builtin.size(), builtin) == 0 || o.compare(0, python.size(), python) == 0) {
@@ -68,7 +70,8 @@ agents::opponents_factory opponent_named(const eval_options& opts, const envs::e
       other_spec.action.describe() != spec.action.describe())
     throw config_error("--opponent " + o + ": it was trained on " + other.config.env.id + " (" +
                        other_spec.observation.describe() + " -> " + other_spec.action.describe() +
-                       "), not this game's spaces");
+                       "), not the spaces of the seat it would play (" + seat_name + ": " +
+                       spec.observation.describe() + " -> " + spec.action.describe() + ")");
   source = other.checkpoint;
   auto model = other.model;
   return [model](int games, const envs::env_spec& s) { return agents::model_opponents(model, games, s); };
@@ -80,12 +83,27 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
   if (!envs::is_two_player_game(config.env.id))
     throw config_error("--opponent: " + config.env.id + " is not a two-player game (those are: " +
                        envs::two_player_games() + ")");
-  const envs::env_spec spec = envs::game_spec_of(config.env);
+  // A game whose agents' spaces differ is played from the policy's own seat
+  // only; the other seat's spaces are what the opponent must play.
+  const envs::game_agents agents = envs::game_agents_of(config.env);
+  const bool own_seat_only = !envs::same_spaces(agents.specs.at(0), agents.specs.at(1));
+  const std::string own_seat = config.env.versus.seat;
+  const envs::side_specs sides =
+      envs::specs_of_sides(agents.specs[0], agents.specs[1],
+                           own_seat_only ? envs::parse_seat(own_seat) : envs::seat_choice::first, agents.names[0],
+                           agents.names[1]);
+  const std::string other_name = agents.names[sides.other == &agents.specs[0] ? 0 : 1];
   std::string source;
-  const agents::opponents_factory others = opponent_named(opts, config.env, spec, source);
+  const agents::opponents_factory others = opponent_named(opts, config.env, *sides.other, other_name, source);
   nlohmann::json seats = nlohmann::json::object();
   for (const std::string seat : {"first", "second"}) {
     if (opts.seat != "both" && opts.seat != seat) continue;
+    if (own_seat_only && seat != own_seat) {
+      if (opts.seat == seat)
+        throw config_error("--seat " + seat + ": " + config.env.id + "'s agents have different spaces and this policy "
+                           "plays " + own_seat + " (" + agents.names[own_seat == "first" ? 0 : 1] + ") only");
+      continue;
+    }
     const agents::seat_record r = agents::play_seat(*trained.model, config.env, envs::parse_seat(seat), others,
                                                     opts.episodes, opts.greedy, opts.seed);
     const auto [lo, hi] = agents::wilson_interval(r.wins, r.games());

@@ -125,7 +125,8 @@ void human_policy::show_reply(viewer::overlay_info& info) const {
 
 void human_policy::policy_moved(const float* policy, const float* action, const std::uint8_t* legal) {
   last_reply_ = {};
-  agents::show_policy(last_reply_, env_.spec().action, policy, action, env_.spec().action_labels, legal);
+  const envs::env_spec& theirs = policy_seat_.id.empty() ? env_.spec() : policy_seat_;
+  agents::show_policy(last_reply_, theirs.action, policy, action, theirs.action_labels, legal);
 }
 
 void play_against(const std::string& target, bool best, const std::string& policy, const human_play_options& opts) {
@@ -148,21 +149,37 @@ void play_against(const std::string& target, bool best, const std::string& polic
     if (person) person->policy_moved(p, a, legal);
   };
   std::unique_ptr<envs::env_vector> side;
+  envs::env_spec policy_seat;
   try {
+    // Where the agents' spaces differ, the person takes the seat the policy
+    // was not trained for.
+    const envs::game_agents agents = envs::game_agents_of(env);
+    if (agents.specs.size() == 2 && !envs::same_spaces(agents.specs[0], agents.specs[1])) {
+      const bool policy_first = env.versus.seat != "second";
+      const envs::seat_choice yours = policy_first ? envs::seat_choice::second : envs::seat_choice::first;
+      if (seat != envs::seat_choice::alternate && seat != yours)
+        throw config_error("play --human: --seat " + opts.seat + ": the policy plays " +
+                           agents.names[policy_first ? 0 : 1] + " (" + (policy_first ? "first" : "second") +
+                           "), whose spaces differ from " + agents.names[policy_first ? 1 : 0] +
+                           "'s: you play that one (--seat " + (policy_first ? "second" : "first") + ")");
+      seat = yours;
+    }
     side = envs::make_game_side(env, 1, seat, [&](const envs::env_spec& spec) {
-      if (spec.action.type != envs::space::kind::discrete)
-        throw config_error("play --human: a person plays games of one discrete action; " + env.id + " has " +
-                           spec.action.describe());
+      policy_seat = spec;
       return agents::model_opponents(trained.model, 1, spec, opts.greedy, tell_person);
     });
   } catch (const envs::env_key_error& e) {
     throw config_error("play --human: " + std::string(e.what()));
   }
+  if (side->spec().action.type != envs::space::kind::discrete)
+    throw config_error("play --human: a person plays games of one discrete action; " + env.id + " has " +
+                       side->spec().action.describe());
   // A simultaneous game does not wait for the person: it moves on at the
   // window's rate with the keys they hold.
   const bool real_time = dynamic_cast<const envs::side_vector*>(side.get()) != nullptr;
   envs::vector_as_env seat_env(std::move(side));
   human_policy you(seat_env, opts.seed, real_time ? human_policy::pace::real_time : human_policy::pace::turns);
+  you.set_policy_seat(policy_seat);
   person = &you;
   std::cout << "troupe play: you against " << trained.checkpoint << " (version " << trained.meta.version << ", "
             << (opts.greedy ? "greedy" : "sampling") << ") at " << env.id << ", your seat " << opts.seat << "; "

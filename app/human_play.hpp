@@ -39,8 +39,11 @@ class human_policy final : public playback_policy {
   bool ready(viewer::viewer_window& window, viewer::overlay_info& info) override;
   void act(const float* observation, float* action, viewer::overlay_info& info) override;
 
-  // The trained policy's last move, for the panel (a move_watcher).
+  // The trained policy's last move, for the panel (a move_watcher), in the
+  // spaces of the seat it plays (`policy_seat`: the person's unless the
+  // game's agents differ).
   void policy_moved(const float* policy, const float* action, const std::uint8_t* legal);
+  void set_policy_seat(const envs::env_spec& policy_seat) { policy_seat_ = policy_seat; }
 
   // Real time: whether the arrows move (the game names its actions up, down
   // and an idle one), else digits choose; what the panel tells the person.
@@ -65,6 +68,7 @@ class human_policy final : public playback_policy {
   int kept_ = 0;                         // real time without arrows: the last digit's action
   int pending_ = -1;  // the person's move, until act() takes it
   viewer::overlay_info last_reply_;  // the policy's last move, drawn in the panel
+  envs::env_spec policy_seat_;       // the policy's spaces (none set: the person's)
 };
 
 struct human_play_options {

@@ -512,9 +512,23 @@ std::string to_yaml(const run_config& config) {
 
 envs::env_spec env_spec_for(const run_config& config, const std::string& origin) {
   try {
-    // Self-play's agents play the game's turn-based form: made once here,
-    // so that what is not a game is refused before any agent starts.
-    if (config.selfplay.enabled) return envs::game_spec_of(config.env);
+    // Self-play's agents play the game's own form: made once here, so that
+    // what is not a game is refused before any agent starts.
+    if (config.selfplay.enabled) {
+      const envs::game_agents agents = envs::game_agents_of(config.env);
+      if (agents.specs.size() == 2 && !envs::same_spaces(agents.specs[0], agents.specs[1]))
+        throw config_error(origin + ": key 'selfplay.enabled': " + config.env.id + "'s agents " + agents.names[0] +
+                           " and " + agents.names[1] +
+                           " have different spaces, so a policy cannot play its own snapshots: give each agent a "
+                           "policy of its own (policies:) instead");
+      return envs::game_spec_of(config.env);
+    }
+    // Several policies each play their own seat, whose spaces may differ
+    // (actors::plan_requests reads each); the game is made here to check it.
+    if (!config.policies.empty() && envs::is_two_player_game(config.env.id)) {
+      const envs::game_agents agents = envs::game_agents_of(config.env);
+      if (!agents.specs.empty()) return agents.specs.front();
+    }
     return envs::spec_of(config.env);
   } catch (const envs::env_key_error& e) {
     throw config_error(origin + ": key '" + e.key + "': " + e.what());

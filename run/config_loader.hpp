@@ -58,9 +58,12 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
 // Every key with its type, default, allowed values and meaning.
 std::string describe_config();
 
-// The spec of the environments `config` makes (made once, to ask). When they
-// cannot be made as configured, throws config_error naming `origin`, the key
-// to blame (env.id, env.observe, ...) and the reason.
+// The spec of the environments `config` makes (made once, to ask): with
+// policies: in a two-player game, its first agent's (each policy's own is
+// its seat's: actors::plan_requests). When they cannot be made as
+// configured, throws config_error naming `origin`, the key to blame (env.id,
+// env.observe, selfplay.enabled for a game whose agents' spaces differ, ...)
+// and the reason.
 envs::env_spec env_spec_for(const run_config& config, const std::string& origin);
 
 }  // namespace troupe::run

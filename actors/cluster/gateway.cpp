@@ -280,14 +280,14 @@ cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_confi
         const gateway_policy& policy = st.policies[w->policy_of(req.agent_id)].parts;
         if (!policy.opponents)
           return reject(self, errc::malformed, "opponent request from an agent whose policy plays no other seat here");
-        if (const std::string why = opponent_request_problem(policy.shapes, req); !why.empty())
+        if (const std::string why = opponent_request_problem(policy.opponent_shapes, req); !why.empty())
           return reject(self, errc::malformed, why);
         if (st.stopped) return make_error(errc::run_ended, "the run has ended");
         auto host = st.hosts.find(req.agent_id);
         if (host == st.hosts.end())
           host = st.hosts
                      .emplace(req.agent_id,
-                              spawn_opponent_host(self->system(), policy.opponents, policy.shapes.action_width,
+                              spawn_opponent_host(self->system(), policy.opponents, policy.opponent_shapes.action_width,
                                                   caf::actor_cast<cluster_gateway_actor>(self)))
                      .first;
         const auto moves = std::int64_t(req.games.size());

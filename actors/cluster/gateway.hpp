@@ -72,6 +72,9 @@ struct gateway_policy {
   metrics_actor metrics;
   std::string config_yaml;  // what its agents are made from; holds no token
   run_shapes shapes;        // to check what arrives (actors/cluster/message_checks.hpp)
+  // The other seat's, to check the positions its agents ask moves for (a
+  // game's agents may have spaces of their own).
+  run_shapes opponent_shapes;
   opponents_maker opponents;  // null: its agents ask for no other seat
 };
 

@@ -28,14 +28,15 @@ TEST_CASE("the panel shows the other seat: who, its probabilities under its own 
   troupe::envs::other_seat_view other;
   other.learner_seat = 1;
   other.who = "snapshot 4";
-  troupe::agents::show_other_seat(info, space::discrete_space(3), other);
+  other.action_space = space::discrete_space(3);
+  troupe::agents::show_other_seat(info, other);
   CHECK(info.seat == "second");
   CHECK(info.other_player == "snapshot 4");
   CHECK(info.other_chosen.empty());  // it has not moved this episode
   other.action = {2};
   other.legal = {1, 0, 1};
   other.policy = {0.f, 7.f, 0.f};  // the masked action's logit counts for nothing
-  troupe::agents::show_other_seat(info, space::discrete_space(3), other);
+  troupe::agents::show_other_seat(info, other);
   REQUIRE(info.other_probabilities.size() == 3);
   CHECK(info.other_probabilities[0] == doctest::Approx(0.5));
   CHECK(info.other_probabilities[1] == 0.f);
@@ -45,7 +46,7 @@ TEST_CASE("the panel shows the other seat: who, its probabilities under its own 
   other.learner_seat = 0;
   other.policy.clear();  // a built-in search: no probabilities
   other.legal.clear();
-  troupe::agents::show_other_seat(info, space::discrete_space(3), other);
+  troupe::agents::show_other_seat(info, other);
   CHECK(info.seat == "first");
   CHECK(info.other_probabilities.empty());
   CHECK(info.other_chosen == std::vector<std::int32_t>{2});

@@ -1,7 +1,7 @@
 // Cluster mode with more than one policy over loopback: a learner (troupe
 // serve, no agents of its own) whose workers' agents play for a
-// population's members, for two policies of a game, or in self-play's
-// league, over real TCP.
+// population's members, for two policies of a game (of agents with the
+// same spaces or different ones), or in self-play's league, over real TCP.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -111,6 +111,24 @@ TEST_CASE("cluster: two policies of Connect Four play each other on a worker, th
     CHECK(nodes_that_stepped(p) == std::set<std::string>{"w1"});
     check_policy_accounting(p);
     CHECK(p["episodes"].get<long>() > 0);
+  }
+}
+
+TEST_CASE("cluster: Signal-v0's sender and receiver, of different spaces, learn a code on a worker") {
+  // Each policy's agents are on the worker; the other seat's moves (in the
+  // other agent's spaces) are made on the learner and checked there against
+  // that seat's shapes.
+  const std::string dir = troupe::tests::fresh_dir("cluster_signal");
+  serve_with_workers(dir, "signal_policies.yaml", {"run.stop.wall_seconds=90"}, 1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "solved");
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  for (const std::string name : {"sender", "receiver"}) {
+    CAPTURE(name);
+    const auto p = read_json(dir + "/policies/" + name + "/summary.json");
+    CHECK(nodes_that_stepped(p) == std::set<std::string>{"w1"});
+    check_policy_accounting(p);
   }
 }
 

@@ -3,6 +3,9 @@
 // playing its own seat against the other's latest parameters, train with
 // their own model-owners, learners, metrics and checkpoints; the run's step
 // budget counts both; they resume; eval, play and export take --policy.
+// And the two agents of Signal-v0, whose spaces differ
+// (configs/signal_policies.yaml): each policy is built for its own seat's
+// spaces, and the pair learns a code neither could alone.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -110,5 +113,80 @@ TEST_CASE("policies: what several policies cannot do yet is refused before anyth
                  " --set 'policies={a: {agents: [player_0]}, b: {agents: [player_0]}}' --set selfplay.enabled=false");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "the game's agent player_0 is already policy 'a''s"));
+}
+
+TEST_CASE("policies: Signal-v0's sender and receiver, of different spaces, each learn their seat; eval and export them") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/signal_policies.yaml";
+  const std::string dir = fresh_dir("e2e_signal");
+  auto r = run_troupe("train " + config + " --run-dir " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "troupe: policy sender: 1 agents, seat first"));
+  CHECK(contains(r.output, "troupe: policy receiver: 1 agents, seat second"));
+  // A code both keep: random play scores -1/3, the bar is 0.95.
+  auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "solved");
+  check_accounting(s);
+  for (const std::string name : {"sender", "receiver"}) {
+    CAPTURE(name);
+    CHECK(contains(read_file(dir + "/policies/" + name + "/config.yaml"),
+                   name == "sender" ? "seat: first" : "seat: second"));
+  }
+  // Each from its own seat, against the other policy: the code holds.
+  r = run_troupe("eval " + dir + " --policy sender --greedy --episodes 200 --opponent " + dir +
+                 "/policies/receiver --json " + dir + "/sender.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto sender = read_json(dir + "/sender.json");
+  CHECK(sender["seats"].size() == 1);  // its own seat only
+  CHECK(sender["seats"]["first"]["wins"].get<int>() >= 180);
+  // Against a random sender the receiver can only guess.
+  r = run_troupe("eval " + dir + " --policy receiver --greedy --episodes 300 --opponent random --json " + dir +
+                 "/receiver.json");
+  REQUIRE(r.exit_code == 0);
+  const int guessed = read_json(dir + "/receiver.json")["seats"]["second"]["wins"].get<int>();
+  CHECK(guessed > 60);
+  CHECK(guessed < 150);
+  r = run_troupe("eval " + dir + " --policy receiver --episodes 10 --opponent random --seat first");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "this policy plays second (receiver) only"));
+  r = run_troupe("eval " + dir + " --policy sender --episodes 10 --opponent " + dir + "/policies/sender");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "not the spaces of the seat it would play (receiver: Box(4) -> Discrete(3))"));
+  r = run_troupe("export " + dir + " --policy receiver --out " + dir + "/receiver.pt");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, dir + "/policies/receiver/checkpoints/"));
+
+  // One policy cannot alternate between the two seats, nor play itself.
+  r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_signal_bad") +
+                 " --set 'policies={both: {agents: [\"*\"]}}'");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "key 'env.seat': Signal-v0: the agents sender (Box(3) -> Discrete(4)) and receiver "
+                           "(Box(4) -> Discrete(3)) have different spaces"));
+  r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_signal_self") +
+                 " --set 'policies={one: {agents: [sender]}}' --set selfplay.enabled=true");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "key 'selfplay.enabled': Signal-v0's agents sender and receiver have different spaces"));
+}
+
+TEST_CASE("policies: the same config trains a Python AEC game whose agents' spaces differ") {
+  // tests/envs/python/aec_test_games.py's signalling game: the sender's mask
+  // (from its infos) has five choices, the receiver's three.
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string dir = fresh_dir("e2e_signal_python");
+  auto r = run_troupe("train " + source + "/configs/signal_policies.yaml --run-dir " + dir +
+                      " --set env.id=python:aec_test_games:signal_aec --set env.python_path=[" + source +
+                      "/tests/envs/python," + source + "/examples/python_game] --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "solved");
+  check_accounting(s);
+  r = run_troupe("eval " + dir + " --policy receiver --greedy --episodes 100 --opponent " + dir +
+                 "/policies/sender --json " + dir + "/receiver.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_json(dir + "/receiver.json")["seats"]["second"]["wins"].get<int>() >= 90);
 }
 }

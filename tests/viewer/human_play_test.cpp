@@ -295,4 +295,33 @@ TEST_CASE("troupe play --human in Duel Pong runs on without a key pressed, both 
   CHECK(troupe::tests::count_of(counts, {90, 200, 255}) > 100);  // the left paddle (envs/games/duel_pong.cpp)
   CHECK(troupe::tests::count_of(counts, {255, 140, 60}) > 100);  // the right one: the person's
 }
+
+TEST_CASE("troupe play --human in Signal-v0 seats the person where the policy is not; each sees what its agent may") {
+  const std::string dir = troupe::tests::fresh_dir("human_play_signal");
+  auto r = troupe::tests::run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/signal_policies.yaml --run-dir " +
+                                     dir + " --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // The sender's policy: the person is the receiver, and sees the signal
+  // the policy sent (the game's colours, envs/games/signal_game.cpp).
+  const std::string png = dir + "/signal.png";
+  r = troupe::tests::troupe_headless("play " + dir + " --policy sender --human --frames 1 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("click the board or press 1-3") != std::string::npos);  // the receiver's three guesses
+  const auto counts = troupe::tests::colour_counts(troupe::tests::read_png(png));
+  CHECK(troupe::tests::count_of(counts, {80, 160, 230}) > 500);  // a signal sent
+  CHECK(troupe::tests::count_of(counts, {230, 200, 60}) == 0);   // and the secret hidden from the receiver
+  r = troupe::tests::troupe_headless("play " + dir + " --policy sender --human --seat first --frames 1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("the policy plays sender (first)") != std::string::npos);
+  // The receiver's policy: the person sends, and sees the secret to send.
+  r = troupe::tests::troupe_headless("play " + dir + " --policy receiver --human --frames 1 --screenshot " + png);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("press 1-4") != std::string::npos);
+  const auto sending = troupe::tests::colour_counts(troupe::tests::read_png(png));
+  CHECK(troupe::tests::count_of(sending, {230, 200, 60}) > 500);
+  CHECK(troupe::tests::count_of(sending, {80, 160, 230}) == 0);  // nothing sent yet
+}
 }

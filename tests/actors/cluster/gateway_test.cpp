@@ -114,6 +114,7 @@ gateway_policy fake_policy(caf::actor_system& sys, seen& s, const run_shapes& sh
   p.metrics = metrics ? metrics : sys.spawn(fake_metrics, &s);
   p.config_yaml = std::move(yaml);
   p.shapes = shapes;
+  p.opponent_shapes = shapes;
   return p;
 }
 
