@@ -23,7 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string token = "rogue-suite-token";
+const std::string rogue_token = "rogue-suite-token";
 
 // Resident memory of a process, in MiB (VmRSS).
 double rss_mib(pid_t pid) {
@@ -56,7 +56,7 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   // (about 30 s, mostly its timeouts) is over; n_steps 10 and lr 0.001, with
   // which such a run solved in 0.8-0.9M env steps (seeds 1-3; about 70 s here
   // through the gateway). Tight timeouts, so the suite need not wait long.
-  child_process learner({TROUPE_BINARY, "serve", cartpole_config, "--listen", "127.0.0.1:0", "--token", token,
+  child_process learner({TROUPE_BINARY, "serve", cartpole_config, "--listen", "127.0.0.1:0", "--token", rogue_token,
                          "--run-dir", dir, "--view-port", "0", "--set", "agents.count=0", "--set",
                          "env.envs_per_agent=4", "--set", "run.stop.window=1500", "--set",
                          "algo.n_steps=10", "--set", "algo.lr=0.001", "--set",
@@ -69,13 +69,13 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   INFO(read_file(log));
   REQUIRE_FALSE(cluster.empty());
   REQUIRE_FALSE(view.empty());
-  child_process worker({TROUPE_BINARY, "join", cluster, "--agents", "1", "--token", token, "--name", "w1"},
+  child_process worker({TROUPE_BINARY, "join", cluster, "--agents", "1", "--token", rogue_token, "--name", "w1"},
                        dir + ".worker.log");
   REQUIRE_FALSE(wait_for_log(log, std::regex("worker 'w1' joined")).empty());
   std::this_thread::sleep_for(std::chrono::seconds(1));  // training under way
   const double rss_before = rss_mib(learner.pid());
 
-  const json c = rogue("cluster " + cluster + " --token " + token + " --ids 300 --envs 4 --steps 10");
+  const json c = rogue("cluster " + cluster + " --token " + rogue_token + " --ids 300 --envs 4 --steps 10");
   const json v = rogue("view " + view + " --ids 300");
   const json f = rogue("flood " + cluster + " --connections 1000 --limit 20");
   const double rss_after = rss_mib(learner.pid());
