@@ -86,7 +86,10 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
   // A game whose agents' spaces differ is played from the policy's own seat
   // only; the other seat's spaces are what the opponent must play.
   const envs::game_agents agents = envs::game_agents_of(config.env);
-  const bool own_seat_only = !envs::same_spaces(agents.specs.at(0), agents.specs.at(1));
+  if (agents.names.size() != 2)
+    throw config_error("--opponent: " + config.env.id + " made no two-player game (those are: " +
+                       envs::two_player_games() + ")");
+  const bool own_seat_only = agents.spaces_differ();
   const std::string own_seat = config.env.versus.seat;
   const envs::side_specs sides =
       envs::specs_of_sides(agents.specs[0], agents.specs[1],

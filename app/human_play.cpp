@@ -154,7 +154,7 @@ void play_against(const std::string& target, bool best, const std::string& polic
     // Where the agents' spaces differ, the person takes the seat the policy
     // was not trained for.
     const envs::game_agents agents = envs::game_agents_of(env);
-    if (agents.specs.size() == 2 && !envs::same_spaces(agents.specs[0], agents.specs[1])) {
+    if (agents.spaces_differ()) {
       const bool policy_first = env.versus.seat != "second";
       const envs::seat_choice yours = policy_first ? envs::seat_choice::second : envs::seat_choice::first;
       if (seat != envs::seat_choice::alternate && seat != yours)

@@ -253,8 +253,9 @@ game_agents game_agents_of(const env_config& config) {
   return {{games->agent_name(0), games->agent_name(1)}, {games->agent_spec(0), games->agent_spec(1)}};
 }
 
-env_spec game_spec_of(const env_config& config) {
-  const game_agents agents = game_agents_of(config);
+env_spec game_spec_of(const env_config& config) { return game_spec_of(config, game_agents_of(config)); }
+
+env_spec game_spec_of(const env_config& config, const game_agents& agents) {
   if (agents.names.size() != 2)
     throw env_key_error("env.id", config.id + " is not a two-player game (those are: " + two_player_games() + ")");
   return *specs_of_sides(agents.specs[0], agents.specs[1], parse_seat(config.versus.seat), agents.names[0],
@@ -266,8 +267,7 @@ std::vector<std::string> game_agent_names(const env_config& config) { return gam
 
 env_config with_playable_seat(env_config config) {
   if (config.versus.seat != "alternate" || !is_two_player_game(config.id)) return config;
-  const game_agents agents = game_agents_of(config);
-  if (agents.specs.size() == 2 && !same_spaces(agents.specs[0], agents.specs[1])) config.versus.seat = "first";
+  if (game_agents_of(config).spaces_differ()) config.versus.seat = "first";
   return config;
 }
 

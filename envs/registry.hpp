@@ -72,6 +72,8 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
 struct game_agents {
   std::vector<std::string> names;
   std::vector<env_spec> specs;
+  // Two agents whose spaces are not alike: one policy cannot play both.
+  bool spaces_differ() const { return specs.size() == 2 && !same_spaces(specs[0], specs[1]); }
 };
 // Config's game's agents (the game made once, to ask); throws env_key_error
 // naming env.id when it is not a two-player game.
@@ -85,6 +87,8 @@ env_config with_playable_seat(env_config config);
 // env_key_error naming env.seat when that alternates between agents of
 // different spaces (specs_of_sides).
 env_spec game_spec_of(const env_config& config);
+// The same of a game whose agents were read already.
+env_spec game_spec_of(const env_config& config, const game_agents& agents);
 // `count` of `config`'s games in their turn-based form; throws env_key_error
 // naming env.id when it has none. (As an env, a game is one seat of it
 // against env.opponent: make_env_vector.)

@@ -516,12 +516,12 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
     // what is not a game is refused before any agent starts.
     if (config.selfplay.enabled) {
       const envs::game_agents agents = envs::game_agents_of(config.env);
-      if (agents.specs.size() == 2 && !envs::same_spaces(agents.specs[0], agents.specs[1]))
+      if (agents.spaces_differ())
         throw config_error(origin + ": key 'selfplay.enabled': " + config.env.id + "'s agents " + agents.names[0] +
                            " and " + agents.names[1] +
                            " have different spaces, so a policy cannot play its own snapshots: give each agent a "
                            "policy of its own (policies:) instead");
-      return envs::game_spec_of(config.env);
+      return envs::game_spec_of(config.env, agents);
     }
     // Several policies each play their own seat, whose spaces may differ
     // (actors::plan_requests reads each); the game is made here to check it.
