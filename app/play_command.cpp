@@ -11,6 +11,7 @@
 #include "app/policy_flags.hpp"
 #include "agents/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
+#include "agents/match.hpp"
 #include "app/commands.hpp"
 #include "app/human_play.hpp"
 #include "run/config_loader.hpp"
@@ -85,6 +86,18 @@ class model_playback_policy final : public playback_policy {
   model::prediction out_;
 };
 
+// The run's environment as the window plays it. A team (env.seat all) is
+// shown from its first agent's seat, the policy's own moves; its other
+// agents are played by the same trained policy, as in training.
+std::unique_ptr<envs::env> watched_env(const run::trained_model& trained, bool greedy) {
+  if (trained.config.env.versus.seat != "all") return envs::make_env(trained.config.env);
+  envs::env_config first = trained.config.env;
+  first.versus.seat = "first";
+  return std::make_unique<envs::vector_as_env>(envs::make_game_side(
+      first, 1, envs::seat_choice::first,
+      [&](const envs::env_spec& spec) { return agents::model_opponents(trained.model, 1, spec, greedy); }));
+}
+
 void play(const play_options& opts) {
   if (opts.episodes < 0 || opts.fps < 0)
     throw config_error("play: --episodes and --fps must not be negative");
@@ -102,7 +115,7 @@ void play(const play_options& opts) {
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
       opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.which.chosen());
-  const auto env = envs::make_env(trained.config.env);
+  const auto env = watched_env(trained, opts.greedy);
   std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
             << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id
             << (opts.greedy ? ", greedy" : ", sampling") << ", seed " << opts.seed << std::endl;

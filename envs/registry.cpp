@@ -15,6 +15,7 @@
 #include "envs/games/connect_four_game.hpp"
 #include "envs/games/duel_pong.hpp"
 #include "envs/games/signal_game.hpp"
+#include "envs/games/spread_game.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -49,6 +50,10 @@ env_factory one_side_of(const char* id) {
   return [id](const env_config& options) {
     env_config config = options;
     config.id = id;  // whatever id the options came with
+    if (config.versus.seat == "all")
+      throw env_key_error("env.seat", std::string(id) +
+                                          ": all plays every agent of a game, a vector of agents rather than one "
+                                          "environment; one environment is one seat (first, second or alternate)");
     return std::unique_ptr<env>(new vector_as_env(make_game_side(
         config, 1, parse_seat(config.versus.seat), [&config](const env_spec& spec) {
           return games::builtin_opponents(config.versus.opponent, 1, config, spec, "env.opponent");
@@ -81,6 +86,8 @@ std::vector<registry_entry> builtin_envs() {
        [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::duel_pong()); }},
       {games::signal_game::id, one_side_of(games::signal_game::id),
        [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::signal_game()); }},
+      {games::spread_game::id, one_side_of(games::spread_game::id), {},
+       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::spread_game()); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
@@ -117,8 +124,13 @@ namespace {
 // The spaces of the side `side` does not play, which its player is made for.
 template <class Games>
 env_spec other_side_spec(const Games& games, seat_choice side) {
-  return *specs_of_sides(games.agent_spec(0), games.agent_spec(1), side, games.agent_name(0), games.agent_name(1))
-              .other;
+  std::vector<const env_spec*> specs;
+  std::vector<std::string> names;
+  for (int a = 0; a < games.agent_count(); ++a) {
+    specs.push_back(&games.agent_spec(a));
+    names.push_back(games.agent_name(a));
+  }
+  return *specs_of_side(specs, names, side).other;
 }
 
 std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env_config& config, seat_choice side,
@@ -176,6 +188,12 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
   env_config whole = config;
   whole.observe.clear();
   std::unique_ptr<env_vector> vector = make_external_vector(whole, count);
+  if (!vector && whole.versus.seat == "all" && is_game(whole.id)) {
+    // Every agent of each game is a row of its own (envs/side_vector.hpp).
+    vector = make_game_side(whole, count, seat_choice::all, [&](const env_spec& spec) {
+      return games::builtin_opponents(whole.versus.opponent, count, whole, spec, "env.opponent");
+    });
+  }
   if (!vector) {
     std::vector<std::unique_ptr<env>> envs;
     for (int i = 0; i < count; ++i) envs.push_back(make_env(whole));
@@ -202,14 +220,21 @@ std::string turn_based_games() {
 bool is_two_player_game(const std::string& id) {
   if (is_turn_based_game(id)) return true;
   for (const auto& e : registered_envs())
-    if (e.id == id) return bool(e.make_simultaneous);
+    if (e.id == id) return e.make_simultaneous && e.make_simultaneous(env_config{})->agent_count() == 2;
+  return false;
+}
+
+bool is_game(const std::string& id) {
+  if (parse_env_id(id).source == env_source::python) return true;
+  for (const auto& e : registered_envs())
+    if (e.id == id) return e.make_game || e.make_simultaneous;
   return false;
 }
 
 std::string two_player_games() {
   std::string names;
   for (const auto& e : registered_envs())
-    if (e.make_game || e.make_simultaneous) names += (names.empty() ? "" : ", ") + e.id;
+    if (is_two_player_game(e.id)) names += (names.empty() ? "" : ", ") + e.id;
   return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC or Parallel game";
 }
 
@@ -241,7 +266,12 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
 game_agents game_agents_of(const env_config& config) {
   if (const registry_entry* e = simultaneous_entry(config.id)) {
     const auto game = e->make_simultaneous(config);
-    return {{game->agent_name(0), game->agent_name(1)}, {game->agent_spec(0), game->agent_spec(1)}};
+    game_agents agents;
+    for (int a = 0; a < game->agent_count(); ++a) {
+      agents.names.push_back(game->agent_name(a));
+      agents.specs.push_back(game->agent_spec(a));
+    }
+    return agents;
   }
   if (parse_env_id(config.id).source == env_source::python) {
     const python::host_hello hello =

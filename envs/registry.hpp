@@ -57,6 +57,9 @@ bool is_turn_based_game(const std::string& id);
 std::string turn_based_games();
 // The same for two-player games of either kind, simultaneous ones included.
 bool is_two_player_game(const std::string& id);
+// Whether `id` may be a game of several agents: a registered game of any
+// number of agents, or a Python id.
+bool is_game(const std::string& id);
 std::string two_player_games();
 // What plays the other side of a game whose spec is given.
 using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& game)>;

@@ -19,23 +19,49 @@ side_sizes::side_sizes(const env_spec& s)
       action(s.action.flat_size()),
       mask(s.has_action_mask ? s.action.choice_count() : 0) {}
 
+side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
+                         seat_choice seats) {
+  const size_t n = agents.size();
+  if (n < 2 || names.size() != n) throw std::invalid_argument("specs_of_side: two or more agents and their names expected");
+  const env_spec& first = *agents[0];
+  const auto described = [&](size_t a) { return names[a] + " (" + spaces_text(*agents[a]) + ")"; };
+  if (seats == seat_choice::alternate || seats == seat_choice::all) {
+    for (size_t a = 1; a < n; ++a)
+      if (!same_spaces(first, *agents[a]))
+        throw env_key_error(
+            "env.seat", first.id + ": the agents " + described(0) + " and " + described(a) +
+                            " have different spaces, so one policy cannot " +
+                            (seats == seat_choice::all ? "play them all (env.seat all)" : "alternate between their seats") +
+                            ": set env.seat to first or second, or give each agent a policy of its own (policies:)");
+    return {&first, &first};
+  }
+  const size_t own = seats == seat_choice::second ? 1 : 0;
+  const env_spec* other = nullptr;
+  size_t other_agent = 0;
+  for (size_t a = 0; a < n; ++a) {
+    if (a == own) continue;
+    if (!other) {
+      other = agents[a], other_agent = a;
+    } else if (!same_spaces(*other, *agents[a])) {
+      throw env_key_error("env.seat", first.id + ": the agents outside the learning seat, " + described(other_agent) +
+                                          " and " + described(a) +
+                                          ", have different spaces, and one player plays them all");
+    }
+  }
+  return {agents[own], other};
+}
+
 side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,
                           const std::string& first_name, const std::string& second_name) {
-  if (seats == seat_choice::second) return {&second, &first};
-  if (seats == seat_choice::alternate && !same_spaces(first, second))
-    throw env_key_error("env.seat", first.id + ": the agents " + first_name + " (" + spaces_text(first) + ") and " +
-                                        second_name + " (" + spaces_text(second) +
-                                        ") have different spaces, so one policy cannot alternate between their "
-                                        "seats: set env.seat to first or second, or give each agent a policy of "
-                                        "its own (policies:)");
-  return {&first, &second};
+  return specs_of_side({&first, &second}, {first_name, second_name}, seats);
 }
 
 seat_choice parse_seat(const std::string& text) {
   if (text == "alternate") return seat_choice::alternate;
   if (text == "first") return seat_choice::first;
   if (text == "second") return seat_choice::second;
-  throw std::invalid_argument("env.seat: '" + text + "' is not a seat (expected alternate, first or second)");
+  if (text == "all") return seat_choice::all;
+  throw std::invalid_argument("env.seat: '" + text + "' is not a seat (expected alternate, first, second or all)");
 }
 
 seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats,
@@ -46,6 +72,10 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
   if (games_->agent_count() != 2)
     throw std::invalid_argument("seat_vector: two-agent games expected (" + games_->spec().id + " has " +
                                 std::to_string(games_->agent_count()) + " agents)");
+  if (seats == seat_choice::all)
+    throw env_key_error("env.seat", games_->spec().id +
+                                        " is turn-based: one agent moves at a time, so a policy plays one seat of "
+                                        "it (first, second or alternate); all is for simultaneous games");
   sides_ = specs_of_sides(games_->agent_spec(0), games_->agent_spec(1), seats, games_->agent_name(0),
                           games_->agent_name(1));
   own_ = side_sizes(*sides_.own);

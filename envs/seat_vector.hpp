@@ -48,10 +48,11 @@ class opponents {
   static constexpr int watched_game = 0;
 };
 
-// Which seat the learning policy plays: the first mover's, the second's, or
-// either (drawn per episode from its seed).
-enum class seat_choice { alternate, first, second };
-// "alternate", "first", "second"; throws std::invalid_argument naming env.seat.
+// Which seat the learning policy plays: the first mover's, the second's,
+// any one (drawn per episode from its seed), or, in a simultaneous game,
+// every agent's at once (a team of one policy: envs/side_vector.hpp).
+enum class seat_choice { alternate, first, second, all };
+// "alternate", "first", "second", "all"; throws std::invalid_argument naming env.seat.
 seat_choice parse_seat(const std::string& text);
 
 // The spaces of a two-agent game's sides as `seats` plays them: the learning
@@ -64,6 +65,12 @@ struct side_specs {
 };
 side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,
                           const std::string& first_name, const std::string& second_name);
+// The same for a game of any number of agents (specs and names in agent
+// order): the side's agents must share their spaces (one policy plays
+// them), and so must the agents outside it (one player plays them); `all`
+// leaves none outside (`other` is then the side's own).
+side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
+                         seat_choice seats);
 
 // What one side's rows hold: its view's floats, its action's, and its
 // mask's choices (0 without a mask).

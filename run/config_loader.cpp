@@ -224,6 +224,18 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     } catch (const std::invalid_argument& e) {
       fail("env.opponent", e.what());
     }
+  if (config.env.versus.seat == "all") {
+    if (envs::is_turn_based_game(config.env.id) && envs::is_registered(config.env.id))
+      fail("env.seat", "all: " + config.env.id +
+                           " is turn-based, one agent moving at a time, so a policy plays one seat of it (first, "
+                           "second or alternate); all is for simultaneous games");
+    if (config.selfplay.enabled)
+      fail("env.seat", "all: the policy plays every agent of each game, which leaves no seat for its snapshots "
+                       "(self-play plays one seat: first, second or alternate)");
+    if (config.policies.size() > 1)
+      fail("env.seat", "all: one policy plays every agent of each game; several policies (teams of their own) "
+                       "are not built yet");
+  }
   if (config.selfplay.enabled) {
     if (!envs::is_two_player_game(config.env.id))
       fail("selfplay.enabled", "self-play needs a two-player game (" + envs::two_player_games() + "); " +

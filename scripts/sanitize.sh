@@ -96,7 +96,9 @@ if [ "$kind" = address ]; then
   # --viewer rather than fail CI by chance.
   exclude=(-E viewer)
   $with_viewer && exclude=()
-  ctest --test-dir "$dir" -L unit "${exclude[@]}" --output-on-failure "$@"
+  # Two suites at a time: the actors suite alone is half the time, and the
+  # others fit beside it.
+  ctest --test-dir "$dir" -L unit "${exclude[@]}" --output-on-failure -j "$(nproc)" "$@"
 else
   # The tests of the concurrency claims (docs/design.md's table), each a loop of
   # many rounds on real threads: the critical section, judging parameters,

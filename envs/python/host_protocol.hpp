@@ -43,16 +43,15 @@ struct host_answer {
   std::uint8_t padding[3];
   std::uint32_t payload_bytes;
 };
-// The head of a game's state in a game_reset / game_step answer
-// (troupe_games.py's STATE); the rewards (f64 per agent), views (f32 per
-// agent) and masks follow.
+// The head of a turn-based (AEC) game's state in a game_reset / game_step
+// answer (troupe_games.py's STATE); the rewards (f64 per agent), views (f32
+// per agent) and the mover's mask follow. A Parallel game's head has an end
+// per agent instead of two (python_parallel_vector.cpp reads it).
 struct game_state_head {
-  std::int32_t to_move;  // AEC: the mover; Parallel: 0 while the game goes on; -1 once it is over
+  std::int32_t to_move;  // the mover; -1 once the game is over
   std::uint8_t terminated;
   std::uint8_t truncated;
-  // Parallel: each agent's own end at this step (joint_result::left's
-  // values); AEC: 0.
-  std::uint8_t left[2];
+  std::uint8_t left[2];  // 0: an AEC game's agents leave together, at its end
 };
 #pragma pack(pop)
 static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8 && sizeof(game_state_head) == 8);

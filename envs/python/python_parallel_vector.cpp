@@ -1,7 +1,7 @@
 #include "envs/python/python_parallel_vector.hpp"
 
+#include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <stdexcept>
 
 #include "envs/env_error.hpp"
@@ -16,10 +16,11 @@ python_parallel_vector::python_parallel_vector(const env_config& config, host_gr
   const host_hello described = read_hello(config.id, hosts_.hello);
   agents_ = described.agents;
   can_render_ = described.can_render;
-  if (agents_.size() != 2)
-    throw env_key_error("env.id", "'" + config.id + "': a two-agent game expected, its host names " +
-                                      std::to_string(agents_.size()) + " agents");
-  specs_ = described.agent_specs.empty() ? std::vector<env_spec>(2, described.spec) : described.agent_specs;
+  if (agents_.size() < 2)
+    throw env_key_error("env.id", "'" + config.id + "': a game of two or more agents expected, its host names " +
+                                      std::to_string(agents_.size()));
+  specs_ = described.agent_specs.empty() ? std::vector<env_spec>(agents_.size(), described.spec)
+                                         : described.agent_specs;
   for (const env_spec& s : specs_) {
     view_offsets_.push_back(views_per_game_);
     view_sizes_.push_back(size_t(s.observation.flat_size()));
@@ -35,29 +36,37 @@ python_parallel_vector::python_parallel_vector(const env_config& config, host_gr
 
 python_parallel_vector::~python_parallel_vector() = default;
 
-void python_parallel_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
-                                      size_t extra_bytes, joint_result* results) {
-  const size_t view_bytes = views_per_game_ * sizeof(float), mask_bytes = masks_per_game_;
-  const size_t record = sizeof(game_state_head) + 2 * sizeof(double) + view_bytes + mask_bytes;
-  hosts_.exchange_records(op, what, games, n, extra, extra_bytes, record, [&](int i, const char* at) {
+void python_parallel_vector::exchange(host_op op, const char* what, const int* games, int n_games,
+                                      const void* extra, size_t extra_bytes, joint_result* results) {
+  // A record: the game's going (i32) and end (two u8), each agent's own end
+  // (u8 each), each agent's reward (f64 each), the views, the masks.
+  const size_t n = agents_.size(), view_bytes = views_per_game_ * sizeof(float), mask_bytes = masks_per_game_;
+  const size_t head = sizeof(std::int32_t) + 2 + n;
+  const size_t record = head + n * sizeof(double) + view_bytes + mask_bytes;
+  hosts_.exchange_records(op, what, games, n_games, extra, extra_bytes, record, [&](int i, const char* at) {
     const size_t g = size_t(games[i]);
-    game_state_head head;
-    std::memcpy(&head, at, sizeof head);
-    at += sizeof head;
+    std::int32_t going = 0;
+    std::memcpy(&going, at, sizeof going);
+    const bool terminated = at[sizeof going] != 0;
+    const auto* left = reinterpret_cast<const std::uint8_t*>(at + sizeof going + 2);
+    at += head;
     joint_result r;
-    r.rewards.resize(2);
-    std::memcpy(r.rewards.data(), at, 2 * sizeof(double));
-    at += 2 * sizeof(double);
+    r.rewards.resize(n);
+    std::memcpy(r.rewards.data(), at, n * sizeof(double));
+    at += n * sizeof(double);
     std::memcpy(&views_[g * views_per_game_], at, view_bytes);
     at += view_bytes;
     std::memcpy(&masks_[g * masks_per_game_], at, mask_bytes);
-    r.terminated = head.to_move < 0 && head.terminated;
-    r.truncated = head.to_move < 0 && !head.terminated;
-    for (const std::uint8_t end : head.left)
-      if (end > joint_result::agent_truncated)
-        throw std::runtime_error("the Python game host answered an agent's end of " + std::to_string(end) +
+    r.terminated = going < 0 && terminated;
+    r.truncated = going < 0 && !terminated;
+    bool any_left = false;
+    for (size_t a = 0; a < n; ++a) {
+      if (left[a] > joint_result::agent_truncated)
+        throw std::runtime_error("the Python game host answered an agent's end of " + std::to_string(left[a]) +
                                  " (0, 1 or 2 expected)");
-    if (head.left[0] || head.left[1]) r.left.assign(std::begin(head.left), std::end(head.left));
+      any_left = any_left || left[a] != 0;
+    }
+    if (any_left) r.left.assign(left, left + n);
     if (results) results[i] = std::move(r);
   });
 }

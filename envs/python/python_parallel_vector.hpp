@@ -3,8 +3,8 @@
 // one; envs/python/troupe_games.py's ParallelHost reads the API), stepped in
 // env.processes_per_agent processes of their own: a batch of steps or resets
 // is one command per process, and its answer is each listed game's state
-// after it (both agents' views and masks, what the step gave each, the end),
-// kept here. Two-agent games, each agent with its own spaces.
+// after it (every agent's view and mask, what the step gave each, the end),
+// kept here. Games of two or more agents, each agent with its own spaces.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,8 +47,8 @@ class python_parallel_vector final : public simultaneous_vector {
   // action in turn).
   std::vector<size_t> view_sizes_, view_offsets_, mask_sizes_, mask_offsets_;
   size_t views_per_game_ = 0, masks_per_game_ = 0, row_width_ = 0;
-  std::vector<float> views_;          // game x (agent 0's view, agent 1's)
-  std::vector<std::uint8_t> masks_;   // game x (agent 0's mask, agent 1's)
+  std::vector<float> views_;          // game x (each agent's view in turn)
+  std::vector<std::uint8_t> masks_;   // game x (each agent's mask in turn)
 };
 
 }  // namespace troupe::envs::python

@@ -33,10 +33,10 @@ the best moves broken at random.
 A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
 without observe()): reset(seed=) gives every agent's observation and info,
 step({agent: action}) every agent's observation, reward, termination,
-truncation and info. Two agents play at every step until one is terminated
-or truncated: that agent has left (Troupe is told, and its side's episode
-ends), the other plays on alone, stepped with its own action only, and the
-game is over when no agent is left. A departed agent's view stays its last.
+truncation and info. Two or more agents play at every step until one is
+terminated or truncated: that agent has left (Troupe is told), the others
+play on, stepped with their own actions only, and the game is over when no
+agent is left. A departed agent's view stays its last.
 Masks come from an observation's "action_mask" or the info's.
 
 A scripted player (`python:MODULE:CALLABLE` as an opponent) is a function of
@@ -52,10 +52,11 @@ from troupe_spaces import Refused
 import troupe_spaces as spaces
 
 # A game's state in an answer: to_move (i32, -1 when over), terminated and
-# truncated (u8), each of the two agents' own end at this step (u8: 0 plays
+# truncated (u8), each agent's own end at this step (u8 per agent: 0 plays
 # on, 1 terminated, 2 truncated; Parallel games, whose agents may leave one
-# by one); then rewards (f64 per agent), observations (f32, per agent in
-# turn), the mover's mask (u8 per choice).
+# by one; AEC games have two agents, each 0); then rewards (f64 per agent),
+# observations (f32, per agent in turn), the mover's mask (u8 per choice),
+# or in a Parallel game every agent's mask in turn.
 STATE = struct.Struct("<iBBBB")
 PLAYS_ON, TERMINATED, TRUNCATED = 0, 1, 2
 
@@ -127,13 +128,15 @@ def space_of(env, which, agent):
     raise Refused("the environment has neither %s_space(agent) nor %s_spaces[agent]" % (which, which))
 
 
-def two_agents(first, kind):
-    """The agents of a two-agent game and each one's observation and action
-    spaces (described), or Refused saying why the game is not one."""
+def agents_of(first, kind, most):
+    """The agents of a game of two to `most` agents and each one's
+    observation and action spaces (described), or Refused saying why the
+    game is not one."""
     agents = list(first.possible_agents)
-    if len(agents) != 2:
-        raise Refused("the %s environment has %d possible agents (%s); Troupe plays two-agent games"
-                      % (kind, len(agents), ", ".join(map(str, agents))))
+    if not 2 <= len(agents) <= most:
+        raise Refused("the %s environment has %d possible agents (%s); Troupe plays %s games of %s agents"
+                      % (kind, len(agents), ", ".join(map(str, agents)), kind,
+                         "two" if most == 2 else "two or more"))
     described = [(spaces.describe(space_of(first, "observation", agent), "observation"),
                   spaces.describe(space_of(first, "action", agent), "action")) for agent in agents]
     return agents, described
@@ -237,7 +240,7 @@ class GameHost(GameBatches):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, described = two_agents(first, "AEC")
+        self.agents, described = agents_of(first, "AEC", 2)
         observation, action = described[0]
         self.mask_from = self.mask_source(settings["action_mask"], first, observation, action)
         self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
@@ -459,7 +462,7 @@ class ParallelHost(GameBatches):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, described = two_agents(first, "Parallel")
+        self.agents, described = agents_of(first, "Parallel", 1 << 16)
         observation, action = described[0]
         discrete = spaces.ActionDecoder(action, np).components is not None
         setting = settings["action_mask"]
@@ -485,17 +488,20 @@ class ParallelHost(GameBatches):
         # A step's row: each agent's action in turn, each as wide as its own.
         self.step_shape = (sum(side.action_width for side in self.sides),)
         self.hello = hello_of("parallel", self.agents, self.sides, first, self.mask_from)
+        self.head = struct.Struct("<iBB%dB" % len(self.agents))  # STATE, an end per agent
         self.steps = [0] * len(games)
         self.gone = [set() for _ in games]  # agents that have left each game
         self.views = [{} for _ in games]    # each agent's last observation
 
-    def state(self, g, observations, infos, rewards=(0.0, 0.0), over=False, terminated=False, left=(0, 0)):
+    def state(self, g, observations, infos, rewards=None, over=False, terminated=False, left=None):
         """Game g's record: going (0) or over (-1), the end, each agent's own
         end at this step, rewards, each agent's view and mask (a departed
         agent's last view, and no legal move)."""
         np = self.np
-        parts = [STATE.pack(-1 if over else 0, bool(terminated), bool(over and not terminated), *left),
-                 struct.pack("<2d", *rewards)]
+        n = len(self.agents)
+        parts = [self.head.pack(-1 if over else 0, bool(terminated), bool(over and not terminated),
+                                *(left or [PLAYS_ON] * n)),
+                 struct.pack("<%dd" % n, *(rewards or [0.0] * n))]
         views = self.views[g]
         for agent, side in zip(self.agents, self.sides):
             if agent in observations:
@@ -532,7 +538,7 @@ class ParallelHost(GameBatches):
             at += side.action_width
         observations, rewards, terminations, truncations, infos = env.step(actions)
         self.steps[g] += 1
-        left = [PLAYS_ON, PLAYS_ON]
+        left = [PLAYS_ON] * len(self.agents)
         for i, agent in enumerate(self.agents):
             if agent in gone:
                 continue

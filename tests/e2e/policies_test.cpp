@@ -5,7 +5,9 @@
 // budget counts both; they resume; eval, play and export take --policy.
 // And the two agents of Signal-v0, whose spaces differ
 // (configs/signal_policies.yaml): each policy is built for its own seat's
-// spaces, and the pair learns a code neither could alone.
+// spaces, and the pair learns a code neither could alone. And a team: the
+// three agents of Spread-v0 (configs/spread.yaml, env.seat all), or of a
+// Python Parallel game, played and trained as one policy.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -188,5 +190,55 @@ TEST_CASE("policies: the same config trains a Python AEC game whose agents' spac
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(read_json(dir + "/receiver.json")["seats"]["second"]["wins"].get<int>() >= 90);
+}
+
+TEST_CASE("a team: Spread-v0's three agents learn as one policy from its config; eval and export; the refusals") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/spread.yaml";
+  const std::string dir = fresh_dir("e2e_spread");
+  // A bar halfway from random play (-6.3 an agent) to the scripted team that
+  // takes the best assignment (-0.28), and far above agents that each head
+  // for their nearest landmark (-7.1): only agents that share the landmarks
+  // out reach it (tests/envs/team_test.cpp).
+  auto r = run_troupe("train " + config + " --run-dir " + dir +
+                      " --set run.stop.mean_return=-3 --set run.stop.env_steps=8000000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "solved");
+  check_accounting(s);
+  r = run_troupe("eval " + dir + " --greedy --episodes 300 --json " + dir + "/eval.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto e = read_json(dir + "/eval.json");
+  CHECK(e["episodes"] == 300);
+  CHECK(e["return_mean"].get<double>() > -4.0);
+  r = run_troupe("export " + dir + " --out " + dir + "/spread.pt");
+  CHECK(r.exit_code == 0);
+
+  // What a team cannot be: a turn-based game's, or a league's.
+  r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_spread_bad") + " --set env.id=ConnectFour-v0");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "key 'env.seat': all: ConnectFour-v0 is turn-based"));
+  r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_spread_self") +
+                 " --set env.id=DuelPong-v0 --set selfplay.enabled=true");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "key 'env.seat': all: the policy plays every agent of each game"));
+}
+
+TEST_CASE("a team: a Python Parallel game of three agents trains as one policy") {
+  // tests/envs/python/aec_test_games.py's tally: each agent's reward is its
+  // own action's (0-3) over three rounds, so a row trained on another
+  // agent's reward would not learn; random play scores 0.45, action 3 0.9.
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string dir = fresh_dir("e2e_team_python");
+  auto r = run_troupe("train " + source + "/configs/spread.yaml --run-dir " + dir +
+                      " --set env.id=python:aec_test_games:tally --set env.python_path=[" + source +
+                      "/tests/envs/python," + source + "/examples/python_game] --set env.envs_per_agent=4 --set algo.n_steps=3 --set algo.lr=0.003"
+                      " --set run.stop.mean_return=0.85 --set run.stop.env_steps=300000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "solved");
+  check_accounting(s);
 }
 }

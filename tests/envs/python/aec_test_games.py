@@ -259,8 +259,56 @@ def three_agents():
     return Countdown(agents=("a", "b", "c"))
 
 
-def three_parallel():
-    return Pennies(agents=("a", "b", "c"))
+class Tally:
+    """PettingZoo's Parallel API with three agents, as
+    tests/envs/team_test.cpp's native game: three rounds, each giving agent
+    i 0.1 x its action (0-3) + 0.001 x (i + 1); each observes [round, i, the
+    sum of the others' last actions]. With `leaver`, that agent ends after
+    the first round (terminated) and the others play on; an action for it
+    after that is an error."""
+
+    def __init__(self, leaver=None):
+        self.possible_agents = ["t0", "t1", "t2"]
+        self.leaver = leaver
+
+    def observation_space(self, agent):
+        return Box(0, 9, (3,), np.float32)
+
+    def action_space(self, agent):
+        return Discrete(4)
+
+    def view(self, agent):
+        i = self.possible_agents.index(agent)
+        others = sum(v for a, v in self.last.items() if a != agent)
+        return np.array([self.round, i, others], np.float32)
+
+    def reset(self, seed=None, options=None):
+        self.agents = list(self.possible_agents)
+        self.round = 0
+        self.last = {a: 0 for a in self.agents}
+        return {a: self.view(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions):
+        if set(actions) != set(self.agents):
+            raise ValueError("actions for %r, but the agents are %r" % (sorted(actions), self.agents))
+        acting = list(self.agents)
+        rewards = {a: 0.1 * int(actions[a]) + 0.001 * (self.possible_agents.index(a) + 1) for a in acting}
+        self.last.update({a: int(actions[a]) for a in acting})
+        self.round += 1
+        done = self.round == 3
+        terminations = {a: done or (a == self.leaver and self.round == 1) for a in acting}
+        truncations = {a: False for a in acting}
+        observations = {a: self.view(a) for a in acting}
+        self.agents = [a for a in acting if not terminations[a]]
+        return observations, rewards, terminations, truncations, {a: {} for a in acting}
+
+
+def tally():
+    return Tally()
+
+
+def tally_leaving():
+    return Tally(leaver="t1")
 
 
 class SignalAEC:

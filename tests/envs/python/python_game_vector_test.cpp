@@ -225,8 +225,59 @@ TEST_CASE("Parallel bridge: both sides' actions in one step, each side's rewards
   env_config c = game_config("python:aec_test_games:pennies");
   const std::string parallel = creation_error([&] { make_turn_based_vector(c, 1); });
   CHECK(parallel.find("Parallel game") != std::string::npos);
-  const std::string three = creation_error([] { make_env_vector(game_config("python:aec_test_games:three_parallel"), 1); });
-  CHECK(three.find("3 possible agents") != std::string::npos);
+}
+
+TEST_CASE("Parallel bridge: three agents, a team of one policy (env.seat all) or one seat against the others") {
+  env_config c = game_config("python:aec_test_games:tally");
+  c.versus.seat = "all";
+  auto team = make_env_vector(c, 2);
+  REQUIRE(team->size() == 6);  // two games of three
+  std::vector<float> obs(18), final_obs(18);
+  std::vector<step_result> r(6);
+  const std::vector<std::uint64_t> seeds{1, 2, 3, 4, 5, 6};
+  team->reset(seeds.data(), obs.data());
+  for (int row = 0; row < 6; ++row) CHECK(obs[size_t(row) * 3 + 1] == row % 3);
+  const std::vector<float> actions{0, 1, 2, 3, 0, 1};
+  team->step(actions.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  for (int row = 0; row < 6; ++row) {
+    CAPTURE(row);
+    CHECK(r[size_t(row)].reward == doctest::Approx(0.1 * actions[size_t(row)] + 0.001 * (row % 3 + 1)));
+  }
+  CHECK(obs[2] == 1 + 2);  // agent 0 of game 0 sees its teammates' actions
+  team->step(actions.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  team->step(actions.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  for (int row = 0; row < 6; ++row) CHECK(r[size_t(row)].terminated);
+  CHECK(final_obs[0] == 3);
+  CHECK(obs[0] == 0);
+
+  // One agent leaves: its row ends as it did, its teammates' are cut.
+  c.id = "python:aec_test_games:tally_leaving";
+  auto leaving = make_env_vector(c, 1);
+  std::vector<float> o(9), fo(9);
+  std::vector<step_result> lr(3);
+  leaving->reset(seeds.data(), o.data());
+  const std::vector<float> ones{1, 1, 1};
+  leaving->step(ones.data(), seeds.data(), o.data(), lr.data(), fo.data());
+  CHECK(lr[1].terminated);
+  CHECK(lr[0].truncated);
+  CHECK(lr[2].truncated);
+  CHECK(o[0] == 0);  // the game anew
+
+  // The first seat, the two others played by one scripted player (it plays 2).
+  c.id = "python:aec_test_games:tally_leaving";
+  c.versus.seat = "first";
+  c.versus.opponent = "python:aec_test_games:always_two";
+  auto seat = make_env_vector(c, 2);
+  REQUIRE(seat->size() == 2);
+  seat->reset(seeds.data(), obs.data());
+  seat->step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  CHECK(r[0].reward == doctest::Approx(0.1 + 0.001));
+  CHECK(obs[2] == 2 + 2);  // both others played 2
+  // t1 left; t2 alone is asked, and the game refuses an action for t1.
+  seat->step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  CHECK(obs[2] == 2 + 2);  // t1's last action stays in the sum
+  seat->step(ones.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  CHECK(r[0].terminated);
 }
 
 TEST_CASE("Parallel bridge: an agent leaves first, the other plays on alone with its own action only") {
