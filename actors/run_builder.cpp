@@ -34,9 +34,10 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
   run::run_config for_workers = own;
   for_workers.cluster = {};  // the token and key paths stay on the learner
   g.config_yaml = run::to_yaml(for_workers);
+  const int rows_per_env = envs::rows_per_env(own.env);
   const auto shapes_of = [&](const envs::env_spec& spec) {
     run_shapes s;
-    s.envs_per_agent = own.env.envs_per_agent;
+    s.rows_per_agent = own.env.envs_per_agent * rows_per_env;
     s.obs_size = spec.observation.flat_size();
     s.action_width = spec.action.flat_size();
     s.state_size = own.model.recurrent.state_size();

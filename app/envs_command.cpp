@@ -2,6 +2,7 @@
 // troupe envs --describe ENV_ID [--set env.KEY=VALUE]...: one environment's,
 // any id a run config takes (a Python environment or a plugin too).
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -29,7 +30,8 @@ void print_spec(const envs::env_spec& spec) {
 void print_agents(const envs::game_agents& agents) {
   for (size_t a = 0; a < agents.names.size(); ++a) {
     const envs::env_spec& s = agents.specs[a];
-    std::cout << "\n  agent " << agents.names[a] << " (" << (a == 0 ? "first" : "second") << " seat): observation "
+    const std::string seat = a == 0 ? "first seat" : a == 1 ? "second seat" : "agent " + std::to_string(a);
+    std::cout << "\n  agent " << agents.names[a] << " (" << seat << "): observation "
               << s.observation.describe() << "  action " << s.action.describe()
               << (s.has_action_mask ? "  action mask yes" : "");
   }

@@ -180,8 +180,10 @@ void print_header(const prepared_run& p) {
   const run::run_config& config = p.request.config;
   std::string devices;
   for (const auto& d : config.devices) devices += (devices.empty() ? "" : ", ") + d;
+  const bool team = config.env.versus.seat == "all";
   std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
-            << config.env.envs_per_agent << " envs, devices [" << devices << "]"
+            << config.env.envs_per_agent << (team ? " games, every agent of each played (env.seat all)" : " envs")
+            << ", devices [" << devices << "]"
             << (config.devices.size() > 1
                     ? " (replicas.max_lag " + std::to_string(config.replicas.max_lag) + ")"
                     : std::string())

@@ -203,6 +203,11 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
   return std::make_unique<observed_vector>(std::move(vector), config.observe);
 }
 
+int rows_per_env(const env_config& config) {
+  if (config.versus.seat != "all" || !is_game(config.id)) return 1;
+  return int(game_agents_of(config).names.size());
+}
+
 bool is_turn_based_game(const std::string& id) {
   if (parse_env_id(id).source == env_source::python) return true;
   for (const auto& e : registered_envs())

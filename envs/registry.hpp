@@ -47,6 +47,9 @@ void register_env(registry_entry entry);
 std::unique_ptr<env> make_env(const env_config& config);
 // `count` environments of `config`, to be stepped together (an agent's).
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count);
+// The rows of that vector a game (or an environment): every agent of a game
+// that env.seat all plays as a team (its game made once, to ask), else 1.
+int rows_per_env(const env_config& config);
 std::unique_ptr<env> make_env(const std::string& id);  // with default options
 bool is_registered(const std::string& id);
 

@@ -16,7 +16,7 @@ bool all_finite(const std::vector<float>& v) {
 }  // namespace
 
 std::string predict_request_problem(const run_shapes& shapes, const predict_request& request) {
-  if (request.rows != shapes.envs_per_agent ||
+  if (request.rows != shapes.rows_per_agent ||
       request.observations.size() != size_t(request.rows) * size_t(shapes.obs_size) ||
       request.states.size() != size_t(request.rows) * size_t(shapes.state_size) ||
       !all_finite(request.observations) || !all_finite(request.states))
@@ -36,14 +36,14 @@ std::string opponent_request_problem(const run_shapes& shapes, const opponent_re
       request.event_returns.size() != events ||
       events > max_opponent_events(shapes))
     return "opponent request with malformed episode events";
-  const auto foreign = [&](std::int32_t game) { return game < 0 || game >= shapes.envs_per_agent; };
+  const auto foreign = [&](std::int32_t game) { return game < 0 || game >= shapes.rows_per_agent; };
   if (std::any_of(request.event_games.begin(), request.event_games.end(), foreign) ||
       std::any_of(request.event_ended.begin(), request.event_ended.end(), [](std::uint8_t e) { return e > 1; }) ||
       !std::all_of(request.event_returns.begin(), request.event_returns.end(),
                    [](double v) { return std::isfinite(v); }))
     return "opponent request with malformed episode events";
   const size_t rows = request.games.size();
-  if (rows > size_t(shapes.envs_per_agent) || std::any_of(request.games.begin(), request.games.end(), foreign) ||
+  if (rows > size_t(shapes.rows_per_agent) || std::any_of(request.games.begin(), request.games.end(), foreign) ||
       request.observations.size() != rows * size_t(shapes.obs_size) || !all_finite(request.observations))
     return "opponent request with malformed positions";
   if (!request.action_masks.empty() &&
@@ -54,7 +54,7 @@ std::string opponent_request_problem(const run_shapes& shapes, const opponent_re
 }
 
 std::string rollout_problem(const run_shapes& shapes, const algo::rollout& r) {
-  if (r.n_steps != shapes.n_steps || r.n_envs != shapes.envs_per_agent ||
+  if (r.n_steps != shapes.n_steps || r.n_envs != shapes.rows_per_agent ||
       r.obs_size != shapes.obs_size || r.action_size != shapes.action_width ||
       r.state_size != shapes.state_size || r.mask_size != shapes.mask_size)
     return "rollout shape (" + std::to_string(r.n_steps) + " steps x " +

@@ -14,7 +14,9 @@ namespace troupe::actors {
 
 // The shapes of one run's data.
 struct run_shapes {
-  int envs_per_agent = 1;
+  // An agent's rows: its environments (its games), or with a team
+  // (env.seat all) every agent of each game.
+  int rows_per_agent = 1;
   int obs_size = 1;
   int action_width = 1;  // floats per action
   int state_size = 0;    // a recurrent policy's state per environment
@@ -33,7 +35,7 @@ std::string rollout_problem(const run_shapes& shapes, const algo::rollout& rollo
 
 // At most this many episode events ride on one opponent request: a worker's
 // agent asks without moves (no rows) before it would hold more.
-inline size_t max_opponent_events(const run_shapes& shapes) { return 4 * size_t(shapes.envs_per_agent); }
+inline size_t max_opponent_events(const run_shapes& shapes) { return 4 * size_t(shapes.rows_per_agent); }
 
 std::string opponent_request_problem(const run_shapes& shapes, const opponent_request& request);
 

@@ -25,7 +25,7 @@ class remote_players final : public envs::opponents {
         width_(size_t(spec.action.flat_size())),
         mask_(size_t(spec.action.choice_count())) {
     run_shapes shapes;
-    shapes.envs_per_agent = games;
+    shapes.rows_per_agent = games;
     most_events_ = max_opponent_events(shapes);
     pending_.agent_id = agent_id;
   }

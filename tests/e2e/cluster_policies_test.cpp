@@ -132,6 +132,18 @@ TEST_CASE("cluster: Signal-v0's sender and receiver, of different spaces, learn 
   }
 }
 
+TEST_CASE("cluster: a team's rows (every agent of each game) pass the learner's checks of a worker's messages") {
+  // 16 games of three agents are 48 rows an agent: a learner that checked
+  // them against env.envs_per_agent would reject every request.
+  const std::string dir = troupe::tests::fresh_dir("cluster_team");
+  serve_with_workers(dir, "spread.yaml", {"run.stop.env_steps=300000", "run.stop.wall_seconds=90"}, 1, 1);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  CHECK(nodes_that_stepped(s) == std::set<std::string>{"w1"});
+  check_policy_accounting(s);
+}
+
 TEST_CASE("cluster: self-play on a worker draws from the learner's league and its games move the ratings") {
   const std::string dir = troupe::tests::fresh_dir("cluster_selfplay");
   serve_with_workers(dir, "connect_four_selfplay.yaml",

@@ -82,7 +82,7 @@ bool messages_input(const std::uint8_t* data, size_t size) {
   if (size < 6) return false;
   actors::run_shapes shapes;
   shapes.n_steps = 1 + data[1] % 4;
-  shapes.envs_per_agent = 1 + data[2] % 4;
+  shapes.rows_per_agent = 1 + data[2] % 4;
   shapes.obs_size = 1 + data[3] % 8;
   shapes.action_width = 1 + data[4] % 3;
   shapes.mask_size = (data[4] / 3) % 6;
@@ -123,7 +123,7 @@ bool messages_input(const std::uint8_t* data, size_t size) {
           body, length, [&](const auto& m) { return actors::opponent_request_problem(shapes, m); });
       if (!request) return false;
       for (std::int32_t game : request->games)
-        if (game < 0 || game >= shapes.envs_per_agent) throw fuzz_finding("an accepted move for a game the agent has not");
+        if (game < 0 || game >= shapes.rows_per_agent) throw fuzz_finding("an accepted move for a game the agent has not");
       if (request->observations.size() != request->games.size() * size_t(shapes.obs_size) ||
           request->event_ended.size() != request->event_games.size() ||
           request->event_seeds.size() != request->event_games.size() ||

@@ -72,11 +72,11 @@ algo::rollout valid_rollout(std::uint32_t agent, const run_shapes& c) {
   algo::rollout r;
   r.agent_id = agent;
   r.n_steps = c.n_steps;
-  r.n_envs = c.envs_per_agent;
+  r.n_envs = c.rows_per_agent;
   r.obs_size = c.obs_size;
   r.action_size = c.action_width;
-  const size_t steps = size_t(c.n_steps) * c.envs_per_agent;
-  r.observations.assign((c.n_steps + 1) * c.envs_per_agent * c.obs_size, 0.5f);
+  const size_t steps = size_t(c.n_steps) * c.rows_per_agent;
+  r.observations.assign((c.n_steps + 1) * c.rows_per_agent * c.obs_size, 0.5f);
   r.actions.assign(steps * c.action_width, 1.0f);
   r.rewards.assign(steps, 1.0f);
   r.terminated.assign(steps, false);
@@ -97,7 +97,7 @@ template <> struct reply_of<opponent_request> { using type = opponent_reply; };
 // choices, when masked), 3 steps a rollout.
 run_shapes two_games_of_four(int mask_size = 0) {
   run_shapes shapes;
-  shapes.envs_per_agent = 2;
+  shapes.rows_per_agent = 2;
   shapes.obs_size = 4;
   shapes.action_width = 1;
   shapes.n_steps = 3;
@@ -353,7 +353,7 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
   auto acted_at_11 = [&](std::uint32_t agent) {
     auto r = valid_rollout(agent, shapes);
     r.mask_size = 3;
-    r.action_masks.assign(size_t(shapes.n_steps * shapes.envs_per_agent * 3), 1);
+    r.action_masks.assign(size_t(shapes.n_steps * shapes.rows_per_agent * 3), 1);
     r.behaviour_version.assign(r.behaviour_version.size(), 11);
     return r;
   };
