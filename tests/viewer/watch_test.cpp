@@ -179,6 +179,26 @@ TEST_CASE("play shows a trained policy, and plays the episodes eval scores") {
   CHECK(missing.exit_code == 2);
 }
 
+TEST_CASE("play shows a team (env.seat all): every agent of the game moved by the trained policy") {
+  const fs::path dir = empty_dir("play_team");
+  const std::string run_dir = (dir / "run").string();
+  const auto trained = run_command(std::string(TROUPE_BINARY) + " train " + std::string(TROUPE_SOURCE_DIR) +
+                                   "/configs/spread.yaml --run-dir " + run_dir + fixed_steps +
+                                   " --set run.stop.env_steps=100000");
+  INFO(trained.output);
+  REQUIRE(trained.exit_code == 0);
+  const std::string png = (dir / "team.png").string();
+  const auto shown = troupe_headless("play " + run_dir + " --episodes 2 --greedy --fps 0 --screenshot " + png);
+  INFO(shown.output);
+  REQUIRE(shown.exit_code == 0);
+  const auto returns = played_returns(shown.output);
+  CHECK(returns.size() == 2);
+  CHECK(shown.output.find("in 25 steps (time limit)") != std::string::npos);
+  const auto counts = colour_counts(read_png(png));
+  for (const auto& agent : {rgb{90, 200, 255}, rgb{255, 140, 60}, rgb{230, 90, 200}}) CHECK(count_of(counts, agent) > 50);
+  check_panel(read_png(png));
+}
+
 TEST_CASE("play carries an LSTM's state from step to step, as eval does") {
   // The memory cue is answerable only from memory: a play that dropped or
   // mixed up the state would score near 0 where eval scores near 1.
