@@ -15,6 +15,7 @@
 #include "run/run_directory.hpp"
 #include "algo/learner.hpp"
 #include "envs/env_error.hpp"
+#include "envs/agent_pattern.hpp"
 #include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
@@ -34,10 +35,11 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
   run::run_config for_workers = own;
   for_workers.cluster = {};  // the token and key paths stay on the learner
   g.config_yaml = run::to_yaml(for_workers);
-  const int rows_per_env = envs::rows_per_env(own.env);
-  const auto shapes_of = [&](const envs::env_spec& spec) {
+  // An agent's rows: its games times the agents it plays in each (and the
+  // other side's moves: its games times the other policy's agents).
+  const auto shapes_of = [&](const envs::env_spec& spec, const envs::env_config& side) {
     run_shapes s;
-    s.rows_per_agent = own.env.envs_per_agent * rows_per_env;
+    s.rows_per_agent = own.env.envs_per_agent * envs::rows_per_env(side);
     s.obs_size = spec.observation.flat_size();
     s.action_width = spec.action.flat_size();
     s.state_size = own.model.recurrent.state_size();
@@ -46,9 +48,11 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
     s.mask_heads = spec.action.categories();
     return s;
   };
-  g.shapes = shapes_of(policy.plan.env);
+  g.shapes = shapes_of(policy.plan.env, own.env);
   if (opponent_source source = opponents_of(config, run, index)) {
-    g.opponent_shapes = shapes_of(policy.plan.other_env);
+    const envs::env_config& other_side =
+        run.policies.size() > 1 ? run.policies[(index + 1) % run.policies.size()].plan.config.env : own.env;
+    g.opponent_shapes = shapes_of(policy.plan.other_env, other_side);
     g.opponents = [source, games = own.env.envs_per_agent, env = own.env,
                    spec = policy.plan.other_env](caf::actor_system& sys) { return source(sys, games, env, spec); };
   }
@@ -209,7 +213,7 @@ namespace {
 // against env.opponent.
 envs::game_agents agents_played(const run_request& request) {
   const run::run_config& config = request.config;
-  if (!(config.selfplay.enabled || !config.policies.empty()) || !envs::is_two_player_game(config.env.id)) return {};
+  if (!(config.selfplay.enabled || !config.policies.empty()) || !envs::is_game(config.env.id)) return {};
   try {
     return envs::game_agents_of(config.env);
   } catch (const envs::env_key_error& e) {
@@ -218,18 +222,26 @@ envs::game_agents agents_played(const run_request& request) {
   }
 }
 
-// Policy p's spaces and, in a game of `agents`, the other seat's: those of
-// the seat plan_policies gave it (env.seat), which may differ.
+// Policy p's spaces and, in a game of `agents`, the other side's: those of
+// the seat or team plan_policies gave it (env.seat, env.team), which may
+// differ.
 void seat_spaces(const run_request& request, const envs::game_agents& agents, policy_request& p) {
   const run::run_config& config = request.config;
   try {
-    if (agents.names.size() != 2) {
+    if (agents.names.size() < 2) {
       const bool as_read = !request.env.id.empty() && p.config.env.versus.seat == config.env.versus.seat;
       p.env = as_read ? request.env : envs::spec_of(p.config.env);
       return;
     }
-    const envs::side_specs sides = envs::specs_of_sides(
-        agents.specs[0], agents.specs[1], envs::parse_seat(p.config.env.versus.seat), agents.names[0], agents.names[1]);
+    std::vector<const envs::env_spec*> specs;
+    for (const auto& s : agents.specs) specs.push_back(&s);
+    const envs::seat_choice seat = envs::parse_seat(p.config.env.versus.seat);
+    const auto& team = p.config.env.versus.team;
+    const envs::side_specs sides = envs::specs_of_side(
+        specs, agents.names, seat,
+        seat == envs::seat_choice::all
+            ? envs::agents_matching(team.empty() ? std::vector<std::string>{"*"} : team, agents.names)
+            : std::vector<int>{});
     p.env = *sides.own;
     p.other_env = *sides.other;
   } catch (const envs::env_key_error& e) {

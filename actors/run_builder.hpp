@@ -45,7 +45,7 @@ struct policy_request {
   std::string resume_from;  // its checkpoint to continue from (empty: a fresh start)
   // What its agents observe and do: the spaces of the seat it plays.
   envs::env_spec env;
-  // Of a two-player game: the other seat's, which its opponents play.
+  // Of a game of several agents: the other side's, which its opponents play.
   envs::env_spec other_env;
 };
 

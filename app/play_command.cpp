@@ -11,9 +11,9 @@
 #include "app/policy_flags.hpp"
 #include "agents/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
-#include "agents/match.hpp"
 #include "app/commands.hpp"
 #include "app/human_play.hpp"
+#include "app/team_playback.hpp"
 #include "run/config_loader.hpp"
 #include "app/local_playback.hpp"
 #include "run/trained_model.hpp"
@@ -86,16 +86,12 @@ class model_playback_policy final : public playback_policy {
   model::prediction out_;
 };
 
-// The run's environment as the window plays it. A team (env.seat all) is
-// shown from its first agent's seat, the policy's own moves; its other
-// agents are played by the same trained policy, as in training.
-std::unique_ptr<envs::env> watched_env(const run::trained_model& trained, bool greedy) {
-  if (trained.config.env.versus.seat != "all") return envs::make_env(trained.config.env);
-  envs::env_config first = trained.config.env;
-  first.versus.seat = "first";
-  return std::make_unique<envs::vector_as_env>(envs::make_game_side(
-      first, 1, envs::seat_choice::first,
-      [&](const envs::env_spec& spec) { return agents::model_opponents(trained.model, 1, spec, greedy); }));
+// The run's environment as the window plays it: a team (env.seat all) as
+// its first agent's game, its teammates moved by the same policy.
+std::unique_ptr<envs::env> watched_env(const run::trained_model& trained, bool greedy, std::uint64_t seed) {
+  const envs::env_config& env = trained.config.env;
+  if (env.versus.seat != "all") return envs::make_env(env);
+  return std::make_unique<team_playback_env>(envs::make_env_vector(env, 1), trained.model, greedy, seed);
 }
 
 void play(const play_options& opts) {
@@ -115,7 +111,7 @@ void play(const play_options& opts) {
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
       opts.target, opts.best ? run::which_checkpoint::best : run::which_checkpoint::newest, opts.which.chosen());
-  const auto env = watched_env(trained, opts.greedy);
+  const auto env = watched_env(trained, opts.greedy, opts.seed);
   std::cout << "troupe play: " << trained.checkpoint << " (version " << trained.meta.version
             << ", " << trained.meta.env_steps << " env steps), " << trained.config.env.id
             << (opts.greedy ? ", greedy" : ", sampling") << ", seed " << opts.seed << std::endl;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <exception>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -180,9 +181,11 @@ void print_header(const prepared_run& p) {
   const run::run_config& config = p.request.config;
   std::string devices;
   for (const auto& d : config.devices) devices += (devices.empty() ? "" : ", ") + d;
-  const bool team = config.env.versus.seat == "all";
+  const bool team = config.env.versus.seat == "all" ||
+                    std::any_of(p.request.policies.begin(), p.request.policies.end(),
+                                [](const auto& policy) { return policy.config.env.versus.seat == "all"; });
   std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
-            << config.env.envs_per_agent << (team ? " games, every agent of each played (env.seat all)" : " envs")
+            << config.env.envs_per_agent << (team ? " games, a team's agents in each (env.seat all)" : " envs")
             << ", devices [" << devices << "]"
             << (config.devices.size() > 1
                     ? " (replicas.max_lag " + std::to_string(config.replicas.max_lag) + ")"
@@ -197,8 +200,11 @@ void print_header(const prepared_run& p) {
         std::cout << " " << key << " " << *algo::hyperparameter(policy.config.algo, key);
       std::cout << " (first draw), " << policy.run_dir << std::endl;
     } else if (!policy.name.empty()) {
-      std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, seat "
-                << policy.config.env.versus.seat << ", " << policy.run_dir << std::endl;
+      const auto& versus = policy.config.env.versus;
+      std::string team;
+      for (const auto& agent : versus.team) team += (team.empty() ? "" : ", ") + agent;
+      std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, "
+                << (team.empty() ? "seat " + versus.seat : "team " + team) << ", " << policy.run_dir << std::endl;
     }
     if (!policy.resume_from.empty()) std::cout << "troupe: resuming from " << policy.resume_from << std::endl;
   }

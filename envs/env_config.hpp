@@ -16,7 +16,10 @@ struct minatar_options {
 // (ConnectFour-v0; ignored by other environments).
 struct opponent_options {
   std::string opponent = "random";  // random | alphabeta:DEPTH (1-8)
-  std::string seat = "alternate";   // alternate (drawn per episode) | first | second
+  std::string seat = "alternate";   // alternate (drawn per episode) | first | second | all
+  // With seat all: the agents the policy plays, by name or pattern
+  // (player_*); empty: every agent of the game.
+  std::vector<std::string> team;
 };
 
 // One env.mujoco value as the config wrote it: a scalar, or a list of

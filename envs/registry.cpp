@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "envs/acrobot.hpp"
+#include "envs/agent_pattern.hpp"
 #include "envs/cartpole.hpp"
 #include "envs/env_id.hpp"
 #include "envs/examples/archer.hpp"
@@ -16,6 +17,7 @@
 #include "envs/games/duel_pong.hpp"
 #include "envs/games/signal_game.hpp"
 #include "envs/games/spread_game.hpp"
+#include "envs/games/contest_game.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -88,6 +90,8 @@ std::vector<registry_entry> builtin_envs() {
        [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::signal_game()); }},
       {games::spread_game::id, one_side_of(games::spread_game::id), {},
        [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::spread_game()); }},
+      {games::contest_game::id, one_side_of(games::contest_game::id), {},
+       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::contest_game()); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
@@ -119,30 +123,52 @@ std::unique_ptr<env> make_env(const std::string& id) {
 }
 
 namespace {
-// One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
-// their hosts say, against what `others` makes.
-// The spaces of the side `side` does not play, which its player is made for.
-template <class Games>
-env_spec other_side_spec(const Games& games, seat_choice side) {
-  std::vector<const env_spec*> specs;
-  std::vector<std::string> names;
-  for (int a = 0; a < games.agent_count(); ++a) {
-    specs.push_back(&games.agent_spec(a));
-    names.push_back(games.agent_name(a));
-  }
-  return *specs_of_side(specs, names, side).other;
+// The agents env.team names among `names` (every agent when it names none):
+// the team a side plays with env.seat all. Throws env_key_error naming
+// env.team when a pattern names no agent.
+std::vector<int> team_of(const env_config& config, const std::vector<std::string>& names) {
+  if (config.versus.seat != "all") return {};
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  for (const auto& pattern : config.versus.team)
+    if (agents_matching({pattern}, names).empty())
+      throw env_key_error("env.team", config.id + ": '" + pattern + "' names none of the game's agents (" + all + ")");
+  return agents_matching(config.versus.team.empty() ? std::vector<std::string>{"*"} : config.versus.team, names);
 }
 
+// The side `side` plays of `games` (its team with env.seat all), as a
+// side_vector whose others are played by what `others` makes for their
+// spaces.
+template <class Games>
+std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_config& config, seat_choice side,
+                                    const opponents_for& others) {
+  std::vector<const env_spec*> specs;
+  std::vector<std::string> names;
+  for (int a = 0; a < games->agent_count(); ++a) {
+    specs.push_back(&games->agent_spec(a));
+    names.push_back(games->agent_name(a));
+  }
+  const std::vector<int> team = team_of(config, names);
+  const env_spec other = *specs_of_side(specs, names, side, team).other;
+  return std::make_unique<side_vector>(std::move(games), side, others(other), team);
+}
+
+// One seat of turn-based games.
+std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, seat_choice side,
+                                    const opponents_for& others) {
+  const env_spec other = *specs_of_sides(games->agent_spec(0), games->agent_spec(1), side, games->agent_name(0),
+                                         games->agent_name(1))
+                              .other;
+  return std::make_unique<seat_vector>(std::move(games), side, others(other));
+}
+
+// One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
+// their hosts say, against what `others` makes.
 std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env_config& config, seat_choice side,
                                              const opponents_for& others) {
-  if (hosts.kind == "parallel") {
-    auto games = std::make_unique<python::python_parallel_vector>(config, std::move(hosts));
-    const env_spec other = other_side_spec(*games, side);
-    return std::make_unique<side_vector>(std::move(games), side, others(other));
-  }
-  auto games = std::make_unique<python::python_game_vector>(config, std::move(hosts));
-  const env_spec other = other_side_spec(*games, side);
-  return std::make_unique<seat_vector>(std::move(games), side, others(other));
+  if (hosts.kind == "parallel")
+    return side_of(std::make_unique<python::python_parallel_vector>(config, std::move(hosts)), config, side, others);
+  return seat_of(std::make_unique<python::python_game_vector>(config, std::move(hosts)), side, others);
 }
 
 // Environments from outside Troupe, by their id's prefix; null for a
@@ -205,7 +231,7 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
 
 int rows_per_env(const env_config& config) {
   if (config.versus.seat != "all" || !is_game(config.id)) return 1;
-  return int(game_agents_of(config).names.size());
+  return int(team_of(config, game_agents_of(config).names).size());
 }
 
 bool is_turn_based_game(const std::string& id) {
@@ -256,16 +282,12 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
   if (const registry_entry* e = simultaneous_entry(config.id)) {
     std::vector<std::unique_ptr<simultaneous_env>> games;
     for (int i = 0; i < count; ++i) games.push_back(e->make_simultaneous(config));
-    auto vector = std::make_unique<native_simultaneous_vector>(std::move(games));
-    const env_spec other = other_side_spec(*vector, side);
-    return std::make_unique<side_vector>(std::move(vector), side, others(other));
+    return side_of(std::make_unique<native_simultaneous_vector>(std::move(games)), config, side, others);
   }
   if (parse_env_id(config.id).source == env_source::python)
     return python_game_side(python::start_environment_hosts(config, count, python::host_serves::games), config, side,
                             others);
-  std::unique_ptr<turn_based_vector> games = make_turn_based_vector(config, count);
-  const env_spec other = other_side_spec(*games, side);
-  return std::make_unique<seat_vector>(std::move(games), side, others(other));
+  return seat_of(make_turn_based_vector(config, count), side, others);
 }
 
 game_agents game_agents_of(const env_config& config) {

@@ -20,35 +20,44 @@ side_sizes::side_sizes(const env_spec& s)
       mask(s.has_action_mask ? s.action.choice_count() : 0) {}
 
 side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
-                         seat_choice seats) {
+                         seat_choice seats, const std::vector<int>& team) {
   const size_t n = agents.size();
   if (n < 2 || names.size() != n) throw std::invalid_argument("specs_of_side: two or more agents and their names expected");
   const env_spec& first = *agents[0];
   const auto described = [&](size_t a) { return names[a] + " (" + spaces_text(*agents[a]) + ")"; };
-  if (seats == seat_choice::alternate || seats == seat_choice::all) {
-    for (size_t a = 1; a < n; ++a)
-      if (!same_spaces(first, *agents[a]))
-        throw env_key_error(
-            "env.seat", first.id + ": the agents " + described(0) + " and " + described(a) +
-                            " have different spaces, so one policy cannot " +
-                            (seats == seat_choice::all ? "play them all (env.seat all)" : "alternate between their seats") +
-                            ": set env.seat to first or second, or give each agent a policy of its own (policies:)");
-    return {&first, &first};
+  // Which agents the side plays.
+  std::vector<std::uint8_t> mine(n, 0);
+  if (seats == seat_choice::all) {
+    for (size_t a = 0; a < n; ++a) mine[a] = team.empty();
+    for (int a : team) mine.at(size_t(a)) = 1;
+  } else if (seats == seat_choice::alternate) {
+    mine.assign(n, 1);  // any of them, episode by episode
+  } else {
+    mine[seats == seat_choice::second ? 1 : 0] = 1;
   }
-  const size_t own = seats == seat_choice::second ? 1 : 0;
+  // The side's agents share their spaces (one policy plays them), and so
+  // do the others (one player plays them).
+  const env_spec* own = nullptr;
   const env_spec* other = nullptr;
-  size_t other_agent = 0;
+  size_t own_agent = 0, other_agent = 0;
   for (size_t a = 0; a < n; ++a) {
-    if (a == own) continue;
-    if (!other) {
-      other = agents[a], other_agent = a;
-    } else if (!same_spaces(*other, *agents[a])) {
-      throw env_key_error("env.seat", first.id + ": the agents outside the learning seat, " + described(other_agent) +
-                                          " and " + described(a) +
-                                          ", have different spaces, and one player plays them all");
+    const env_spec*& kept = mine[a] ? own : other;
+    size_t& kept_agent = mine[a] ? own_agent : other_agent;
+    if (!kept) {
+      kept = agents[a], kept_agent = a;
+      continue;
     }
+    if (same_spaces(*kept, *agents[a])) continue;
+    if (mine[a])
+      throw env_key_error(
+          "env.seat", first.id + ": the agents " + described(kept_agent) + " and " + described(a) +
+                          " have different spaces, so one policy cannot " +
+                          (seats == seat_choice::all ? "play them both (env.seat all)" : "alternate between their seats") +
+                          ": set env.seat to first or second, or give each agent a policy of its own (policies:)");
+    throw env_key_error("env.seat", first.id + ": the agents outside the learning side, " + described(kept_agent) +
+                                        " and " + described(a) + ", have different spaces, and one player plays them all");
   }
-  return {agents[own], other};
+  return {own, other ? other : own};
 }
 
 side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,

@@ -69,8 +69,9 @@ side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_ch
 // order): the side's agents must share their spaces (one policy plays
 // them), and so must the agents outside it (one player plays them); `all`
 // leaves none outside (`other` is then the side's own).
+// With `all`, `team` lists the agents the side plays (empty: every agent).
 side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
-                         seat_choice seats);
+                         seat_choice seats, const std::vector<int>& team = {});
 
 // What one side's rows hold: its view's floats, its action's, and its
 // mask's choices (0 without a mask).

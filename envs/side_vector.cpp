@@ -8,8 +8,8 @@
 namespace troupe::envs {
 
 side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice sides,
-                         std::unique_ptr<opponents> others)
-    : games_(std::move(games)), choice_(sides), others_(std::move(others)) {
+                         std::unique_ptr<opponents> others, std::vector<int> team)
+    : games_(std::move(games)), choice_(sides), others_(std::move(others)), team_(std::move(team)) {
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("side_vector: games and their opponents expected");
   agents_ = games_->agent_count();
@@ -24,10 +24,16 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
     action_at_.push_back(joint_width_);
     joint_width_ += size_t(specs.back()->action.flat_size());
   }
-  specs_ = specs_of_side(specs, names, sides);
+  if (sides == seat_choice::all && team_.empty())
+    for (int a = 0; a < agents_; ++a) team_.push_back(a);
+  for (size_t i = 0; i < team_.size(); ++i)
+    if (team_[i] < 0 || team_[i] >= agents_ || std::count(team_.begin(), team_.begin() + long(i), team_[i]))
+      throw std::invalid_argument("side_vector: team agent " + std::to_string(team_[i]) + " is not one of " +
+                                  std::to_string(agents_) + ", or is listed twice");
+  specs_ = specs_of_side(specs, names, sides, team_);
   own_ = side_sizes(*specs_.own);
   other_ = side_sizes(*specs_.other);
-  per_game_ = sides == seat_choice::all ? agents_ : 1;
+  per_game_ = sides == seat_choice::all ? int(team_.size()) : 1;
   const size_t k = size_t(games_->size()), n = size_t(agents_);
   rows_agent_.assign(k * size_t(per_game_), 0);
   in_side_.assign(k * n, 0);
@@ -44,9 +50,9 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
 }
 
 side_vector::side_vector(std::vector<std::unique_ptr<simultaneous_env>> games, seat_choice sides,
-                         std::unique_ptr<opponents> others)
+                         std::unique_ptr<opponents> others, std::vector<int> team)
     : side_vector(games.empty() ? nullptr : std::make_unique<native_simultaneous_vector>(std::move(games)), sides,
-                  std::move(others)) {}
+                  std::move(others), std::move(team)) {}
 
 void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seeds) {
   // As seat_vector: the side, the game and the opponent each draw from the
@@ -59,7 +65,7 @@ void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
     const int g = games[i];
     const size_t first_row = size_t(g) * size_t(per_game_);
     if (choice_ == seat_choice::all) {
-      for (int a = 0; a < agents_; ++a) rows_agent_[first_row + size_t(a)] = a;
+      for (int j = 0; j < per_game_; ++j) rows_agent_[first_row + size_t(j)] = team_[size_t(j)];
     } else {
       rows_agent_[first_row] = choice_ == seat_choice::first    ? 0
                                : choice_ == seat_choice::second ? 1
@@ -92,7 +98,7 @@ void side_vector::reset(const std::uint64_t* seeds, float* observations) {
 void side_vector::reset_one(int i, std::uint64_t seed, float* observation) {
   if (per_game_ != 1)
     throw std::logic_error(spec().id + ": row " + std::to_string(i) +
-                           " is one agent of a game the policy plays every agent of; it cannot start alone");
+                           " is one agent of a game the policy plays several agents of; it cannot start alone");
   begin({i}, &seed);
   games_->observe(i, side(i), observation);
 }

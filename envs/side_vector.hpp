@@ -31,12 +31,14 @@ namespace troupe::envs {
 class side_vector final : public env_vector {
  public:
   // `sides`: first is agent 0, second agent 1, alternate one agent drawn
-  // per episode from its seed, all every agent (specs_of_side says which
-  // agents' spaces must be alike).
-  side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice sides, std::unique_ptr<opponents> others);
+  // per episode from its seed, all the agents `team` lists (in its order;
+  // empty: every agent). specs_of_side says which agents' spaces must be
+  // alike.
+  side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice sides, std::unique_ptr<opponents> others,
+              std::vector<int> team = {});
   // Games of this process (a native_simultaneous_vector of them).
   side_vector(std::vector<std::unique_ptr<simultaneous_env>> games, seat_choice sides,
-              std::unique_ptr<opponents> others);
+              std::unique_ptr<opponents> others, std::vector<int> team = {});
 
   // The side's spaces (every agent of it has them).
   const env_spec& spec() const override { return *specs_.own; }
@@ -58,7 +60,7 @@ class side_vector final : public env_vector {
   // The agent the side plays in game g this episode, where the side is one
   // agent a game (agent 0 is the first).
   int side(int g) const { return agent_of_row(g); }
-  // The side's agents a game: 1, or every agent with env.seat all.
+  // The side's agents a game: 1, or its team's with env.seat all.
   int agents_per_game() const { return per_game_; }
 
  private:
@@ -76,6 +78,7 @@ class side_vector final : public env_vector {
   side_specs specs_;
   side_sizes own_, other_;  // an agent of the side's, an agent outside it's
   int agents_ = 0, per_game_ = 1;
+  std::vector<int> team_;                // with all: the side's agents, in row order
   std::vector<size_t> action_at_;        // where each agent's action begins in a joint row
   size_t joint_width_ = 0;
   std::vector<int> rows_agent_;          // row -> its agent this episode

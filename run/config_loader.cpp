@@ -17,6 +17,7 @@
 #include "envs/env_id.hpp"
 #include "envs/games/builtin_opponents.hpp"
 #include "envs/mujoco/tasks.hpp"
+#include "envs/agent_pattern.hpp"
 #include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
 #include "run/config_keys.hpp"
@@ -232,9 +233,6 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     if (config.selfplay.enabled)
       fail("env.seat", "all: the policy plays every agent of each game, which leaves no seat for its snapshots "
                        "(self-play plays one seat: first, second or alternate)");
-    if (config.policies.size() > 1)
-      fail("env.seat", "all: one policy plays every agent of each game; several policies (teams of their own) "
-                       "are not built yet");
   }
   if (config.selfplay.enabled) {
     if (!envs::is_two_player_game(config.env.id))
@@ -364,10 +362,12 @@ static void check_policies(const run_config& config, const std::string& path) {
   const auto fail = [&](const std::string& key, const std::string& what) {
     throw config_error(path + ": key '" + key + "': " + what);
   };
-  if (!envs::is_two_player_game(config.env.id))
-    fail("policies", "several policies play a two-player game (" + envs::two_player_games() + "), each its own seat; " +
-                         config.env.id + " is not one");
-  if (config.policies.size() > 2) fail("policies", "a two-player game has two seats: at most two policies");
+  if (!envs::is_game(config.env.id))
+    fail("policies", "several policies play a game of several agents (" + envs::two_player_games() +
+                         ", Spread-v0), each its own agents; " + config.env.id + " is not one");
+  if (config.policies.size() > 2)
+    fail("policies", "at most two policies: each plays its agents against the other's (a team each, in a game of "
+                     "more than two agents)");
   if (config.selfplay.enabled)
     fail("selfplay.enabled", "not with several policies yet: each policy plays the other's latest parameters (one policy for a league of snapshots)");
   if (config.run.deterministic) fail("run.deterministic", "not with several policies: their learners train side by side, in no fixed order");
@@ -547,28 +547,6 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
   }
 }
 
-namespace {
-// `pattern` with * standing for any run of characters.
-bool matches(const std::string& pattern, const std::string& name) {
-  size_t p = 0, n = 0, star = std::string::npos, resume = 0;
-  while (n < name.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = n;
-    } else if (p < pattern.size() && pattern[p] == name[n]) {
-      ++p, ++n;
-    } else if (star != std::string::npos) {
-      p = star + 1;
-      n = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-}  // namespace
-
 std::vector<policy_plan> plan_policies(const run_config& config, const std::string& origin) {
   if (config.pbt.enabled()) {  // the members: the run's config each, agents.count agents included
     std::vector<policy_plan> members;
@@ -585,7 +563,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
   };
   std::vector<std::string> names;
   try {
-    if (envs::is_two_player_game(config.env.id)) names = envs::game_agent_names(config.env);
+    if (envs::is_game(config.env.id)) names = envs::game_agent_names(config.env);
   } catch (const envs::env_key_error& e) {
     throw config_error(origin + ": key '" + e.key + "': " + e.what());
   }
@@ -609,7 +587,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     std::vector<size_t> seats;
     for (size_t a = 0; a < names.size(); ++a) {
       bool mine = false;
-      for (const auto& pattern : policy.agents) mine = mine || matches(pattern, names[a]);
+      for (const auto& pattern : policy.agents) mine = mine || envs::agent_matches(pattern, names[a]);
       if (!mine) continue;
       if (owner[a] >= 0)
         fail("policies." + policy.name + ".agents", "the game's agent " + names[a] + " is already policy '" +
@@ -625,7 +603,13 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     own.algo = policy.algo;
     // Agent i of the run plays for policy i mod the number of policies.
     own.agents.count = config.agents.count / count + (p < config.agents.count % count ? 1 : 0);
-    if (seats.size() == 1) own.env.versus.seat = seats[0] == 0 ? "first" : "second";
+    if (names.size() == 2) {
+      if (seats.size() == 1) own.env.versus.seat = seats[0] == 0 ? "first" : "second";
+    } else {  // a game of more than two agents: the policy's agents are its team
+      own.env.versus.seat = "all";
+      own.env.versus.team.clear();
+      for (size_t a : seats) own.env.versus.team.push_back(names[a]);
+    }
     plans.push_back({policy.name, "policies/" + policy.name, own});
   }
   if (count > 1)

@@ -144,6 +144,20 @@ TEST_CASE("cluster: a team's rows (every agent of each game) pass the learner's 
   check_policy_accounting(s);
 }
 
+TEST_CASE("cluster: two teams on a worker, the other team's moves (two agents a game) made on the learner") {
+  const std::string dir = troupe::tests::fresh_dir("cluster_teams");
+  serve_with_workers(dir, "contest_teams.yaml", {"run.stop.env_steps=300000", "run.stop.wall_seconds=90"}, 1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  for (const std::string name : {"red", "blue"}) {
+    CAPTURE(name);
+    const auto p = read_json(dir + "/policies/" + name + "/summary.json");
+    CHECK(nodes_that_stepped(p) == std::set<std::string>{"w1"});
+    check_policy_accounting(p);
+  }
+}
+
 TEST_CASE("cluster: self-play on a worker draws from the learner's league and its games move the ratings") {
   const std::string dir = troupe::tests::fresh_dir("cluster_selfplay");
   serve_with_workers(dir, "connect_four_selfplay.yaml",

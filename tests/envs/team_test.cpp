@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "envs/env_error.hpp"
+#include "envs/games/contest_game.hpp"
 #include "envs/games/spread_game.hpp"
 #include "envs/registry.hpp"
 #include "envs/side_vector.hpp"
@@ -136,6 +137,44 @@ double spread_return(int episodes, bool assign, bool random) {
         for (float& a : actions) a = float(rng() % 5);
       const envs::joint_result r = game.step(actions.data());
       for (double x : r.rewards) total += x / 3;
+      if (r.truncated) break;
+    }
+  }
+  return total / episodes;
+}
+
+// Contest-v0's scripted team, from what each agent observes: the two agents
+// take the two landmarks by the assignment of least total distance and walk
+// to them, x first.
+float scripted_contest_move(const std::vector<float>& me, const std::vector<float>& mate) {
+  const auto offset = [](const std::vector<float>& v, int l, int axis) { return int(std::lround(v[size_t(2 + 2 * l + axis)] * 4)); };
+  const auto dist = [&](const std::vector<float>& v, int l) { return std::abs(offset(v, l, 0)) + std::abs(offset(v, l, 1)); };
+  // Landmark 0 for me when that pairing costs no more; ties by team index.
+  const int straight = dist(me, 0) + dist(mate, 1), crossed = dist(me, 1) + dist(mate, 0);
+  const bool first_of_team = me[12] > 0.5f;
+  const int l = straight < crossed || (straight == crossed && first_of_team) ? 0 : 1;
+  const int dx = offset(me, l, 0), dy = offset(me, l, 1);
+  return dx < 0 ? 3.f : dx > 0 ? 4.f : dy < 0 ? 1.f : dy > 0 ? 2.f : 0.f;
+}
+
+// Red's mean return an agent over `episodes` Contest-v0 episodes, each team
+// scripted or random.
+double contest_return(int episodes, bool red_scripted, bool blue_scripted) {
+  envs::games::contest_game game;
+  std::mt19937_64 rng(11);
+  double total = 0;
+  for (int e = 0; e < episodes; ++e) {
+    game.reset(std::uint64_t(500 + e));
+    for (;;) {
+      std::vector<std::vector<float>> views(4, std::vector<float>(14));
+      for (int i = 0; i < 4; ++i) game.observe(i, views[size_t(i)].data());
+      std::vector<float> actions(4);
+      for (int i = 0; i < 4; ++i) {
+        const bool scripted = i < 2 ? red_scripted : blue_scripted;
+        actions[size_t(i)] = scripted ? scripted_contest_move(views[size_t(i)], views[size_t(i ^ 1)]) : float(rng() % 5);
+      }
+      const envs::joint_result r = game.step(actions.data());
+      total += r.rewards[0];
       if (r.truncated) break;
     }
   }
@@ -335,5 +374,103 @@ TEST_CASE("Spread-v0 rewards a team whose agents take a landmark each over agent
   // Agents that do not share the landmarks out crowd onto the same ones and
   // do worse than random play.
   CHECK(nearest < random);
+}
+
+TEST_CASE("Contest-v0: a landmark is held by the team alone on it; the game is zero-sum; views are the same for either team") {
+  using envs::games::contest_game;
+  contest_game game;
+  CHECK(game.agent_count() == 4);
+  CHECK(game.agent_name(0) == "red_0");
+  CHECK(game.agent_name(3) == "blue_1");
+  CHECK(game.spec().observation.flat_size() == 14);
+  contest_game::state s;
+  s.landmark = {{{0, 0}, {4, 4}}};
+  // red_0 steps onto (0, 0); red_1 and blue_0 both onto (4, 4): contested.
+  s.agent = {{{0, 1}, {4, 3}, {3, 4}, {2, 2}}};
+  game.set(s);
+  const float moves[4] = {1, 2, 4, 0};
+  envs::joint_result r = game.step(moves);
+  CHECK(game.holder(0) == 0);
+  CHECK(game.holder(1) == -1);
+  CHECK(r.rewards == std::vector<double>{0.02, 0.02, -0.02, -0.02});
+  // red_1 steps off: blue holds (4, 4), one landmark each.
+  const float off[4] = {0, 1, 0, 0};
+  r = game.step(off);
+  CHECK(game.holder(1) == 1);
+  for (double x : r.rewards) CHECK(x == doctest::Approx(0.0));
+  // blue_1 walks onto (0, 0) too: contested; blue holds the other.
+  s = game.now();
+  s.agent[3] = {1, 0};
+  game.set(s);
+  const float onto[4] = {0, 0, 0, 3};
+  r = game.step(onto);
+  CHECK(r.rewards == std::vector<double>{-0.02, -0.02, 0.02, 0.02});
+  // A red agent's view and the mirror blue agent's read alike.
+  s.agent = {{{1, 1}, {3, 3}, {1, 3}, {3, 1}}};
+  s.landmark = {{{2, 2}, {0, 4}}};
+  game.set(s);
+  std::vector<float> red(14), blue(14);
+  game.observe(0, red.data());
+  game.observe(2, blue.data());
+  const std::vector<float> red_expected{0.25f, 0.25f, 0.25f, 0.25f, -0.25f, 0.75f, 0.5f, 0.5f, 0, 0.5f, 0.5f, 0, 1, 0};
+  for (size_t i = 0; i < 14; ++i) CHECK(red[i] == doctest::Approx(red_expected[i]));
+  CHECK(blue[12] == 1);  // the first of its team too
+  CHECK(blue[6] == doctest::Approx(0.5f));   // its teammate (3, 1) is 2 cells right
+  CHECK(blue[7] == doctest::Approx(-0.5f));  // and 2 up
+  const float bad[4] = {0, 0, 7, 0};
+  CHECK_THROWS_AS(game.step(bad), std::invalid_argument);
+}
+
+TEST_CASE("Contest-v0: a team that splits over the landmarks beats a random one; random teams break even") {
+  const double scripted = contest_return(2000, true, false), random = contest_return(2000, false, false),
+               mirror = contest_return(2000, true, true);
+  MESSAGE("Contest-v0 red's mean return an agent: scripted against random " << scripted << ", random against random "
+                                                                            << random << ", scripted against scripted " << mirror);
+  CHECK(scripted > 0.6);
+  CHECK(std::abs(random) < 0.02);
+  CHECK(std::abs(mirror) < 0.05);
+}
+
+TEST_CASE("a team of two against a team of two: each side's rows, the other team asked in one batch") {
+  struct plays_zero final : envs::opponents {
+    std::vector<std::vector<int>> asked;
+    void start_episode(int, std::uint64_t) override {}
+    void act(const int* games, int rows, const float*, const std::uint8_t*, float* actions) override {
+      asked.emplace_back(games, games + rows);
+      std::fill_n(actions, rows, 0.f);
+    }
+  };
+  std::vector<std::unique_ptr<envs::simultaneous_env>> g;
+  for (int i = 0; i < 2; ++i) g.push_back(std::make_unique<envs::games::contest_game>());
+  auto o = std::make_unique<plays_zero>();
+  plays_zero* others = o.get();
+  envs::side_vector blue(std::move(g), envs::seat_choice::all, std::move(o), {2, 3});
+  REQUIRE(blue.size() == 4);
+  std::vector<std::uint64_t> seeds{1, 2, 3, 4};
+  std::vector<float> obs(4 * 14), final_obs(4 * 14);
+  std::vector<envs::step_result> r(4);
+  blue.reset(seeds.data(), obs.data());
+  CHECK(obs[12] == 1);        // row 0: blue_0
+  CHECK(obs[14 + 13] == 1);   // row 1: blue_1
+  const std::vector<float> stay(4, 0.f);
+  blue.step(stay.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+  REQUIRE(others->asked.size() == 1);
+  CHECK(others->asked[0] == std::vector<int>{0, 0, 1, 1});  // red_0 and red_1 of each game
+  CHECK(r[0].reward == doctest::Approx(r[1].reward));  // teammates share the team's reward
+
+  envs::env_config config;
+  config.id = envs::games::contest_game::id;
+  config.versus.seat = "all";
+  config.versus.team = {"blue_*"};
+  CHECK(envs::rows_per_env(config) == 2);
+  CHECK(envs::make_env_vector(config, 3)->size() == 6);
+  config.versus.team = {"green_*"};
+  try {
+    envs::make_env_vector(config, 1);
+    FAIL("a team of no agent was made");
+  } catch (const envs::env_key_error& e) {
+    CHECK(e.key == "env.team");
+    CHECK(std::string(e.what()).find("red_0, red_1, blue_0, blue_1") != std::string::npos);
+  }
 }
 }
