@@ -1,6 +1,5 @@
 #include "envs/games/contest_game.hpp"
 
-#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -10,33 +9,12 @@
 namespace troupe::envs::games {
 
 namespace {
-constexpr float scale = float(contest_game::grid - 1);
+constexpr float scale = float(contest_game::side - 1);
 
 int team_of(int agent) { return agent / 2; }
-
-// Distinct cells of the grid for `out`, drawn from `rng`.
-template <size_t N>
-void draw_cells(std::mt19937_64& rng, std::array<contest_game::cell, N>& out) {
-  std::vector<int> cells(contest_game::grid * contest_game::grid);
-  for (size_t i = 0; i < cells.size(); ++i) cells[i] = int(i);
-  for (size_t i = 0; i < N; ++i) {
-    std::uniform_int_distribution<size_t> pick(i, cells.size() - 1);
-    std::swap(cells[i], cells[pick(rng)]);
-    out[i] = {cells[i] % contest_game::grid, cells[i] / contest_game::grid};
-  }
-}
 }  // namespace
 
-contest_game::contest_game()
-    : spec_{id,
-            space::box_space({observation_size}, std::vector<double>(observation_size, -1.0),
-                             std::vector<double>(observation_size, 1.0)),
-            space::discrete_space(5),
-            0} {
-  spec_.action_labels = {"stay", "up", "down", "left", "right"};
-  spec_.pixel_art = true;
-  spec_.max_episode_steps = step_limit;
-}
+contest_game::contest_game() : spec_(grid::game_spec(id, observation_size, step_limit)) {}
 
 std::string contest_game::agent_name(int agent) const {
   return std::string(team_of(agent) == 0 ? "red_" : "blue_") + std::to_string(agent % 2);
@@ -45,8 +23,8 @@ std::string contest_game::agent_name(int agent) const {
 void contest_game::reset(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   s_ = {};
-  draw_cells(rng, s_.landmark);
-  draw_cells(rng, s_.agent);
+  grid::draw_distinct(rng, side, s_.landmark.data(), landmarks);
+  grid::draw_distinct(rng, side, s_.agent.data(), agents);
 }
 
 void contest_game::observe(int agent, float* o) const {
@@ -69,26 +47,15 @@ void contest_game::observe(int agent, float* o) const {
 int contest_game::holder(int l) const {
   int on[2] = {0, 0};
   for (int a = 0; a < agents; ++a)
-    if (s_.agent[size_t(a)].x == s_.landmark[size_t(l)].x && s_.agent[size_t(a)].y == s_.landmark[size_t(l)].y)
-      ++on[team_of(a)];
+    if (grid::same(s_.agent[size_t(a)], s_.landmark[size_t(l)])) ++on[team_of(a)];
   return on[0] > 0 && on[1] == 0 ? 0 : on[1] > 0 && on[0] == 0 ? 1 : -1;
 }
 
 joint_result contest_game::step(const float* actions) {
   if (s_.steps >= step_limit) throw std::logic_error(std::string(id) + ": stepped after its end");
-  for (int a = 0; a < agents; ++a) {
-    const int act = int(actions[a]);
-    if (act < 0 || act > 4 || float(act) != actions[a])
-      throw std::invalid_argument(std::string(id) + ": " + agent_name(a) + "'s action " + std::to_string(actions[a]) +
-                                  " is not one of 0-4");
-  }
-  for (int a = 0; a < agents; ++a) {
-    static constexpr int dx[5] = {0, 0, 0, -1, 1}, dy[5] = {0, -1, 1, 0, 0};
-    cell& c = s_.agent[size_t(a)];
-    const int act = int(actions[a]);
-    c.x = std::clamp(c.x + dx[act], 0, grid - 1);
-    c.y = std::clamp(c.y + dy[act], 0, grid - 1);
-  }
+  int moves[agents];
+  for (int a = 0; a < agents; ++a) moves[a] = grid::move_of(actions[a], id, agent_name(a));
+  for (int a = 0; a < agents; ++a) s_.agent[size_t(a)] = grid::moved(s_.agent[size_t(a)], moves[a], side);
   int red_lead = 0;
   for (int l = 0; l < landmarks; ++l) red_lead += holder(l) == 0 ? 1 : holder(l) == 1 ? -1 : 0;
   joint_result r;
@@ -98,15 +65,10 @@ joint_result contest_game::step(const float* actions) {
 }
 
 void contest_game::render(rgb_frame& frame) const {
-  constexpr int cell_px = 24, size = grid * cell_px;
-  constexpr draw::color floor{20, 20, 28}, line{45, 45, 60}, free_mark{110, 110, 120};
+  constexpr int cell_px = 24;
+  constexpr draw::color free_mark{110, 110, 120};
   constexpr draw::color teams[2] = {{235, 80, 70}, {80, 140, 245}}, held[2] = {{120, 45, 40}, {40, 70, 130}};
-  frame.resize(size, size);
-  draw::clear(frame, floor);
-  for (int i = 1; i < grid; ++i) {
-    draw::fill_rect(frame, i * cell_px, 0, i * cell_px + 1, size, line);
-    draw::fill_rect(frame, 0, i * cell_px, size, i * cell_px + 1, line);
-  }
+  grid::draw_floor(frame, side, cell_px);
   for (int l = 0; l < landmarks; ++l) {
     const cell c = s_.landmark[size_t(l)];
     const int h = holder(l);

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "envs/games/grid_moves.hpp"
 #include "envs/render.hpp"
 #include "envs/simultaneous_env.hpp"
 
@@ -28,7 +29,7 @@ namespace troupe::envs::games {
 class contest_game final : public simultaneous_env, public renderable {
  public:
   static constexpr const char* id = "Contest-v0";
-  static constexpr int agents = 4, landmarks = 2, grid = 5, step_limit = 25;
+  static constexpr int agents = 4, landmarks = 2, side = 5, step_limit = 25;
   static constexpr double hold_reward = 0.02;
   static constexpr int observation_size = 2 + 2 * landmarks + 2 * (agents - 1) + 2;
 
@@ -44,9 +45,7 @@ class contest_game final : public simultaneous_env, public renderable {
   joint_result step(const float* actions) override;
   void render(rgb_frame& frame) const override;
 
-  struct cell {
-    int x = 0, y = 0;
-  };
+  using cell = grid::cell;
   // The state, for tests.
   struct state {
     std::array<cell, agents> agent{};

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "envs/games/grid_moves.hpp"
 #include "envs/render.hpp"
 #include "envs/simultaneous_env.hpp"
 
@@ -28,7 +29,7 @@ namespace troupe::envs::games {
 class spread_game final : public simultaneous_env, public renderable {
  public:
   static constexpr const char* id = "Spread-v0";
-  static constexpr int agents = 3, landmarks = 3, grid = 5, step_limit = 25;
+  static constexpr int agents = 3, landmarks = 3, side = 5, step_limit = 25;
   static constexpr double collision_penalty = 0.25;
   static constexpr int observation_size = 2 + 2 * landmarks + 2 * (agents - 1) + agents;
 
@@ -43,9 +44,7 @@ class spread_game final : public simultaneous_env, public renderable {
   joint_result step(const float* actions) override;
   void render(rgb_frame& frame) const override;
 
-  struct cell {
-    int x = 0, y = 0;
-  };
+  using cell = grid::cell;
   // The state, for tests.
   struct state {
     std::array<cell, agents> agent{};
