@@ -179,7 +179,7 @@ TEST_CASE("play shows a trained policy, and plays the episodes eval scores") {
   CHECK(missing.exit_code == 2);
 }
 
-TEST_CASE("play shows a team (env.seat all): every agent of the game moved by the trained policy") {
+TEST_CASE("play shows a team (env.seat all): its agents moved by the trained policy, the others by env.opponent") {
   const fs::path dir = empty_dir("play_team");
   const std::string run_dir = (dir / "run").string();
   const auto trained = run_command(std::string(TROUPE_BINARY) + " train " + std::string(TROUPE_SOURCE_DIR) +
@@ -197,6 +197,23 @@ TEST_CASE("play shows a team (env.seat all): every agent of the game moved by th
   const auto counts = colour_counts(read_png(png));
   for (const auto& agent : {rgb{90, 200, 255}, rgb{255, 140, 60}, rgb{230, 90, 200}}) CHECK(count_of(counts, agent) > 50);
   check_panel(read_png(png));
+
+  // One of two teams (Contest-v0's red): its teammate moved by the policy,
+  // the blue team by env.opponent, both teams drawn.
+  const std::string teams = (dir / "teams").string();
+  const auto two = run_command(std::string(TROUPE_BINARY) + " train " + std::string(TROUPE_SOURCE_DIR) +
+                               "/configs/contest_teams.yaml --run-dir " + teams +
+                               " --set log.progress=false --set run.stop.env_steps=100000");
+  INFO(two.output);
+  REQUIRE(two.exit_code == 0);
+  const std::string red_png = (dir / "red.png").string();
+  const auto red = troupe_headless("play " + teams + " --policy red --episodes 1 --fps 0 --screenshot " + red_png);
+  INFO(red.output);
+  REQUIRE(red.exit_code == 0);
+  CHECK(played_returns(red.output).size() == 1);
+  const auto red_counts = colour_counts(read_png(red_png));
+  CHECK(count_of(red_counts, {235, 80, 70}) > 50);   // red agents
+  CHECK(count_of(red_counts, {80, 140, 245}) > 50);  // blue agents
 }
 
 TEST_CASE("play carries an LSTM's state from step to step, as eval does") {
