@@ -9,15 +9,14 @@
 namespace troupe::envs::games {
 
 namespace {
-constexpr float scale = float(contest_game::side - 1);
 
-int team_of(int agent) { return agent / 2; }
+int team_of_agent(int agent) { return agent / 2; }
 }  // namespace
 
 contest_game::contest_game() : spec_(grid::game_spec(id, observation_size, step_limit)) {}
 
 std::string contest_game::agent_name(int agent) const {
-  return std::string(team_of(agent) == 0 ? "red_" : "blue_") + std::to_string(agent % 2);
+  return std::string(team_of_agent(agent) == 0 ? "red_" : "blue_") + std::to_string(agent % 2);
 }
 
 void contest_game::reset(std::uint64_t seed) {
@@ -30,13 +29,13 @@ void contest_game::reset(std::uint64_t seed) {
 void contest_game::observe(int agent, float* o) const {
   const cell me = s_.agent.at(size_t(agent));
   const auto offset = [&](cell c) {
-    *o++ = float(c.x - me.x) / scale;
-    *o++ = float(c.y - me.y) / scale;
+    *o++ = float(c.x - me.x) / view_scale;
+    *o++ = float(c.y - me.y) / view_scale;
   };
-  *o++ = float(me.x) / scale;
-  *o++ = float(me.y) / scale;
+  *o++ = float(me.x) / view_scale;
+  *o++ = float(me.y) / view_scale;
   for (const cell& l : s_.landmark) offset(l);
-  const int mate = agent ^ 1, first_other = 2 * (1 - team_of(agent));
+  const int mate = agent ^ 1, first_other = 2 * (1 - team_of_agent(agent));
   offset(s_.agent[size_t(mate)]);
   offset(s_.agent[size_t(first_other)]);
   offset(s_.agent[size_t(first_other + 1)]);
@@ -47,7 +46,7 @@ void contest_game::observe(int agent, float* o) const {
 int contest_game::holder(int l) const {
   int on[2] = {0, 0};
   for (int a = 0; a < agents; ++a)
-    if (grid::same(s_.agent[size_t(a)], s_.landmark[size_t(l)])) ++on[team_of(a)];
+    if (grid::same(s_.agent[size_t(a)], s_.landmark[size_t(l)])) ++on[team_of_agent(a)];
   return on[0] > 0 && on[1] == 0 ? 0 : on[1] > 0 && on[0] == 0 ? 1 : -1;
 }
 
@@ -59,7 +58,7 @@ joint_result contest_game::step(const float* actions) {
   int red_lead = 0;
   for (int l = 0; l < landmarks; ++l) red_lead += holder(l) == 0 ? 1 : holder(l) == 1 ? -1 : 0;
   joint_result r;
-  for (int a = 0; a < agents; ++a) r.rewards.push_back(hold_reward * red_lead * (team_of(a) == 0 ? 1 : -1));
+  for (int a = 0; a < agents; ++a) r.rewards.push_back(hold_reward * red_lead * (team_of_agent(a) == 0 ? 1 : -1));
   r.truncated = ++s_.steps >= step_limit;
   return r;
 }
@@ -80,7 +79,7 @@ void contest_game::render(rgb_frame& frame) const {
     // Teammates side by side on a shared cell stay visible: agent 1 of a team a little lower.
     const double shift = (a % 2) * 4.0 - 2.0;
     draw::fill_circle(frame, {(c.x + 0.5) * cell_px + shift, (c.y + 0.5) * cell_px + shift}, cell_px * 0.28,
-                      teams[team_of(a)]);
+                      teams[team_of_agent(a)]);
   }
 }
 

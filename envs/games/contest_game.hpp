@@ -33,6 +33,9 @@ class contest_game final : public simultaneous_env, public renderable {
   static constexpr double hold_reward = 0.02;
   static constexpr int observation_size = 2 + 2 * landmarks + 2 * (agents - 1) + 2;
 
+  // A view's cells and offsets are over this.
+  static constexpr float view_scale = float(side - 1);
+
   contest_game();
 
   const env_spec& spec() const override { return spec_; }

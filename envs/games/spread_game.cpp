@@ -9,10 +9,6 @@
 
 namespace troupe::envs::games {
 
-namespace {
-constexpr float scale = float(spread_game::side - 1);
-}  // namespace
-
 spread_game::spread_game() : spec_(grid::game_spec(id, observation_size, step_limit)) {}
 
 void spread_game::reset(std::uint64_t seed) {
@@ -24,16 +20,16 @@ void spread_game::reset(std::uint64_t seed) {
 
 void spread_game::observe(int agent, float* o) const {
   const cell me = s_.agent.at(size_t(agent));
-  *o++ = float(me.x) / scale;
-  *o++ = float(me.y) / scale;
+  *o++ = float(me.x) / view_scale;
+  *o++ = float(me.y) / view_scale;
   for (const cell& l : s_.landmark) {
-    *o++ = float(l.x - me.x) / scale;
-    *o++ = float(l.y - me.y) / scale;
+    *o++ = float(l.x - me.x) / view_scale;
+    *o++ = float(l.y - me.y) / view_scale;
   }
   for (int j = 0; j < agents; ++j) {
     if (j == agent) continue;
-    *o++ = float(s_.agent[size_t(j)].x - me.x) / scale;
-    *o++ = float(s_.agent[size_t(j)].y - me.y) / scale;
+    *o++ = float(s_.agent[size_t(j)].x - me.x) / view_scale;
+    *o++ = float(s_.agent[size_t(j)].y - me.y) / view_scale;
   }
   for (int j = 0; j < agents; ++j) *o++ = j == agent ? 1.f : 0.f;
 }

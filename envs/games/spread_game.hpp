@@ -33,6 +33,9 @@ class spread_game final : public simultaneous_env, public renderable {
   static constexpr double collision_penalty = 0.25;
   static constexpr int observation_size = 2 + 2 * landmarks + 2 * (agents - 1) + agents;
 
+  // A view's cells and offsets are over this.
+  static constexpr float view_scale = float(side - 1);
+
   spread_game();
 
   const env_spec& spec() const override { return spec_; }
