@@ -1,5 +1,6 @@
 // troupe eval RUN_DIR|CHECKPOINT [--best] --episodes N [--greedy] [--seed S] [--json FILE]
 //             [--opponent random|builtin:NAME|python:MODULE:CALLABLE|snapshot:ID|OTHER_RUN [--seat first|second|both]]
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "app/policy_flags.hpp"
 #include "agents/evaluate.hpp"
 #include "agents/match.hpp"
+#include "envs/agent_pattern.hpp"
 #include "envs/games/builtin_opponents.hpp"
 #include "envs/registry.hpp"
 #include "app/commands.hpp"
@@ -121,6 +123,42 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
           {"seed", opts.seed},                {"episodes_per_seat", opts.episodes}, {"seats", seats}};
 }
 
+// A team (env.seat all) against --opponent, which plays every agent of the
+// game outside the team: the mean return an agent, and each agent's episode
+// counted a win (a return above 0), a draw or a loss.
+nlohmann::json team_match(const eval_options& opts, const run::trained_model& trained) {
+  const run::run_config& config = trained.config;
+  if (opts.seat != "both")
+    throw config_error("--seat " + opts.seat + ": a team plays its own agents (env.team); --seat is for games of two agents");
+  const envs::game_agents agents = envs::game_agents_of(config.env);
+  const auto& named = config.env.versus.team;
+  const std::vector<int> team =
+      envs::agents_matching(named.empty() ? std::vector<std::string>{"*"} : named, agents.names);
+  if (team.size() == agents.names.size())
+    throw config_error("--opponent: this policy plays every agent of " + config.env.id +
+                       " (env.seat all); no agent is left for an opponent");
+  std::vector<const envs::env_spec*> specs;
+  for (const auto& s : agents.specs) specs.push_back(&s);
+  const envs::side_specs sides = envs::specs_of_side(specs, agents.names, envs::seat_choice::all, team);
+  size_t outside = 0;
+  while (std::count(team.begin(), team.end(), int(outside))) ++outside;
+  std::string source;
+  const agents::opponents_factory others = opponent_named(opts, config.env, *sides.other, agents.names[outside], source);
+  const int games = std::clamp(opts.episodes, 1, 64);
+  auto vector = envs::make_game_side(config.env, games, envs::seat_choice::all,
+                                     [&](const envs::env_spec& s) { return others(games, s); });
+  const agents::evaluation result = agents::evaluate(*trained.model, *vector, opts.episodes, opts.greedy, opts.seed);
+  int wins = 0, draws = 0, losses = 0;
+  for (double r : result.returns) ++(r > 0 ? wins : r < 0 ? losses : draws);
+  std::vector<std::string> team_names;
+  for (int a : team) team_names.push_back(agents.names[size_t(a)]);
+  return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},       {"version", trained.meta.version},
+          {"team", team_names},               {"opponent", opts.opponent},  {"opponent_source", source},
+          {"greedy", opts.greedy},            {"seed", opts.seed},          {"episodes", opts.episodes},
+          {"return_mean", result.return_mean}, {"return_std", result.return_std},
+          {"wins", wins},                     {"draws", draws},             {"losses", losses}};
+}
+
 void eval(const eval_options& opts) {
   model::set_compute_threads(1);
   const run::trained_model trained = run::load_trained_model(
@@ -130,7 +168,9 @@ void eval(const eval_options& opts) {
   const run::run_config& config = trained.config;
   auto& model = trained.model;
   nlohmann::json j;
-  if (!opts.opponent.empty()) {
+  if (!opts.opponent.empty() && config.env.versus.seat == "all") {
+    j = team_match(opts, trained);
+  } else if (!opts.opponent.empty()) {
     j = match(opts, trained);
   } else {
     const agents::evaluation result =
@@ -165,7 +205,9 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
                   "two-player games: play against random, builtin:NAME (builtin:alphabeta:4), "
                   "python:MODULE:CALLABLE (a scripted player), snapshot:ID "
                   "(a self-play snapshot of this run) or another run or checkpoint, and report wins, draws and "
-                  "losses per seat with a 95% interval (--episodes games from each seat)");
+                  "losses per seat with a 95% interval (--episodes games from each seat); a team (env.seat all): "
+                  "the same names play every agent outside it (another run: the other team's policy), and the "
+                  "report is the mean return an agent, each agent's episode a win, draw or loss");
   cmd->add_option("--seat", opts->seat, "with --opponent: first, second or both")
       ->check(CLI::IsMember({"first", "second", "both"}));
   cmd->callback([opts, &exit_code] {

@@ -1,5 +1,8 @@
 #include "envs/games/builtin_opponents.hpp"
 
+#include <cmath>
+#include <cstdlib>
+
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -8,6 +11,7 @@
 #include "envs/games/connect_four.hpp"
 #include "envs/games/connect_four_alphabeta.hpp"
 #include "envs/games/connect_four_game.hpp"
+#include "envs/games/contest_game.hpp"
 #include "envs/games/duel_pong.hpp"
 #include "envs/python/python_player.hpp"
 
@@ -114,6 +118,31 @@ class tracking_player final : public opponents {
   }
 };
 
+// Contest-v0's scripted team: each agent takes one of the two landmarks,
+// the pairing of least total distance for it and its teammate (ties: the
+// team's first agent takes landmark 0), and walks there, x first. It reads
+// one agent's view: [its cell, the landmarks' offsets, its teammate's
+// offset, the other team's offsets, which of its team it is], offsets over 4.
+class splitting_team final : public opponents {
+ public:
+  void start_episode(int, std::uint64_t) override {}
+  void act(const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
+    constexpr int view = contest_game::observation_size;
+    for (int r = 0; r < rows; ++r) {
+      const float* o = observations + size_t(r) * view;
+      const auto cells = [](float x) { return int(std::lround(x * contest_game::view_scale)); };
+      // Offsets from me: landmark l at (lx[l], ly[l]); my teammate at (mx, my).
+      const int lx[2] = {cells(o[2]), cells(o[4])}, ly[2] = {cells(o[3]), cells(o[5])};
+      const int mx = cells(o[6]), my = cells(o[7]);
+      const auto mine = [&](int l) { return std::abs(lx[l]) + std::abs(ly[l]); };
+      const auto mate = [&](int l) { return std::abs(lx[l] - mx) + std::abs(ly[l] - my); };
+      const int straight = mine(0) + mate(1), crossed = mine(1) + mate(0);
+      const int l = straight < crossed || (straight == crossed && o[12] > 0.5f) ? 0 : 1;
+      actions[r] = lx[l] < 0 ? 3.f : lx[l] > 0 ? 4.f : ly[l] < 0 ? 1.f : ly[l] > 0 ? 2.f : 0.f;
+    }
+  }
+};
+
 }  // namespace
 
 void check_opponent_name(const std::string& name, const std::string& game_id, const std::string& key) {
@@ -122,6 +151,11 @@ void check_opponent_name(const std::string& name, const std::string& game_id, co
   if (name == "track") {
     if (game_id != duel_pong::id)
       throw std::invalid_argument(key + ": 'track' plays " + std::string(duel_pong::id) + " only, not " + game_id);
+    return;
+  }
+  if (name == "split") {
+    if (game_id != contest_game::id)
+      throw std::invalid_argument(key + ": 'split' plays " + std::string(contest_game::id) + " only, not " + game_id);
     return;
   }
   if (name.compare(0, prefix.size(), prefix) == 0) {
@@ -140,7 +174,7 @@ void check_opponent_name(const std::string& name, const std::string& game_id, co
     throw std::invalid_argument(key + ": '" + name + "' is not python:MODULE:CALLABLE");
   }
   throw std::invalid_argument(key + ": '" + name +
-                              "' is not an opponent (expected random, alphabeta:1 to alphabeta:8, track, or "
+                              "' is not an opponent (expected random, alphabeta:1 to alphabeta:8, track, split, or "
                               "python:MODULE:CALLABLE)");
 }
 
@@ -167,6 +201,7 @@ std::unique_ptr<opponents> unnamed_player(const std::string& name, int games, co
                                           const env_spec& spec, const std::string& key) {
   if (name == "random") return std::make_unique<random_player>(games, spec);
   if (name == "track") return std::make_unique<tracking_player>();
+  if (name == "split") return std::make_unique<splitting_team>();
   if (name.compare(0, 7, "python:") == 0) return python::python_player(env, name, spec, key);
   if (!searches_games(name, spec.id)) return std::make_unique<alphabeta_player>(games, name.back() - '0');
   return std::make_unique<search_player>(games, name.back() - '0', spec.id);

@@ -5,7 +5,8 @@
 // Connect Four envs/games/connect_four_alphabeta.hpp, for a Python AEC game
 // a search of the mover's rewards in copies of the game
 // (turn_based_vector::search_moves); for DuelPong-v0 `track` (its paddle
-// follows the ball); and a scripted player written in Python,
+// follows the ball); for Contest-v0 `split` (a team whose two agents take
+// a landmark each); and a scripted player written in Python,
 // `python:MODULE:CALLABLE`
 // (envs/python/python_player.hpp). Each game draws from a stream of its own,
 // seeded at its episode's start, so a seed is an episode.

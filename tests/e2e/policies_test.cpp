@@ -269,6 +269,23 @@ TEST_CASE("two teams: Contest-v0's red and blue policies each learn their team a
     REQUIRE(r.exit_code == 0);
     CHECK(read_json(dir + "/" + team + ".json")["return_mean"].get<double>() > 0.2);
   }
+  // A team against a named opponent team: the built-in scripted one, the
+  // other policy; each agent's episode a win, draw or loss.
+  for (const std::string opponent : {std::string("builtin:split"), dir + "/policies/blue"}) {
+    CAPTURE(opponent);
+    r = run_troupe("eval " + dir + " --policy red --greedy --episodes 200 --opponent " + opponent + " --json " + dir +
+                   "/match.json");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto m = read_json(dir + "/match.json");
+    CHECK(m["team"] == nlohmann::json::array({"red_0", "red_1"}));
+    CHECK(m["wins"].get<int>() + m["draws"].get<int>() + m["losses"].get<int>() == 200);
+  }
+  r = run_troupe("eval " + dir + " --policy red --episodes 10 --opponent builtin:track");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "'track' plays DuelPong-v0 only"));
+  r = run_troupe("eval " + dir + " --policy red --episodes 10 --opponent random --seat first");
+  CHECK(r.exit_code == 2);
   // Every agent needs a policy; a team of none is refused.
   r = run_troupe("train " + config + " --run-dir " + fresh_dir("e2e_contest_bad") +
                  " --set 'policies={red: {agents: [red_0]}, blue: {agents: [\"blue_*\"]}}'");

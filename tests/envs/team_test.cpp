@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "envs/env_error.hpp"
+#include "envs/games/builtin_opponents.hpp"
 #include "envs/games/contest_game.hpp"
 #include "envs/games/spread_game.hpp"
 #include "envs/registry.hpp"
@@ -429,6 +430,38 @@ TEST_CASE("Contest-v0: a team that splits over the landmarks beats a random one;
   CHECK(scripted > 0.6);
   CHECK(std::abs(random) < 0.02);
   CHECK(std::abs(mirror) < 0.05);
+}
+
+TEST_CASE("Contest-v0's built-in team 'split' plays as the scripted team of this test does") {
+  // Blue moves at random; red is the built-in player, which reads one
+  // agent's view at a time. It should score what scripted_contest_move's
+  // team scores against a random one (0.86), so blue about -0.86.
+  envs::env_config config;
+  config.id = envs::games::contest_game::id;
+  std::vector<std::unique_ptr<envs::simultaneous_env>> g;
+  for (int i = 0; i < 8; ++i) g.push_back(std::make_unique<envs::games::contest_game>());
+  const envs::env_spec spec = envs::games::contest_game().spec();
+  envs::side_vector blue(std::move(g), envs::seat_choice::all,
+                         envs::games::builtin_opponents("split", 8, config, spec, "env.opponent"), {2, 3});
+  std::vector<std::uint64_t> seeds(16);
+  for (size_t i = 0; i < seeds.size(); ++i) seeds[i] = 100 + i;
+  std::vector<float> obs(16 * 14), final_obs(16 * 14), actions(16);
+  std::vector<envs::step_result> r(16);
+  std::mt19937_64 rng(3);
+  blue.reset(seeds.data(), obs.data());
+  double total = 0;
+  int episodes = 0;
+  for (int step = 0; step < 25 * 100; ++step) {
+    for (float& a : actions) a = float(rng() % 5);
+    for (size_t i = 0; i < seeds.size(); ++i) seeds[i] += 16;
+    blue.step(actions.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+    for (size_t i = 0; i < 16; ++i) total += r[i].reward;
+    if (r[0].truncated) episodes += 16;
+  }
+  REQUIRE(episodes == 1600);
+  MESSAGE("blue (random) against 'split': " << total / episodes);
+  CHECK(total / episodes == doctest::Approx(-contest_return(2000, true, false)).epsilon(0.1));
+  CHECK_THROWS_AS(envs::games::check_opponent_name("split", "DuelPong-v0", "env.opponent"), std::invalid_argument);
 }
 
 TEST_CASE("a team of two against a team of two: each side's rows, the other team asked in one batch") {
