@@ -15,7 +15,6 @@
 #include "run/run_directory.hpp"
 #include "algo/learner.hpp"
 #include "envs/env_error.hpp"
-#include "envs/agent_pattern.hpp"
 #include "envs/registry.hpp"
 #include "model/replica_clock.hpp"
 
@@ -235,13 +234,8 @@ void seat_spaces(const run_request& request, const envs::game_agents& agents, po
     }
     std::vector<const envs::env_spec*> specs;
     for (const auto& s : agents.specs) specs.push_back(&s);
-    const envs::seat_choice seat = envs::parse_seat(p.config.env.versus.seat);
-    const auto& team = p.config.env.versus.team;
-    const envs::side_specs sides = envs::specs_of_side(
-        specs, agents.names, seat,
-        seat == envs::seat_choice::all
-            ? envs::agents_matching(team.empty() ? std::vector<std::string>{"*"} : team, agents.names)
-            : std::vector<int>{});
+    const envs::side_specs sides = envs::specs_of_side(specs, agents.names, envs::parse_seat(p.config.env.versus.seat),
+                                                       envs::team_agents(p.config.env, agents.names));
     p.env = *sides.own;
     p.other_env = *sides.other;
   } catch (const envs::env_key_error& e) {

@@ -12,7 +12,6 @@
 #include "app/policy_flags.hpp"
 #include "agents/evaluate.hpp"
 #include "agents/match.hpp"
-#include "envs/agent_pattern.hpp"
 #include "envs/games/builtin_opponents.hpp"
 #include "envs/registry.hpp"
 #include "app/commands.hpp"
@@ -131,9 +130,7 @@ nlohmann::json team_match(const eval_options& opts, const run::trained_model& tr
   if (opts.seat != "both")
     throw config_error("--seat " + opts.seat + ": a team plays its own agents (env.team); --seat is for games of two agents");
   const envs::game_agents agents = envs::game_agents_of(config.env);
-  const auto& named = config.env.versus.team;
-  const std::vector<int> team =
-      envs::agents_matching(named.empty() ? std::vector<std::string>{"*"} : named, agents.names);
+  const std::vector<int> team = envs::team_agents(config.env, agents.names);
   if (team.size() == agents.names.size())
     throw config_error("--opponent: this policy plays every agent of " + config.env.id +
                        " (env.seat all); no agent is left for an opponent");

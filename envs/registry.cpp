@@ -122,11 +122,7 @@ std::unique_ptr<env> make_env(const std::string& id) {
   return make_env(config);
 }
 
-namespace {
-// The agents env.team names among `names` (every agent when it names none):
-// the team a side plays with env.seat all. Throws env_key_error naming
-// env.team when a pattern names no agent.
-std::vector<int> team_of(const env_config& config, const std::vector<std::string>& names) {
+std::vector<int> team_agents(const env_config& config, const std::vector<std::string>& names) {
   if (config.versus.seat != "all") return {};
   std::string all;
   for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
@@ -135,6 +131,8 @@ std::vector<int> team_of(const env_config& config, const std::vector<std::string
       throw env_key_error("env.team", config.id + ": '" + pattern + "' names none of the game's agents (" + all + ")");
   return agents_matching(config.versus.team.empty() ? std::vector<std::string>{"*"} : config.versus.team, names);
 }
+
+namespace {
 
 // The side `side` plays of `games` (its team with env.seat all), as a
 // side_vector whose others are played by what `others` makes for their
@@ -148,7 +146,7 @@ std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_conf
     specs.push_back(&games->agent_spec(a));
     names.push_back(games->agent_name(a));
   }
-  const std::vector<int> team = team_of(config, names);
+  const std::vector<int> team = team_agents(config, names);
   const env_spec other = *specs_of_side(specs, names, side, team).other;
   return std::make_unique<side_vector>(std::move(games), side, others(other), team);
 }
@@ -231,7 +229,7 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
 
 int rows_per_env(const env_config& config) {
   if (config.versus.seat != "all" || !is_game(config.id)) return 1;
-  return int(team_of(config, game_agents_of(config).names).size());
+  return int(team_agents(config, game_agents_of(config).names).size());
 }
 
 bool is_turn_based_game(const std::string& id) {

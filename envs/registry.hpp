@@ -47,6 +47,11 @@ void register_env(registry_entry entry);
 std::unique_ptr<env> make_env(const env_config& config);
 // `count` environments of `config`, to be stepped together (an agent's).
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count);
+// With env.seat all, the indices of the agents among `names` (a game's, in
+// agent order) that env.team names, every agent when it names none: the
+// team a side plays; empty otherwise. Throws env_key_error naming env.team
+// when a pattern names no agent.
+std::vector<int> team_agents(const env_config& config, const std::vector<std::string>& names);
 // The rows of that vector a game (or an environment): every agent of a game
 // that env.seat all plays as a team (its game made once, to ask), else 1.
 int rows_per_env(const env_config& config);

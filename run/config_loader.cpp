@@ -535,9 +535,10 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
                            "policy of its own (policies:) instead");
       return envs::game_spec_of(config.env, agents);
     }
-    // Several policies each play their own seat, whose spaces may differ
-    // (actors::plan_requests reads each); the game is made here to check it.
-    if (!config.policies.empty() && envs::is_two_player_game(config.env.id)) {
+    // Several policies each play their own seat or team, whose spaces may
+    // differ (actors::plan_requests reads each); the game is made here to
+    // check it.
+    if (!config.policies.empty() && envs::is_game(config.env.id)) {
       const envs::game_agents agents = envs::game_agents_of(config.env);
       if (!agents.specs.empty()) return agents.specs.front();
     }
