@@ -159,7 +159,7 @@ class AgentSpaces:
         self.obs_size = int(np.prod(self.encoder.shape))
         self.mask_size = sum(self.decoder.components) if mask_from else 0
         self.action_width = self.decoder.width()
-        self.row = np.zeros((1, self.obs_size), np.float32)
+        self.row = np.zeros((1, *self.encoder.shape), np.float32)  # the encoder writes [rows, *shape]
 
     def view(self, observation):
         """`observation` as its row's bytes."""

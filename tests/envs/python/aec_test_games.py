@@ -311,6 +311,21 @@ def tally_leaving():
     return Tally(leaver="t1")
 
 
+class TallyColumns(Tally):
+    """Tally whose views are a Box of shape (3, 1), as PettingZoo's games
+    often give a 2-D Box (knights_archers_zombies: (27, 5)): it arrives flat."""
+
+    def observation_space(self, agent):
+        return Box(0, 9, (3, 1), np.float32)
+
+    def view(self, agent):
+        return super().view(agent).reshape(3, 1)
+
+
+def tally_columns():
+    return TallyColumns()
+
+
 class SignalAEC:
     """Lewis's signalling game, PettingZoo's AEC API, agents of different
     spaces: "sender" observes the secret (one-hot of 3: the reset's seed

@@ -244,6 +244,17 @@ TEST_CASE("Parallel bridge: three agents, a team of one policy (env.seat all) or
     CHECK(r[size_t(row)].reward == doctest::Approx(0.1 * actions[size_t(row)] + 0.001 * (row % 3 + 1)));
   }
   CHECK(obs[2] == 1 + 2);  // agent 0 of game 0 sees its teammates' actions
+  {  // the same game with views of shape (3, 1): flat, in the same order
+    env_config columns = c;
+    columns.id = "python:aec_test_games:tally_columns";
+    auto v = make_env_vector(columns, 1);
+    std::vector<float> o(9), fo(9);
+    std::vector<step_result> cr(3);
+    v->reset(seeds.data(), o.data());
+    v->step(actions.data(), seeds.data(), o.data(), cr.data(), fo.data());
+    for (int row = 0; row < 3; ++row) CHECK(o[size_t(row) * 3 + 1] == row);
+    CHECK(o[2] == 1 + 2);
+  }
   team->step(actions.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
   team->step(actions.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
   for (int row = 0; row < 6; ++row) CHECK(r[size_t(row)].terminated);
