@@ -2,6 +2,7 @@
 
 #include <ATen/Context.h>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -158,7 +159,8 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
   }
   const run::run_directory dir{p.run_dir};
   if (config.selfplay.enabled) {
-    selfplay_setup setup{config.selfplay, config.batching, policy.streams.snapshots(), "", p.config_yaml};
+    selfplay_setup setup{config.selfplay, config.batching, policy.streams.snapshots(), "", p.config_yaml,
+                         std::max(2, p.game_agents)};
     if (!p.run_dir.empty()) setup.dir = dir.selfplay_dir();
     policy.selfplay = std::make_shared<selfplay_pool>(sys, policy.models[0], policy.owners[0], policy.lanes[0], setup);
     if (!p.resume_from.empty()) policy.selfplay->restore();
@@ -238,6 +240,7 @@ void seat_spaces(const run_request& request, const envs::game_agents& agents, po
                                                        envs::team_agents(p.config.env, agents.names));
     p.env = *sides.own;
     p.other_env = *sides.other;
+    p.game_agents = int(agents.names.size());
   } catch (const envs::env_key_error& e) {
     throw run::config_error((request.run_dir.empty() ? std::string("the run") : request.run_dir) + ": key '" + e.key +
                             "': " + e.what() + (p.name.empty() ? "" : " (policy '" + p.name + "')"));

@@ -47,6 +47,7 @@ struct policy_request {
   envs::env_spec env;
   // Of a game of several agents: the other side's, which its opponents play.
   envs::env_spec other_env;
+  int game_agents = 0;  // the agents of that game (0: no game read)
 };
 
 struct run_request {

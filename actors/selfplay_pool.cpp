@@ -21,8 +21,9 @@ selfplay_pool::server::~server() {
 }
 
 namespace {
-agents::league_settings league_settings_of(const run::selfplay_config& c) {
+agents::league_settings league_settings_of(const run::selfplay_config& c, int seats) {
   agents::league_settings s;
+  s.seats = seats;
   s.pool_size = c.pool_size;
   s.builtins = c.builtin;
   s.builtin_probability = c.builtin_probability;
@@ -39,7 +40,7 @@ selfplay_pool::selfplay_pool(caf::actor_system& sys, std::shared_ptr<model::shar
     : sys_(sys),
       learning_(std::move(learning)),
       setup_(std::move(setup)),
-      league_(std::make_shared<agents::league>(league_settings_of(setup_.selfplay))) {
+      league_(std::make_shared<agents::league>(league_settings_of(setup_.selfplay, setup_.seats))) {
   latest_ = std::make_shared<server>();
   latest_->id = agents::league::latest;
   latest_->model = learning_;

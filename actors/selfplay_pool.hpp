@@ -35,6 +35,7 @@ struct selfplay_setup {
   std::uint64_t seed = 1;     // the snapshots' owners' sampling
   std::string dir;            // RUN/selfplay; empty: no files
   std::string config_yaml;    // the resolved config, kept in snapshot files
+  int seats = 2;              // the game's agents: the learner's and its opponent's
 };
 
 class selfplay_pool {

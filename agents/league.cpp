@@ -7,10 +7,13 @@
 
 namespace troupe::agents {
 
-double elo_expected(double rating, double other) { return 1.0 / (1.0 + std::pow(10.0, (other - rating) / 400.0)); }
+double elo_expected(double rating, double other, int seats) {
+  return 1.0 / (1.0 + (seats - 1) * std::pow(10.0, (other - rating) / 400.0));
+}
 
 league::league(const league_settings& settings) : settings_(settings) {
   if (settings_.pool_size < 1) throw std::invalid_argument("league: a pool of at least one snapshot expected");
+  if (settings_.seats < 2) throw std::invalid_argument("league: a game of at least two seats expected");
   state_.learner_rating = settings_.initial_rating;
   state_.builtins = builtin_players();
 }
@@ -67,7 +70,7 @@ void league::record(std::uint64_t opponent, double score) {
   }
   for (snapshot& s : is_builtin(opponent) ? state_.builtins : state_.pool)
     if (s.id == opponent) {
-      const double delta = settings_.elo_k * (score - elo_expected(state_.learner_rating, s.rating));
+      const double delta = settings_.elo_k * (score - elo_expected(state_.learner_rating, s.rating, settings_.seats));
       state_.learner_rating += delta;
       s.rating -= delta;
       ++s.games;

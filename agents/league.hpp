@@ -24,10 +24,19 @@ struct league_settings {
   bool prioritized = false;        // pfsp: snapshots the learner beats less are drawn more
   double elo_k = 16;               // Elo's step per game
   double initial_rating = 1000;
+  // The game's agents: the learner's seat, and seats - 1 played by its
+  // opponent. With more than two, a game is won by one of them, so an even
+  // opponent leaves the learner 1 / seats of the wins (expected scores
+  // below).
+  int seats = 2;
 };
 
-// Elo's expected score of a player rated `rating` against one rated `other`.
-double elo_expected(double rating, double other);
+// Elo's expected score of a player rated `rating` against one rated `other`,
+// in a game of `seats` agents where the other plays every seat but one:
+// the chance that the one seat wins, each seat's strength 10^(rating / 400)
+// (Bradley-Terry-Luce, of which two-player Elo is the case of two seats):
+// 1 / (1 + (seats - 1) 10^((other - rating) / 400)).
+double elo_expected(double rating, double other, int seats = 2);
 
 class league {
  public:
@@ -68,7 +77,8 @@ class league {
   // snapshot weighs 0.25).
   std::uint64_t draw(std::mt19937_64& rng) const;
   // One game of the learner against `opponent`, `score` the learner's (1 a
-  // win, 0.5 a draw, 0 a loss): both ratings move by Elo's rule (a
+  // win, 0.5 a draw, 0 a loss): both ratings move by Elo's rule, the
+  // expectation elo_expected's for settings.seats (a
   // built-in player's as a snapshot's). A game
   // against `latest` is counted, no rating moves; one against a snapshot
   // no longer in the pool is counted in games() alone.

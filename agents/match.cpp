@@ -76,6 +76,7 @@ seat_record play_seat(model::shared_model& model, const envs::env_config& env, e
   const evaluation e = evaluate(model, *vector, episodes, greedy, seed);
   seat_record record;
   for (double r : e.returns) {
+    record.return_sum += r;
     if (r > 0)
       ++record.wins;
     else if (r < 0)

@@ -16,7 +16,9 @@ namespace troupe::agents {
 
 struct seat_record {
   int wins = 0, draws = 0, losses = 0;
+  double return_sum = 0.0;  // the policy's returns, summed
   int games() const { return wins + draws + losses; }
+  double mean_return() const { return games() > 0 ? return_sum / games() : 0.0; }
 };
 
 // Wilson's score interval for `successes` of `n` at z (1.96: 95 %): [lo, hi].
@@ -35,8 +37,8 @@ std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_m
 // What plays the other seat of `games` games at once, of the game `spec` describes.
 using opponents_factory = std::function<std::unique_ptr<envs::opponents>(int games, const envs::env_spec& spec)>;
 
-// `episodes` games of `env`'s two-player game with `model` (greedy or
-// sampled) in `seat` (first or second) against `others`; a game's return
+// `episodes` games of `env`'s game with `model` (greedy or sampled) in
+// `seat` (a fixed one) against `others` (every other seat); a game's return
 // decides it (> 0 a win, 0 a draw, < 0 a loss). Game i depends on (seed, i) alone.
 seat_record play_seat(model::shared_model& model, const envs::env_config& env, envs::seat_choice seat,
                       const opponents_factory& others, int episodes, bool greedy, std::uint64_t seed,

@@ -26,11 +26,11 @@ void print_spec(const envs::env_spec& spec) {
                                                     : "in observation['" + spec.observation_mask_key + "']");
 }
 
-// A two-player game's agents, each with its own spaces.
+// A game's agents, each with its own spaces.
 void print_agents(const envs::game_agents& agents) {
   for (size_t a = 0; a < agents.names.size(); ++a) {
     const envs::env_spec& s = agents.specs[a];
-    const std::string seat = a == 0 ? "first seat" : a == 1 ? "second seat" : "agent " + std::to_string(a);
+    const std::string seat = envs::seat_name(int(a)) + " seat";
     std::cout << "\n  agent " << agents.names[a] << " (" << seat << "): observation "
               << s.observation.describe() << "  action " << s.action.describe()
               << (s.has_action_mask ? "  action mask yes" : "");

@@ -1,5 +1,5 @@
 // troupe eval RUN_DIR|CHECKPOINT [--best] --episodes N [--greedy] [--seed S] [--json FILE]
-//             [--opponent random|builtin:NAME|python:MODULE:CALLABLE|snapshot:ID|OTHER_RUN [--seat first|second|both]]
+//             [--opponent random|builtin:NAME|python:MODULE:CALLABLE|snapshot:ID|OTHER_RUN [--seat each|first|second|third|...]]
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -31,7 +31,7 @@ struct eval_options {
   policy_flags which;  // --policy, --member
   std::uint64_t seed = 12345;
   std::string opponent;      // empty: the environment as configured
-  std::string seat = "both";
+  std::string seat = "each";
 };
 
 // What --opponent names, as a maker of the other seat's players (`spec`: that
@@ -78,44 +78,55 @@ agents::opponents_factory opponent_named(const eval_options& opts, const envs::e
   return [model](int games, const envs::env_spec& s) { return agents::model_opponents(model, games, s); };
 }
 
-// The trained policy against --opponent, from each seat asked for.
+// Whether --seat asks for every seat.
+bool every_seat(const std::string& seat) { return seat == "each" || seat == "both"; }
+
+// The trained policy against --opponent, from each seat asked for; in a game
+// of more than two agents the opponent plays every seat but the policy's.
 nlohmann::json match(const eval_options& opts, const run::trained_model& trained) {
   const run::run_config& config = trained.config;
-  if (!envs::is_two_player_game(config.env.id))
-    throw config_error("--opponent: " + config.env.id + " is not a two-player game (those are: " +
-                       envs::two_player_games() + ")");
+  if (!envs::is_versus_game(config.env.id))
+    throw config_error("--opponent: " + config.env.id + " is not a game played from a seat (those are: " +
+                       envs::versus_games() + ")");
   // A game whose agents' spaces differ is played from the policy's own seat
-  // only; the other seat's spaces are what the opponent must play.
+  // only; the other seats' spaces are what the opponent must play.
   const envs::game_agents agents = envs::game_agents_of(config.env);
-  if (agents.names.size() != 2)
-    throw config_error("--opponent: " + config.env.id + " made no two-player game (those are: " +
-                       envs::two_player_games() + ")");
+  if (agents.names.size() < 2)
+    throw config_error("--opponent: " + config.env.id + " made no game of several agents (those are: " +
+                       envs::versus_games() + ")");
+  const int seat_count = int(agents.names.size());
   const bool own_seat_only = agents.spaces_differ();
   const std::string own_seat = config.env.versus.seat;
-  const envs::side_specs sides =
-      envs::specs_of_sides(agents.specs[0], agents.specs[1],
-                           own_seat_only ? envs::parse_seat(own_seat) : envs::seat_choice::first, agents.names[0],
-                           agents.names[1]);
-  const std::string other_name = agents.names[sides.other == &agents.specs[0] ? 0 : 1];
+  const envs::seat_choice own = own_seat_only ? envs::parse_seat(own_seat) : envs::seat_choice::first;
+  const envs::side_specs sides = envs::specs_of_side(agents.spec_list(), agents.names, own);
+  int other_agent = 0;
+  while (other_agent == envs::seat_agent(own) || &agents.specs[size_t(other_agent)] != sides.other) ++other_agent;
   std::string source;
-  const agents::opponents_factory others = opponent_named(opts, config.env, *sides.other, other_name, source);
+  const agents::opponents_factory others =
+      opponent_named(opts, config.env, *sides.other, agents.names[size_t(other_agent)], source);
+  if (!every_seat(opts.seat) && envs::seat_agent(envs::parse_seat(opts.seat)) >= seat_count)
+    throw config_error("--seat " + opts.seat + ": " + config.env.id + " has " + std::to_string(seat_count) +
+                       " seats (" + agents.names.front() + " to " + agents.names.back() + ")");
   nlohmann::json seats = nlohmann::json::object();
-  for (const std::string seat : {"first", "second"}) {
-    if (opts.seat != "both" && opts.seat != seat) continue;
+  for (int agent = 0; agent < seat_count; ++agent) {
+    const std::string seat = envs::seat_name(agent);
+    if (!every_seat(opts.seat) && opts.seat != seat) continue;
     if (own_seat_only && seat != own_seat) {
       if (opts.seat == seat)
         throw config_error("--seat " + seat + ": " + config.env.id + "'s agents have different spaces and this policy "
-                           "plays " + own_seat + " (" + agents.names[own_seat == "first" ? 0 : 1] + ") only");
+                           "plays " + own_seat + " (" + agents.names[size_t(envs::seat_agent(own))] + ") only");
       continue;
     }
-    const agents::seat_record r = agents::play_seat(*trained.model, config.env, envs::parse_seat(seat), others,
+    const agents::seat_record r = agents::play_seat(*trained.model, config.env, envs::seat_at(agent), others,
                                                     opts.episodes, opts.greedy, opts.seed);
     const auto [lo, hi] = agents::wilson_interval(r.wins, r.games());
-    seats[seat] = {{"wins", r.wins},
+    seats[seat] = {{"agent", agents.names[size_t(agent)]},
+                   {"wins", r.wins},
                    {"draws", r.draws},
                    {"losses", r.losses},
                    {"win_rate", double(r.wins) / r.games()},
-                   {"win_rate_95", {lo, hi}}};
+                   {"win_rate_95", {lo, hi}},
+                   {"mean_return", r.mean_return()}};
   }
   return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},     {"version", trained.meta.version},
           {"opponent", opts.opponent},        {"opponent_source", source}, {"greedy", opts.greedy},
@@ -127,8 +138,8 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
 // counted a win (a return above 0), a draw or a loss.
 nlohmann::json team_match(const eval_options& opts, const run::trained_model& trained) {
   const run::run_config& config = trained.config;
-  if (opts.seat != "both")
-    throw config_error("--seat " + opts.seat + ": a team plays its own agents (env.team); --seat is for games of two agents");
+  if (!every_seat(opts.seat))
+    throw config_error("--seat " + opts.seat + ": a team plays its own agents (env.team); --seat is for a policy that plays one seat");
   const envs::game_agents agents = envs::game_agents_of(config.env);
   const std::vector<int> team = envs::team_agents(config.env, agents.names);
   if (team.size() == agents.names.size())
@@ -199,14 +210,15 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--seed", opts->seed, "seeds the environments and action sampling");
   cmd->add_option("--json", opts->json_path, "also write the result to FILE");
   cmd->add_option("--opponent", opts->opponent,
-                  "two-player games: play against random, builtin:NAME (builtin:alphabeta:4), "
+                  "games played from a seat: play against random, builtin:NAME (builtin:alphabeta:4), "
                   "python:MODULE:CALLABLE (a scripted player), snapshot:ID "
                   "(a self-play snapshot of this run) or another run or checkpoint, and report wins, draws and "
-                  "losses per seat with a 95% interval (--episodes games from each seat); a team (env.seat all): "
+                  "losses per seat with a 95% interval (--episodes games from each seat; the opponent plays every other "
+                  "seat, both others of Nim3-v0); a team (env.seat all): "
                   "the same names play every agent outside it (another run: the other team's policy), and the "
                   "report is the mean return an agent, each agent's episode a win, draw or loss");
-  cmd->add_option("--seat", opts->seat, "with --opponent: first, second or both")
-      ->check(CLI::IsMember({"first", "second", "both"}));
+  cmd->add_option("--seat", opts->seat, "with --opponent: each (every seat in turn; both is the same), or one: first, second, third, ...")
+      ->check(CLI::IsMember({"each", "both", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}));
   cmd->callback([opts, &exit_code] {
     eval(*opts);
     exit_code = 0;

@@ -42,7 +42,11 @@ human_policy::human_policy(const envs::env& env, std::uint64_t seed, pace moves)
   const auto& labels = env.spec().action_labels;
   const int up = action_named(labels, {"up"}), down = action_named(labels, {"down"});
   const int idle = action_named(labels, {"stay", "noop", "none", "idle"});
-  if (moves == pace::real_time && up >= 0 && down >= 0 && idle >= 0) up_ = up, down_ = down, idle_ = idle;
+  // The arrows move up and down only (left and right step a paused window):
+  // a game that also moves sideways (Spread-v0) is played with the digits.
+  const bool sideways = action_named(labels, {"left"}) >= 0 || action_named(labels, {"right"}) >= 0;
+  if (moves == pace::real_time && up >= 0 && down >= 0 && idle >= 0 && !sideways)
+    up_ = up, down_ = down, idle_ = idle;
 }
 
 std::string human_policy::how_to_move() const {
@@ -134,10 +138,14 @@ void play_against(const std::string& target, bool best, const std::string& polic
   model::set_compute_threads(1);
   const run::trained_model trained =
       run::load_trained_model(target, best ? run::which_checkpoint::best : run::which_checkpoint::newest, policy);
-  const envs::env_config& env = trained.config.env;
-  if (!envs::is_two_player_game(env.id))
-    throw config_error("play --human: " + env.id + " is not a two-player game (those are: " +
-                       envs::two_player_games() + ")");
+  // The person takes one seat; the policy plays every other agent, those of
+  // its own team (env.seat all) included.
+  envs::env_config env = trained.config.env;
+  if (!envs::is_game(env.id))
+    throw config_error("play --human: " + env.id + " is not a game of several agents (those are: " +
+                       envs::versus_games() + ", Spread-v0, Contest-v0)");
+  env.versus.team.clear();
+  if (env.versus.seat == "all") env.versus.seat = "alternate";
   envs::seat_choice seat;
   try {
     seat = envs::parse_seat(opts.seat);
@@ -154,7 +162,7 @@ void play_against(const std::string& target, bool best, const std::string& polic
     // Where the agents' spaces differ, the person takes the seat the policy
     // was not trained for.
     const envs::game_agents agents = envs::game_agents_of(env);
-    if (agents.spaces_differ()) {
+    if (agents.names.size() == 2 && agents.spaces_differ()) {
       const bool policy_first = env.versus.seat != "second";
       const envs::seat_choice yours = policy_first ? envs::seat_choice::second : envs::seat_choice::first;
       if (seat != envs::seat_choice::alternate && seat != yours)

@@ -1,8 +1,10 @@
 #pragma once
-// troupe play RUN --human: a person plays a two-player game against the
-// trained policy in the SDL2 window. The person's seat is one side of one
-// game (envs::make_game_side) whose other side the trained policy plays
-// (agents::model_opponents). In a turn-based game the game waits for the
+// troupe play RUN --human: a person plays a game against the trained
+// policy in the SDL2 window. The person's seat is one agent of one game
+// (envs::make_game_side) whose every other agent the trained policy plays
+// (agents::model_opponents): the other player of a two-player game, the two
+// others of Nim3-v0, or in a team's game (env.seat all) the person's
+// teammates and the other side alike. In a turn-based game the game waits for the
 // person's move: a click on the picture (renderable::action_at: a column of
 // Connect Four) or a digit key (1 is the first action, 0 the tenth). A
 // simultaneous game moves on at the window's rate and takes the keys held at
@@ -72,7 +74,7 @@ class human_policy final : public playback_policy {
 };
 
 struct human_play_options {
-  std::string seat = "alternate";  // the person's: first, second or alternate
+  std::string seat = "alternate";  // the person's: first, second, third, ... or alternate
   bool greedy = false;             // the policy's most likely moves
   double fps = 30.0;               // steps per second of a simultaneous game at speed x1
   std::uint64_t seed = 12345;
@@ -81,8 +83,8 @@ struct human_play_options {
 };
 
 // Plays in the window until it closes (or the episodes are done). Throws
-// config_error when the run's environment is not a two-player game of
-// discrete actions.
+// config_error when the run's environment is not a game of several agents
+// with discrete actions.
 void play_against(const std::string& target, bool best, const std::string& policy,
                   const human_play_options& options);
 

@@ -1,7 +1,7 @@
 // troupe play RUN_DIR|CHECKPOINT [--best] [--episodes N] [--greedy] [--seed S]: watch a
 // trained policy play in a live window, its action probabilities (or a
 // Gaussian's means and the actions taken) beside the environment; with
-// --human [--seat S], play a two-player game against it (app/human_play.hpp).
+// --human [--seat S], play a game against it, or beside it (app/human_play.hpp).
 #include <iostream>
 #include <memory>
 #include <random>
@@ -142,10 +142,11 @@ void add_play_command(CLI::App& cli, int& exit_code) {
   cmd->add_option("--fps", opts->fps, "frames per second at speed x1 (0: as fast as possible)")
       ->capture_default_str();
   cmd->add_flag("--human", opts->human,
-                "two-player games: play against the policy yourself (click a column of Connect Four, or press "
-                "1-9 for the first nine actions, 0 for the tenth; in Duel Pong hold up / down, or w / s, at --fps)");
-  cmd->add_option("--seat", opts->seat, "with --human: your seat, first, second or alternate (per game)")
-      ->check(CLI::IsMember({"first", "second", "alternate"}))
+                "games: play against the policy yourself, or beside it (it plays every other agent: click a column of "
+                "Connect Four, or press 1-9 for the first nine actions, 0 for the tenth; in Duel Pong hold up / down, "
+                "or w / s, at --fps; a simultaneous game moves on at --fps)");
+  cmd->add_option("--seat", opts->seat, "with --human: your seat, first, second, third, ... or alternate (per game)")
+      ->check(CLI::IsMember({"alternate", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}))
       ->capture_default_str();
   add_window_flags(*cmd, opts->window);
   cmd->footer(

@@ -16,7 +16,7 @@ struct minatar_options {
 // (ConnectFour-v0; ignored by other environments).
 struct opponent_options {
   std::string opponent = "random";  // random | alphabeta:DEPTH (1-8)
-  std::string seat = "alternate";   // alternate (drawn per episode) | first | second | all
+  std::string seat = "alternate";   // alternate (drawn per episode) | first | second | third ... | all
   // With seat all: the agents the policy plays, by name or pattern
   // (player_*); empty: every agent of the game.
   std::vector<std::string> team;

@@ -18,6 +18,7 @@
 #include "envs/games/signal_game.hpp"
 #include "envs/games/spread_game.hpp"
 #include "envs/games/contest_game.hpp"
+#include "envs/games/nim_game.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/mountain_car.hpp"
 #include "envs/mujoco/tasks.hpp"
@@ -92,6 +93,8 @@ std::vector<registry_entry> builtin_envs() {
        [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::spread_game()); }},
       {games::contest_game::id, one_side_of(games::contest_game::id), {},
        [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::contest_game()); }},
+      {games::nim_game::id, one_side_of(games::nim_game::id),
+       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::nim_game()); }},
   };
   for (const auto& task : mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
@@ -154,9 +157,12 @@ std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_conf
 // One seat of turn-based games.
 std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, seat_choice side,
                                     const opponents_for& others) {
-  const env_spec other = *specs_of_sides(games->agent_spec(0), games->agent_spec(1), side, games->agent_name(0),
-                                         games->agent_name(1))
-                              .other;
+  game_agents agents;
+  for (int a = 0; a < games->agent_count(); ++a) {
+    agents.names.push_back(games->agent_name(a));
+    agents.specs.push_back(games->agent_spec(a));
+  }
+  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side).other;
   return std::make_unique<seat_vector>(std::move(games), side, others(other));
 }
 
@@ -246,7 +252,7 @@ std::string turn_based_games() {
   return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC game";
 }
 
-bool is_two_player_game(const std::string& id) {
+bool is_versus_game(const std::string& id) {
   if (is_turn_based_game(id)) return true;
   for (const auto& e : registered_envs())
     if (e.id == id) return e.make_simultaneous && e.make_simultaneous(env_config{})->agent_count() == 2;
@@ -260,10 +266,10 @@ bool is_game(const std::string& id) {
   return false;
 }
 
-std::string two_player_games() {
+std::string versus_games() {
   std::string names;
   for (const auto& e : registered_envs())
-    if (is_two_player_game(e.id)) names += (names.empty() ? "" : ", ") + e.id;
+    if (is_versus_game(e.id)) names += (names.empty() ? "" : ", ") + e.id;
   return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC or Parallel game";
 }
 
@@ -305,23 +311,26 @@ game_agents game_agents_of(const env_config& config) {
     return {hello.agents, std::vector<env_spec>(hello.agents.size(), hello.spec)};
   }
   const auto games = make_turn_based_vector(config, 1);
-  return {{games->agent_name(0), games->agent_name(1)}, {games->agent_spec(0), games->agent_spec(1)}};
+  game_agents agents;
+  for (int a = 0; a < games->agent_count(); ++a) {
+    agents.names.push_back(games->agent_name(a));
+    agents.specs.push_back(games->agent_spec(a));
+  }
+  return agents;
 }
 
 env_spec game_spec_of(const env_config& config) { return game_spec_of(config, game_agents_of(config)); }
 
 env_spec game_spec_of(const env_config& config, const game_agents& agents) {
-  if (agents.names.size() != 2)
-    throw env_key_error("env.id", config.id + " is not a two-player game (those are: " + two_player_games() + ")");
-  return *specs_of_sides(agents.specs[0], agents.specs[1], parse_seat(config.versus.seat), agents.names[0],
-                         agents.names[1])
-              .own;
+  if (agents.names.size() < 2)
+    throw env_key_error("env.id", config.id + " is not a game of several agents (those are: " + versus_games() + ")");
+  return *specs_of_side(agents.spec_list(), agents.names, parse_seat(config.versus.seat)).own;
 }
 
 std::vector<std::string> game_agent_names(const env_config& config) { return game_agents_of(config).names; }
 
 env_config with_playable_seat(env_config config) {
-  if (config.versus.seat != "alternate" || !is_two_player_game(config.id)) return config;
+  if (config.versus.seat != "alternate" || !is_versus_game(config.id)) return config;
   if (game_agents_of(config).spaces_differ()) config.versus.seat = "first";
   return config;
 }
@@ -339,7 +348,7 @@ std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& conf
       for (int i = 0; i < count; ++i) games.push_back(e.make_game(config));
       return std::make_unique<native_turn_vector>(std::move(games));
     }
-  throw env_key_error("env.id", config.id + " is not a two-player turn-based game (those are: " + turn_based_games() + ")");
+  throw env_key_error("env.id", config.id + " is not a turn-based game (those are: " + turn_based_games() + ")");
 }
 
 env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }

@@ -58,23 +58,26 @@ int rows_per_env(const env_config& config);
 std::unique_ptr<env> make_env(const std::string& id);  // with default options
 bool is_registered(const std::string& id);
 
-// Whether `id` may be a two-player turn-based game: a registered one, or a
-// Python id (whose host says at its start whether it made a PettingZoo AEC
-// game); and what those are, in words.
+// Whether `id` may be a turn-based game: a registered one, or a Python id
+// (whose host says at its start whether it made a PettingZoo AEC game);
+// and what those are, in words.
 bool is_turn_based_game(const std::string& id);
 std::string turn_based_games();
-// The same for two-player games of either kind, simultaneous ones included.
-bool is_two_player_game(const std::string& id);
+// Whether `id` may be a game that a policy plays from one seat, the others
+// played by an opponent (env.opponent, self-play, eval --opponent, a
+// person): a turn-based game of any number of agents, or a simultaneous
+// game of two; and what those are, in words.
+bool is_versus_game(const std::string& id);
+std::string versus_games();
 // Whether `id` may be a game of several agents: a registered game of any
 // number of agents, or a Python id.
 bool is_game(const std::string& id);
-std::string two_player_games();
 // What plays the other side of a game whose spec is given.
 using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& game)>;
-// One side of `count` of config's two-player games, as an agent steps it: a
+// One side of `count` of config's games, as an agent steps it: a
 // seat_vector of turn-based games or a side_vector of simultaneous ones,
-// the other side played by what `others` makes. Throws env_key_error naming
-// env.id when config's environment is no two-player game.
+// the agents outside the side played by what `others` makes. Throws
+// env_key_error naming env.id when config's environment is no game.
 std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
                                            const opponents_for& others);
 // A game's agents in seat order: their ids ("player_0", "player_1") and
@@ -83,11 +86,21 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
 struct game_agents {
   std::vector<std::string> names;
   std::vector<env_spec> specs;
-  // Two agents whose spaces are not alike: one policy cannot play both.
-  bool spaces_differ() const { return specs.size() == 2 && !same_spaces(specs[0], specs[1]); }
+  // Agents whose spaces are not alike: one policy cannot play them all.
+  bool spaces_differ() const {
+    for (const env_spec& s : specs)
+      if (!same_spaces(specs.front(), s)) return true;
+    return false;
+  }
+  // The agents' specs, in order, for specs_of_side.
+  std::vector<const env_spec*> spec_list() const {
+    std::vector<const env_spec*> out;
+    for (const env_spec& s : specs) out.push_back(&s);
+    return out;
+  }
 };
 // Config's game's agents (the game made once, to ask); throws env_key_error
-// naming env.id when it is not a two-player game.
+// naming env.id when it is not a game.
 game_agents game_agents_of(const env_config& config);
 std::vector<std::string> game_agent_names(const env_config& config);
 // `config`, or where its env.seat alternates between the seats of a game
@@ -96,7 +109,7 @@ std::vector<std::string> game_agent_names(const env_config& config);
 env_config with_playable_seat(env_config config);
 // The spec of the side env.seat plays (agent 0's for alternate); throws
 // env_key_error naming env.seat when that alternates between agents of
-// different spaces (specs_of_sides).
+// different spaces (specs_of_side).
 env_spec game_spec_of(const env_config& config);
 // The same of a game whose agents were read already.
 env_spec game_spec_of(const env_config& config, const game_agents& agents);

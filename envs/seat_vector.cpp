@@ -33,7 +33,11 @@ side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::
   } else if (seats == seat_choice::alternate) {
     mine.assign(n, 1);  // any of them, episode by episode
   } else {
-    mine[seats == seat_choice::second ? 1 : 0] = 1;
+    const size_t fixed = size_t(seat_agent(seats));
+    if (fixed >= n)
+      throw env_key_error("env.seat", first.id + " has " + std::to_string(n) + " agents (" + names[0] + " to " +
+                                          names[n - 1] + "): it has no " + seat_name(int(fixed)) + " seat");
+    mine[fixed] = 1;
   }
   // The side's agents share their spaces (one policy plays them), and so
   // do the others (one player plays them).
@@ -65,12 +69,30 @@ side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_ch
   return specs_of_side({&first, &second}, {first_name, second_name}, seats);
 }
 
+namespace {
+const char* const seat_names[] = {"first", "second", "third",   "fourth", "fifth",
+                                  "sixth", "seventh", "eighth", "ninth",  "tenth"};
+constexpr int named_seats = int(sizeof seat_names / sizeof seat_names[0]);
+}  // namespace
+
+seat_choice seat_at(int agent) {
+  if (agent < 0) throw std::invalid_argument("seat_at: agent " + std::to_string(agent));
+  return seat_choice(agent);
+}
+
+int seat_agent(seat_choice seat) { return int(seat) >= 0 ? int(seat) : -1; }
+
+std::string seat_name(int agent) {
+  return agent >= 0 && agent < named_seats ? seat_names[agent] : "seat " + std::to_string(agent);
+}
+
 seat_choice parse_seat(const std::string& text) {
   if (text == "alternate") return seat_choice::alternate;
-  if (text == "first") return seat_choice::first;
-  if (text == "second") return seat_choice::second;
   if (text == "all") return seat_choice::all;
-  throw std::invalid_argument("env.seat: '" + text + "' is not a seat (expected alternate, first, second or all)");
+  for (int a = 0; a < named_seats; ++a)
+    if (text == seat_names[a]) return seat_at(a);
+  throw std::invalid_argument("env.seat: '" + text +
+                              "' is not a seat (expected alternate, all, or a seat: first, second, third, ... tenth)");
 }
 
 seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats,
@@ -78,15 +100,20 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
     : games_(std::move(games)), choice_(seats), others_(std::move(others)) {
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("seat_vector: games and their opponents expected");
-  if (games_->agent_count() != 2)
-    throw std::invalid_argument("seat_vector: two-agent games expected (" + games_->spec().id + " has " +
-                                std::to_string(games_->agent_count()) + " agents)");
+  if (games_->agent_count() < 2)
+    throw std::invalid_argument("seat_vector: games of two or more agents expected (" + games_->spec().id + " has " +
+                                std::to_string(games_->agent_count()) + ")");
   if (seats == seat_choice::all)
     throw env_key_error("env.seat", games_->spec().id +
                                         " is turn-based: one agent moves at a time, so a policy plays one seat of "
-                                        "it (first, second or alternate); all is for simultaneous games");
-  sides_ = specs_of_sides(games_->agent_spec(0), games_->agent_spec(1), seats, games_->agent_name(0),
-                          games_->agent_name(1));
+                                        "it (first, second, ... or alternate); all is for simultaneous games");
+  std::vector<const env_spec*> specs;
+  std::vector<std::string> names;
+  for (int a = 0; a < games_->agent_count(); ++a) {
+    specs.push_back(&games_->agent_spec(a));
+    names.push_back(games_->agent_name(a));
+  }
+  sides_ = specs_of_side(specs, names, seats);
   own_ = side_sizes(*sides_.own);
   other_ = side_sizes(*sides_.other);
   const size_t k = size_t(size());
@@ -115,7 +142,8 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
     episode_seeds[i] = rng();
     game_seeds[i] = seeds[i];
     const size_t g = size_t(games[i]);
-    seats_[g] = choice_ == seat_choice::first ? 0 : choice_ == seat_choice::second ? 1 : int(seat_draw % 2);
+    const int fixed = seat_agent(choice_);
+    seats_[g] = fixed >= 0 ? fixed : int(seat_draw % std::uint64_t(games_->agent_count()));
     pending_[g] = returns_[g] = 0.0;
     over_[g] = truncated_[g] = moved_[g] = 0;
   }
@@ -125,10 +153,16 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
 }
 
 void seat_vector::take(int g, const turn_result& result) {
-  const double r = result.rewards.at(size_t(seats_[size_t(g)]));
+  const int seat = seats_[size_t(g)];
+  const double r = result.rewards.at(size_t(seat));
   pending_[size_t(g)] += r;
   returns_[size_t(g)] += r;
-  if (result.terminated || result.truncated) {
+  if (const std::uint8_t end = result.end_of(seat)) {
+    // The learning seat's agent left (eliminated, say): its episode ends
+    // here, as its agent's did, though the others might play on.
+    over_[size_t(g)] = 1;
+    truncated_[size_t(g)] = end == turn_result::agent_truncated;
+  } else if (result.terminated || result.truncated) {
     over_[size_t(g)] = 1;
     truncated_[size_t(g)] = !result.terminated;
   }
@@ -164,17 +198,38 @@ void seat_vector::play_others(const std::vector<int>& games) {
   }
 }
 
+void seat_vector::start(std::vector<int> games, std::vector<std::uint64_t> seeds) {
+  // A game of more than two agents may end before the learning seat's first
+  // move (the others eliminate it, or each other): an episode in which the
+  // policy never moved has no step, so that game starts again, from a seed
+  // drawn from its own.
+  for (int attempt = 0; !games.empty(); ++attempt) {
+    if (attempt == max_restarts)
+      throw std::runtime_error(spec().id + ": game " + std::to_string(games[0]) + " ended " +
+                               std::to_string(max_restarts) + " times before the learning seat's first move");
+    begin(games, seeds.data());
+    play_others(games);
+    std::vector<int> again;
+    std::vector<std::uint64_t> again_seeds;
+    for (size_t i = 0; i < games.size(); ++i)
+      if (over_[size_t(games[i])]) {
+        again.push_back(games[i]);
+        again_seeds.push_back(std::mt19937_64(seeds[i] ^ 0x9e3779b97f4a7c15ULL)());
+      }
+    games = std::move(again);
+    seeds = std::move(again_seeds);
+  }
+}
+
 void seat_vector::reset(const std::uint64_t* seeds, float* observations) {
   std::vector<int> all(static_cast<size_t>(size()));
   for (int g = 0; g < size(); ++g) all[size_t(g)] = g;
-  begin(all, seeds);
-  play_others(all);
+  start(all, std::vector<std::uint64_t>(seeds, seeds + size()));
   for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * own_.obs);
 }
 
 void seat_vector::reset_one(int i, std::uint64_t seed, float* observation) {
-  begin({i}, &seed);
-  play_others({i});
+  start({i}, {seed});
   games_->observe(i, seats_[size_t(i)], observation);
 }
 
@@ -209,8 +264,7 @@ void seat_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
       restart_seeds.push_back(reset_seeds[g]);
     }
   }
-  begin(restarted, restart_seeds.data());
-  play_others(restarted);
+  start(std::move(restarted), std::move(restart_seeds));
   for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * own_.obs);
 }
 

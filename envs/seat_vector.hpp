@@ -11,6 +11,13 @@
 // winner's move and is credited to the step that allowed it. The policy's
 // time is its own moves (PettingZoo's agent-centred view): discounting
 // counts its steps, not the others' moves.
+//
+// A game may have more than two agents: the policy plays one seat and one
+// opponents object plays all the others (their spaces alike), each of
+// their moves asked for as it comes. When the policy's agent leaves before
+// the game ends (eliminated: turn_result::left), its episode ends there and
+// the game is reset; an agent of the others that leaves is simply never
+// the mover again.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,7 +44,8 @@ class opponents {
   // action's floats).
   virtual void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
                    float* actions) = 0;
-  // Game `game`'s episode ended with the learning seat's return `learner_return`.
+  // Game `game`'s episode ended with the learning seat's return
+  // `learner_return` (for a team, its agents' mean).
   virtual void end_episode(int game, double learner_return) {}
   // Who plays game `game`'s other seat this episode, into view.who, and,
   // when a policy made its last move in the watched game, that policy's
@@ -48,11 +56,20 @@ class opponents {
   static constexpr int watched_game = 0;
 };
 
-// Which seat the learning policy plays: the first mover's, the second's,
-// any one (drawn per episode from its seed), or, in a simultaneous game,
-// every agent's at once (a team of one policy: envs/side_vector.hpp).
-enum class seat_choice { alternate, first, second, all };
-// "alternate", "first", "second", "all"; throws std::invalid_argument naming env.seat.
+// Which seat the learning policy plays: one drawn per episode from its
+// seed (alternate, among all the game's agents), a fixed one (its agent's
+// index: first is agent 0, the first mover, second agent 1, and so on,
+// seat_at(k) for agent k), or, in a simultaneous game, every agent's at
+// once (a team of one policy: envs/side_vector.hpp).
+enum class seat_choice : int { alternate = -1, all = -2, first = 0, second = 1 };
+// The fixed seat of agent `agent` (0 or more).
+seat_choice seat_at(int agent);
+// The agent a fixed seat plays, or -1 for alternate and all.
+int seat_agent(seat_choice seat);
+// A fixed seat's name: "first", "second", "third", ... "tenth".
+std::string seat_name(int agent);
+// "alternate", "all", or a fixed seat by name (seat_name's, "first" to
+// "tenth"); throws std::invalid_argument naming env.seat.
 seat_choice parse_seat(const std::string& text);
 
 // The spaces of a two-agent game's sides as `seats` plays them: the learning
@@ -83,8 +100,8 @@ struct side_sizes {
 
 class seat_vector final : public env_vector {
  public:
-  // Two-agent games; when their agents' spaces differ, `seats` is first or
-  // second (specs_of_sides).
+  // Games of two or more agents; when the agents' spaces differ, `seats` is
+  // a fixed seat and the others' spaces are alike (specs_of_side).
   seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats, std::unique_ptr<opponents> others);
   // Games of this process (a native_turn_vector of them).
   seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
@@ -115,6 +132,10 @@ class seat_vector final : public env_vector {
   // Plays the others' moves of the listed games, all games together, until
   // each is at the learning seat's turn or over.
   void play_others(const std::vector<int>& games);
+  // begin and play_others, until each listed game is at the learning seat's
+  // first move (one that ended before it starts again).
+  void start(std::vector<int> games, std::vector<std::uint64_t> seeds);
+  static constexpr int max_restarts = 1000;
   // Credits game g's move: the learning seat's share, and the game's end.
   void take(int g, const turn_result& result);
 

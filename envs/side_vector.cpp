@@ -67,9 +67,8 @@ void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
     if (choice_ == seat_choice::all) {
       for (int j = 0; j < per_game_; ++j) rows_agent_[first_row + size_t(j)] = team_[size_t(j)];
     } else {
-      rows_agent_[first_row] = choice_ == seat_choice::first    ? 0
-                               : choice_ == seat_choice::second ? 1
-                                                                : int(side_draw % std::uint64_t(agents_));
+      const int fixed = seat_agent(choice_);
+      rows_agent_[first_row] = fixed >= 0 ? fixed : int(side_draw % std::uint64_t(agents_));
     }
     for (int a = 0; a < agents_; ++a) in_side_[size_t(g * agents_ + a)] = gone_[size_t(g * agents_ + a)] = 0;
     for (int j = 0; j < per_game_; ++j) {
@@ -161,18 +160,17 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
   std::vector<std::uint64_t> restart_seeds;
   for (int g = 0; g < games_->size(); ++g) {
     const joint_result& res = results_[size_t(g)];
-    const auto left = [&](int a) { return res.left.empty() ? std::uint8_t(0) : res.left.at(size_t(a)); };
     // The side's episode in this game ends with the game, or when one of
     // its agents leaves (the others of a team cut there).
     bool side_left = false;
-    for (int j = 0; j < per_game_; ++j) side_left = side_left || left(agent_of_row(g * per_game_ + j)) != 0;
+    for (int j = 0; j < per_game_; ++j) side_left = side_left || res.end_of(agent_of_row(g * per_game_ + j)) != 0;
     const bool ends = side_left || res.terminated || res.truncated;
     double game_return = 0.0;
     for (int j = 0; j < per_game_; ++j) {
       const int r = g * per_game_ + j, a = agent_of_row(r);
       step_result& out = results[r];
       out.reward = res.rewards.at(size_t(a));
-      if (const std::uint8_t mine_left = left(a)) {
+      if (const std::uint8_t mine_left = res.end_of(a)) {
         out.terminated = mine_left == joint_result::agent_terminated;
         out.truncated = mine_left == joint_result::agent_truncated;
       } else if (res.terminated || res.truncated) {
@@ -186,7 +184,7 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
       game_return += returns_[size_t(r)] / per_game_;
     }
     for (int a = 0; a < agents_; ++a)
-      if (!in_side(g, a) && left(a)) gone_[size_t(g) * n + size_t(a)] = 1;
+      if (!in_side(g, a) && res.end_of(a)) gone_[size_t(g) * n + size_t(a)] = 1;
     if (!ends) continue;
     over_[size_t(g)] = 1;
     for (int j = 0; j < per_game_; ++j) {

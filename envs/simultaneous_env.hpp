@@ -10,22 +10,12 @@
 #include <vector>
 
 #include "envs/env.hpp"
+#include "envs/game_result.hpp"
 
 namespace troupe::envs {
 
-struct joint_result {
-  std::vector<double> rewards;  // one per agent, for this step
-  bool terminated = false;      // the game reached its end
-  bool truncated = false;       // a step limit cut it
-  // Agents whose own part ended at this step, one entry per agent (empty
-  // when none did): 0 plays on, agent_terminated or agent_truncated.
-  // PettingZoo's Parallel agents may leave one by one: an agent that has
-  // left takes no more actions (its rows are ignored) and gets no more
-  // rewards, and the game ends once none is left. An agent whose entry is 0
-  // when the game ends ends with the game's terminated / truncated.
-  std::vector<std::uint8_t> left;
-  static constexpr std::uint8_t agent_terminated = 1, agent_truncated = 2;
-};
+// A step's result for every agent (envs/game_result.hpp).
+using joint_result = game_result;
 
 class simultaneous_env {
  public:

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "envs/env.hpp"
+#include "envs/game_result.hpp"
 
 namespace troupe::envs {
 
-struct turn_result {
-  std::vector<double> rewards;  // one per agent, for this move
-  bool terminated = false;      // the game reached its end
-  bool truncated = false;       // a move limit cut it
-};
+// A move's result for every agent (envs/game_result.hpp); an agent that
+// leaves before the game ends (an elimination) is named in `left`, and is
+// never the mover again.
+using turn_result = game_result;
 
 class turn_based_env {
  public:

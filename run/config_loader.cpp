@@ -220,7 +220,7 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
   if (config.run.deterministic && config.devices.size() > 1)
     fail("run.deterministic", "several devices' replicas add each other's updates as they arrive, in no fixed order: use one device");
-  if (envs::is_two_player_game(config.env.id)) try {
+  if (envs::is_versus_game(config.env.id)) try {
       envs::games::check_opponent_name(config.env.versus.opponent, config.env.id, "env.opponent");
     } catch (const std::invalid_argument& e) {
       fail("env.opponent", e.what());
@@ -235,9 +235,9 @@ static void check_algo(run_config& config, const std::string& path, const std::s
                        "(self-play plays one seat: first, second or alternate)");
   }
   if (config.selfplay.enabled) {
-    if (!envs::is_two_player_game(config.env.id))
-      fail("selfplay.enabled", "self-play needs a two-player game (" + envs::two_player_games() + "); " +
-                                   config.env.id + " is not one");
+    if (!envs::is_versus_game(config.env.id))
+      fail("selfplay.enabled", "self-play needs a game that the policy plays from a seat, its snapshots playing the "
+                               "others (" + envs::versus_games() + "); " + config.env.id + " is not one");
     if (config.run.deterministic)
       fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
     if (config.devices.size() > 1)
@@ -363,7 +363,7 @@ static void check_policies(const run_config& config, const std::string& path) {
     throw config_error(path + ": key '" + key + "': " + what);
   };
   if (!envs::is_game(config.env.id))
-    fail("policies", "several policies play a game of several agents (" + envs::two_player_games() +
+    fail("policies", "several policies play a game of several agents (" + envs::versus_games() +
                          ", Spread-v0), each its own agents; " + config.env.id + " is not one");
   if (config.policies.size() > 2)
     fail("policies", "at most two policies: each plays its agents against the other's (a team each, in a game of "
@@ -576,8 +576,13 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
       own.algo = config.policies[0].algo;
       return {{config.policies[0].name, "policies/" + config.policies[0].name, own}};
     }
-    fail("policies", config.env.id + " is not a two-player game: one policy only");
+    fail("policies", config.env.id + " is not a game of several agents: one policy only");
   }
+  if (names.size() > 2 && config.policies.size() > 1 && envs::is_turn_based_game(config.env.id))
+    fail("policies", config.env.id + " is a turn-based game of " + std::to_string(names.size()) +
+                         " agents: several policies play a turn-based game of two agents, or a simultaneous game "
+                         "(a team each); here one policy plays a seat (env.seat) and env.opponent or self-play's "
+                         "snapshots play the others");
   std::vector<int> owner(names.size(), -1);
   std::string all;
   for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;

@@ -4,6 +4,7 @@
 // (actions, seeds, observations, rewards, flags) lives in shared memory; the
 // socket carries one small command and one small answer per call.
 #include <cstdint>
+#include <vector>
 
 namespace troupe::envs::python {
 
@@ -43,18 +44,8 @@ struct host_answer {
   std::uint8_t padding[3];
   std::uint32_t payload_bytes;
 };
-// The head of a turn-based (AEC) game's state in a game_reset / game_step
-// answer (troupe_games.py's STATE); the rewards (f64 per agent), views (f32
-// per agent) and the mover's mask follow. A Parallel game's head has an end
-// per agent instead of two (python_parallel_vector.cpp reads it).
-struct game_state_head {
-  std::int32_t to_move;  // the mover; -1 once the game is over
-  std::uint8_t terminated;
-  std::uint8_t truncated;
-  std::uint8_t left[2];  // 0: an AEC game's agents leave together, at its end
-};
 #pragma pack(pop)
-static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8 && sizeof(game_state_head) == 8);
+static_assert(sizeof(host_command) == 12 && sizeof(host_answer) == 8);
 
 // How a command went; what failed, as a code rather than in the text.
 enum class host_status : std::uint8_t {
@@ -67,5 +58,22 @@ enum class host_status : std::uint8_t {
 // The host's fds, as its script expects them.
 constexpr int host_socket_fd = 3;
 constexpr int host_memory_fd = 4;
+
+// The head of a game's state in a game_reset / game_step answer
+// (troupe_games.py's state_head): the mover (i32, -1 once the game is over;
+// a Parallel game says 0 while it goes on), the game's end (terminated,
+// truncated: u8 each), and each agent's own end at this move (u8 per
+// agent); the rewards (f64 per agent), views (f32 per agent) and masks
+// follow.
+struct game_state_head {
+  std::int32_t to_move = -1;
+  bool terminated = false;
+  // Each agent's end, as game_result::left (empty when no agent's ended).
+  std::vector<std::uint8_t> left;
+  static size_t bytes(size_t agents) { return sizeof(std::int32_t) + 2 + agents; }
+};
+// Reads the head of a record of `agents` agents; throws std::runtime_error
+// on an agent's end that is none of 0, 1, 2.
+game_state_head read_state_head(const char* at, size_t agents);
 
 }  // namespace troupe::envs::python

@@ -15,10 +15,11 @@ python_game_vector::python_game_vector(const env_config& config, host_group host
   const host_hello described = read_hello(config.id, hosts_.hello);
   agents_ = described.agents;
   can_render_ = described.can_render;
-  if (agents_.size() != 2)
-    throw env_key_error("env.id", "'" + config.id + "': a two-agent game expected, its host names " +
-                                      std::to_string(agents_.size()) + " agents");
-  specs_ = described.agent_specs.empty() ? std::vector<env_spec>(2, described.spec) : described.agent_specs;
+  if (agents_.size() < 2)
+    throw env_key_error("env.id", "'" + config.id + "': a game of two or more agents expected, its host names " +
+                                      std::to_string(agents_.size()));
+  specs_ = described.agent_specs.empty() ? std::vector<env_spec>(agents_.size(), described.spec)
+                                         : described.agent_specs;
   for (const env_spec& s : specs_) {
     view_offsets_.push_back(views_per_game_);
     view_sizes_.push_back(size_t(s.observation.flat_size()));
@@ -35,7 +36,8 @@ python_game_vector::python_game_vector(const env_config& config, host_group host
 python_game_vector::~python_game_vector() = default;
 
 size_t python_game_vector::record_bytes() const {
-  return sizeof(game_state_head) + agents_.size() * sizeof(double) + views_per_game_ * sizeof(float) + mask_room_;
+  return game_state_head::bytes(agents_.size()) + agents_.size() * sizeof(double) + views_per_game_ * sizeof(float) +
+         mask_room_;
 }
 
 void python_game_vector::exchange(host_op op, const char* what, const int* games, int n, const void* extra,
@@ -43,9 +45,8 @@ void python_game_vector::exchange(host_op op, const char* what, const int* games
   const size_t agents = agents_.size();
   hosts_.exchange_records(op, what, games, n, extra, extra_bytes, record_bytes(), [&](int i, const char* at) {
     const size_t g = size_t(games[i]);
-    game_state_head head;
-    std::memcpy(&head, at, sizeof head);
-    at += sizeof head;
+    game_state_head head = read_state_head(at, agents);
+    at += game_state_head::bytes(agents);
     turn_result r;
     r.rewards.resize(agents);
     std::memcpy(r.rewards.data(), at, agents * sizeof(double));
@@ -58,6 +59,7 @@ void python_game_vector::exchange(host_op op, const char* what, const int* games
     to_move_[g] = head.to_move;
     r.terminated = head.to_move < 0 && head.terminated;
     r.truncated = head.to_move < 0 && !head.terminated;
+    r.left = std::move(head.left);
     if (results) results[i] = std::move(r);
   });
 }

@@ -3,9 +3,10 @@
 // envs/python/troupe_games.py reads the API), stepped in
 // env.processes_per_agent processes of their own. A batch of moves or resets
 // is one command per process, and its answer is each listed game's state
-// after it (whose move, both agents' views, the mover's mask, what the move
+// after it (whose move, every agent's view, the mover's mask, what the move
 // gave each agent, the end), kept here, so that a seat reads the games
-// without a call out. Two-agent games, each agent with its own spaces.
+// without a call out. Games of two or more agents, each agent with its own
+// spaces.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,7 +58,7 @@ class python_game_vector final : public turn_based_vector {
   std::vector<size_t> view_sizes_, view_offsets_, mask_sizes_;
   size_t views_per_game_ = 0, mask_room_ = 0, step_width_ = 0;
   std::vector<int> to_move_;             // -1 once a game is over
-  std::vector<float> views_;             // game x (agent 0's view, agent 1's)
+  std::vector<float> views_;             // game x (agent 0's view, agent 1's, ...)
   std::vector<std::uint8_t> masks_;      // game x mask_room_ (the mover's)
   std::vector<float> padded_;            // a step's rows widened to step_width_
 };

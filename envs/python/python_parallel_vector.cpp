@@ -38,18 +38,15 @@ python_parallel_vector::~python_parallel_vector() = default;
 
 void python_parallel_vector::exchange(host_op op, const char* what, const int* games, int n_games,
                                       const void* extra, size_t extra_bytes, joint_result* results) {
-  // A record: the game's going (i32) and end (two u8), each agent's own end
-  // (u8 each), each agent's reward (f64 each), the views, the masks.
+  // A record: its head (host_protocol.hpp), each agent's reward (f64
+  // each), the views, the masks.
   const size_t n = agents_.size(), view_bytes = views_per_game_ * sizeof(float), mask_bytes = masks_per_game_;
-  const size_t head = sizeof(std::int32_t) + 2 + n;
-  const size_t record = head + n * sizeof(double) + view_bytes + mask_bytes;
+  const size_t head_bytes = game_state_head::bytes(n);
+  const size_t record = head_bytes + n * sizeof(double) + view_bytes + mask_bytes;
   hosts_.exchange_records(op, what, games, n_games, extra, extra_bytes, record, [&](int i, const char* at) {
     const size_t g = size_t(games[i]);
-    std::int32_t going = 0;
-    std::memcpy(&going, at, sizeof going);
-    const bool terminated = at[sizeof going] != 0;
-    const auto* left = reinterpret_cast<const std::uint8_t*>(at + sizeof going + 2);
-    at += head;
+    game_state_head head = read_state_head(at, n);
+    at += head_bytes;
     joint_result r;
     r.rewards.resize(n);
     std::memcpy(r.rewards.data(), at, n * sizeof(double));
@@ -57,16 +54,9 @@ void python_parallel_vector::exchange(host_op op, const char* what, const int* g
     std::memcpy(&views_[g * views_per_game_], at, view_bytes);
     at += view_bytes;
     std::memcpy(&masks_[g * masks_per_game_], at, mask_bytes);
-    r.terminated = going < 0 && terminated;
-    r.truncated = going < 0 && !terminated;
-    bool any_left = false;
-    for (size_t a = 0; a < n; ++a) {
-      if (left[a] > joint_result::agent_truncated)
-        throw std::runtime_error("the Python game host answered an agent's end of " + std::to_string(left[a]) +
-                                 " (0, 1 or 2 expected)");
-      any_left = any_left || left[a] != 0;
-    }
-    if (any_left) r.left.assign(left, left + n);
+    r.terminated = head.to_move < 0 && head.terminated;
+    r.truncated = head.to_move < 0 && !head.terminated;
+    r.left = std::move(head.left);
     if (results) results[i] = std::move(r);
   });
 }

@@ -16,7 +16,9 @@ player is what Troupe's seat gets:
   per move;
 - an agent that is terminated or truncated is stepped with None when it is
   selected (the dead step), here, never by Troupe; the game is over when no
-  agent is left;
+  agent is left. In a game of more than two agents one may leave while the
+  others play on (an elimination): Troupe is told at the move where its
+  termination or truncation appeared, and never asks it to move again;
 - the mover's legal actions are its observation's "action_mask" (PettingZoo's
   classic games) or its infos' "action_mask".
 
@@ -28,7 +30,8 @@ The built-in searching player (alphabeta:DEPTH) of a Python game looks
 ahead here, in copies of the game (its class's clone() where it has one,
 else a deep copy of its state and its wrappers', which costs more): a minimax search with
 alpha-beta pruning of the mover's own rewards over DEPTH moves, ties among
-the best moves broken at random.
+the best moves broken at random. With more than two agents every other
+agent is taken to play against the searching one (a "paranoid" search).
 
 A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
 without observe()): reset(seed=) gives every agent's observation and info,
@@ -51,14 +54,18 @@ import struct
 from troupe_spaces import Refused
 import troupe_spaces as spaces
 
-# A game's state in an answer: to_move (i32, -1 when over), terminated and
-# truncated (u8), each agent's own end at this step (u8 per agent: 0 plays
-# on, 1 terminated, 2 truncated; Parallel games, whose agents may leave one
-# by one; AEC games have two agents, each 0); then rewards (f64 per agent),
+# A game's state in an answer: to_move (i32, -1 when over; a Parallel game
+# says 0 while it goes on), terminated and truncated (u8), each agent's own
+# end at this move or step (u8 per agent: 0 plays on, 1 terminated, 2
+# truncated: agents may leave one by one); then rewards (f64 per agent),
 # observations (f32, per agent in turn), the mover's mask (u8 per choice),
 # or in a Parallel game every agent's mask in turn.
-STATE = struct.Struct("<iBBBB")
 PLAYS_ON, TERMINATED, TRUNCATED = 0, 1, 2
+
+
+def state_head(agents):
+    """The fixed part of a state record, for `agents` agents."""
+    return struct.Struct("<iBB%dB" % agents)
 
 
 def is_aec(env):
@@ -128,15 +135,14 @@ def space_of(env, which, agent):
     raise Refused("the environment has neither %s_space(agent) nor %s_spaces[agent]" % (which, which))
 
 
-def agents_of(first, kind, most):
-    """The agents of a game of two to `most` agents and each one's
+def agents_of(first, kind):
+    """The agents of a game of two or more agents and each one's
     observation and action spaces (described), or Refused saying why the
     game is not one."""
     agents = list(first.possible_agents)
-    if not 2 <= len(agents) <= most:
-        raise Refused("the %s environment has %d possible agents (%s); Troupe plays %s games of %s agents"
-                      % (kind, len(agents), ", ".join(map(str, agents)), kind,
-                         "two" if most == 2 else "two or more"))
+    if len(agents) < 2:
+        raise Refused("the %s environment has %d possible agents (%s); Troupe plays %s games of two or more agents"
+                      % (kind, len(agents), ", ".join(map(str, agents)), kind))
     described = [(spaces.describe(space_of(first, "observation", agent), "observation"),
                   spaces.describe(space_of(first, "action", agent), "action")) for agent in agents]
     return agents, described
@@ -240,7 +246,7 @@ class GameHost(GameBatches):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, described = agents_of(first, "AEC", 2)
+        self.agents, described = agents_of(first, "AEC")
         observation, action = described[0]
         self.mask_from = self.mask_source(settings["action_mask"], first, observation, action)
         self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
@@ -249,8 +255,10 @@ class GameHost(GameBatches):
         self.mask_size = max(side.mask_size for side in self.sides)
         self.step_shape = (max(side.action_width for side in self.sides),)
         self.hello = hello_of("aec", self.agents, self.sides, first, self.mask_from)
-        self.seen = [[0.0] * 2 for _ in games]  # each agent's _cumulative_rewards, credited
+        self.head = state_head(len(self.agents))
+        self.seen = [[0.0] * len(self.agents) for _ in games]  # each agent's _cumulative_rewards, credited
         self.moves = [0] * len(games)           # since the reset, for messages
+        self.gone = [set() for _ in games]      # agents that have left each game
 
     def mask_source(self, setting, first, observation, action):
         """As Host.mask_source, from the first agent's spaces: the
@@ -281,6 +289,7 @@ class GameHost(GameBatches):
     def state(self, g, result=None):
         np = self.np
         env = self.games[g]
+        n = len(self.agents)
         over = result is not None and result[2]
         mover = -1
         if not over:
@@ -289,10 +298,13 @@ class GameHost(GameBatches):
                 raise Refused("game %d: agent_selection is %r, not one of possible_agents %r"
                               % (g, selected, self.agents))
             mover = self.agents.index(selected)
-        rewards = result[0] if result is not None else [0.0, 0.0]
+            if selected in self.gone[g]:
+                raise Refused("game %d: agent_selection is %r, which has left the game" % (g, selected))
+        rewards = result[0] if result is not None else [0.0] * n
         term = bool(result is not None and result[3])
         trunc = bool(over and not term)
-        parts = [STATE.pack(mover, term, trunc, PLAYS_ON, PLAYS_ON), struct.pack("<2d", *rewards)]
+        left = result[4] if result is not None else [PLAYS_ON] * n
+        parts = [self.head.pack(mover, term, trunc, *left), struct.pack("<%dd" % n, *rewards)]
         views = result[1] if over else [env.observe(a) for a in self.agents]
         for side, view in zip(self.sides, views):
             parts.append(side.view(view))
@@ -319,7 +331,7 @@ class GameHost(GameBatches):
         env = self.games[g]
         seen = self.seen[g]
         cumulative = getattr(env, "_cumulative_rewards", None)
-        out = [0.0, 0.0]
+        out = [0.0] * len(self.agents)
         if not isinstance(cumulative, dict):
             return out
         for i, agent in enumerate(self.agents):
@@ -333,7 +345,8 @@ class GameHost(GameBatches):
         env = self.games[g]
         env.reset(seed=int(seed))
         self.moves[g] = 0
-        self.seen[g] = [0.0, 0.0]
+        self.seen[g] = [0.0] * len(self.agents)
+        self.gone[g] = set()
         self.credit(g)
         if not env.agents:
             raise Refused("game %d: no agent is left after reset(seed=%d)" % (g, seed))
@@ -354,8 +367,11 @@ class GameHost(GameBatches):
             step_rewards = getattr(env, "rewards", {}) or {}
             rewards = [float(step_rewards.get(a, 0.0)) for a in self.agents]
         views = None
-        terminated = False
         dead_steps = 0
+        # Each agent's own end as its flags first show it: a dead step
+        # deletes an agent's entries, so they are read before each.
+        ends = {}
+        self.note_ends(g, env, ends)
         while env.agents:
             selected = env.agent_selection
             done_t = bool(env.terminations.get(selected, False))
@@ -364,10 +380,10 @@ class GameHost(GameBatches):
                 break
             if views is None:  # the end as each agent sees it, before agents leave
                 views = [env.observe(a) for a in self.agents]
-            terminated = terminated or done_t
             env.step(None)
             extra = self.credit(g)
             rewards = [a + b for a, b in zip(rewards, extra)]
+            self.note_ends(g, env, ends)
             dead_steps += 1
             if dead_steps > 4 * len(self.agents):
                 raise Refused("game %d: agents %r are still there after %d dead steps"
@@ -375,11 +391,33 @@ class GameHost(GameBatches):
         over = not env.agents
         if over and views is None:
             views = [env.observe(a) for a in self.agents]
-        if over and not terminated:
-            terms = getattr(env, "terminations", {}) or {}
-            terminated = any(bool(v) for v in terms.values()) or not any(
-                bool(v) for v in (getattr(env, "truncations", {}) or {}).values())
-        return self.state(g, (rewards, views, over, terminated))
+        # The game ends terminated if an agent was, else truncated; an agent
+        # that left with no flag set ends as the game does.
+        terminated = TERMINATED in ends.values() or TRUNCATED not in ends.values()
+        left = [PLAYS_ON] * len(self.agents)
+        for i, agent in enumerate(self.agents):
+            if agent in self.gone[g]:
+                continue
+            if agent in ends:
+                left[i] = ends[agent]
+            elif over or agent not in env.agents:
+                left[i] = TERMINATED if terminated else TRUNCATED
+            if left[i] != PLAYS_ON:
+                self.gone[g].add(agent)
+        return self.state(g, (rewards, views, over, terminated, left))
+
+    def note_ends(self, g, env, ends):
+        """Into `ends`, each agent of game g not yet gone whose termination
+        or truncation is set now."""
+        terms = getattr(env, "terminations", {}) or {}
+        truncs = getattr(env, "truncations", {}) or {}
+        for agent in self.agents:
+            if agent in self.gone[g] or agent in ends:
+                continue
+            if terms.get(agent, False):
+                ends[agent] = TERMINATED
+            elif truncs.get(agent, False):
+                ends[agent] = TRUNCATED
 
     def decoder_of(self, env):
         """The decoder of `env`'s mover's actions."""
@@ -462,7 +500,7 @@ class ParallelHost(GameBatches):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, described = agents_of(first, "Parallel", 1 << 16)
+        self.agents, described = agents_of(first, "Parallel")
         observation, action = described[0]
         discrete = spaces.ActionDecoder(action, np).components is not None
         setting = settings["action_mask"]
@@ -488,7 +526,7 @@ class ParallelHost(GameBatches):
         # A step's row: each agent's action in turn, each as wide as its own.
         self.step_shape = (sum(side.action_width for side in self.sides),)
         self.hello = hello_of("parallel", self.agents, self.sides, first, self.mask_from)
-        self.head = struct.Struct("<iBB%dB" % len(self.agents))  # STATE, an end per agent
+        self.head = state_head(len(self.agents))
         self.steps = [0] * len(games)
         self.gone = [set() for _ in games]  # agents that have left each game
         self.views = [{} for _ in games]    # each agent's last observation

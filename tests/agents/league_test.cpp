@@ -45,6 +45,43 @@ TEST_CASE("league: Elo on a hand-worked sequence of games") {
   CHECK(l.recent_score() == doctest::Approx(0.5));
 }
 
+TEST_CASE("league: Elo in a game of three seats, where an even opponent leaves the learner a third of the wins") {
+  // Equal strengths: each of three seats wins a third of the games.
+  CHECK(agents::elo_expected(1000, 1000, 3) == doctest::Approx(1.0 / 3.0));
+  // The other 400 log10(2) points below: its two seats together weigh as
+  // the learner's one.
+  CHECK(agents::elo_expected(1000, 1000 - 400 * std::log10(2.0), 3) == doctest::Approx(0.5));
+  CHECK(agents::elo_expected(1000, 1000, 2) == doctest::Approx(0.5));
+  // A learner that wins one game in three against a snapshot of itself
+  // stays level with it with seats 3. Read as a two-player game, the same
+  // results put it 400 log10(2) = 120 points below its equal, and as every
+  // new snapshot is rated as the learner, self-play would sink it without
+  // end (a first run of Nim3-v0 did: -6056 after 360k games).
+  for (int seats : {3, 2}) {
+    agents::league_settings s;
+    s.seats = seats;
+    s.initial_rating = 1000;
+    league l(s);
+    std::vector<std::uint64_t> evicted;
+    const std::uint64_t a = l.add(1, evicted);
+    l.record(a, 1.0);  // 16 x (1 - 1/3) with three seats
+    if (seats == 3) CHECK(l.learner_rating() == doctest::Approx(1000 + 16.0 * 2.0 / 3.0));
+    for (int i = 0; i < 300; ++i) {
+      l.record(a, 0.0);
+      l.record(a, 0.0);
+      l.record(a, 1.0);
+    }
+    const double gap = l.pool()[0].rating - l.learner_rating();
+    if (seats == 3)
+      CHECK(std::abs(gap) < 30);
+    else
+      CHECK(gap > 90);
+  }
+  agents::league_settings one;
+  one.seats = 1;
+  CHECK_THROWS_AS(league{one}, std::invalid_argument);
+}
+
 TEST_CASE("league: the pool keeps the newest snapshots; a new one is rated as the learner is") {
   agents::league_settings s;
   s.pool_size = 3;

@@ -4,12 +4,15 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
+#include "envs/env_error.hpp"
 #include "envs/games/connect_four_alphabeta.hpp"
 #include "envs/games/connect_four_env.hpp"
 
+using troupe::envs::env_key_error;
 using troupe::envs::opponent_options;
 using troupe::envs::games::connect_four;
 using troupe::envs::games::connect_four_env;
@@ -169,8 +172,15 @@ TEST_CASE("ConnectFour-v0: bad options and illegal columns are refused with thei
                        doctest::Contains("env.opponent"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(connect_four_env(opponent_options{"minimax", "first"}), doctest::Contains("env.opponent"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(connect_four_env(opponent_options{"random", "third"}), doctest::Contains("env.seat"),
+  CHECK_THROWS_WITH_AS(connect_four_env(opponent_options{"random", "middle"}), doctest::Contains("env.seat"),
                        std::invalid_argument);
+  try {  // a seat by name that two players do not have
+    connect_four_env(opponent_options{"random", "third"});
+    FAIL("a third seat of Connect Four was taken");
+  } catch (const env_key_error& e) {
+    CHECK(e.key == "env.seat");
+    CHECK(std::string(e.what()).find("no third seat") != std::string::npos);
+  }
   connect_four_env env(opponent_options{"random", "first"});
   observation obs(connect_four::observation_size);
   env.reset(1, obs.data());

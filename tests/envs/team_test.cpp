@@ -309,7 +309,7 @@ TEST_CASE("a team's refusals: agents of different spaces, turn-based games, one 
   }
   const auto team = envs::make_env_vector(config, 4);
   CHECK(team->size() == 12);  // four games of three
-  CHECK_FALSE(envs::is_two_player_game(config.id));
+  CHECK_FALSE(envs::is_versus_game(config.id));
   CHECK(envs::is_game(config.id));
   config.versus.seat = "alternate";  // one agent, the others random
   CHECK(envs::make_env_vector(config, 4)->size() == 4);

@@ -324,4 +324,43 @@ TEST_CASE("troupe play --human in Signal-v0 seats the person where the policy is
   CHECK(troupe::tests::count_of(sending, {230, 200, 60}) > 500);
   CHECK(troupe::tests::count_of(sending, {80, 160, 230}) == 0);  // nothing sent yet
 }
+TEST_CASE("troupe play --human in games of three agents: the policy plays both others of Nim, a Spread team beside you") {
+  const std::string dir = troupe::tests::fresh_dir("human_play_nim");
+  auto r = troupe::tests::run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/nim3.yaml --run-dir " +
+                                     dir + " --set run.stop.env_steps=2000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const std::string seat : {"first", "third"}) {
+    const std::string png = dir + "/" + seat + ".png";
+    r = troupe::tests::troupe_headless("play " + dir + " --human --seat " + seat + " --frames 1 --screenshot " + png);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("press 1-3") != std::string::npos);
+    // Counters left and taken (envs/games/nim_game.cpp's colours): in the
+    // third seat the policy has made both others' opening moves.
+    const auto counts = troupe::tests::colour_counts(troupe::tests::read_png(png));
+    const long taken = troupe::tests::count_of(counts, {55, 55, 70});
+    CHECK(troupe::tests::count_of(counts, {230, 200, 90}) > 500);
+    if (seat == "first")
+      CHECK(taken == 0);
+    else
+      CHECK(taken > 300);  // at least two counters
+  }
+  r = troupe::tests::troupe_headless("play " + dir + " --human --seat fourth --frames 1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("no fourth seat") != std::string::npos);
+
+  const std::string team = troupe::tests::fresh_dir("human_play_spread");
+  r = troupe::tests::run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/spread.yaml --run-dir " + team +
+                                " --set run.stop.env_steps=3000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  r = troupe::tests::troupe_headless("play " + team + " --human --seat second --fps 200 --frames 30");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("keys 1-5") != std::string::npos);
+  std::smatch steps;
+  REQUIRE(std::regex_search(r.output, steps, std::regex(", (\\d+) env steps")));
+  CHECK(std::stol(steps[1]) >= 25);  // it ran on without a key pressed
+}
 }

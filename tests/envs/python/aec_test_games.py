@@ -5,6 +5,7 @@ reward on the opponent's move), and the move that ends the count gives the
 mover 1 and the other -1 besides; agents that are done leave through
 PettingZoo's dead step (stepped with None when selected). Parallel: three
 rounds of simultaneous moves whose rewards say which actions they came from.
+Elimination: an AEC game of three agents who may leave one by one.
 And games whose two agents have spaces of their own: a signalling game (AEC)
 and a lopsided Parallel one."""
 import os
@@ -255,10 +256,6 @@ def always_two(observation, action_mask):
     return 2
 
 
-def three_agents():
-    return Countdown(agents=("a", "b", "c"))
-
-
 class Tally:
     """PettingZoo's Parallel API with three agents, as
     tests/envs/team_test.cpp's native game: three rounds, each giving agent
@@ -324,6 +321,102 @@ class TallyColumns(Tally):
 
 def tally_columns():
     return TallyColumns()
+
+
+class Elimination:
+    """PettingZoo's AEC API with three agents who may leave one by one:
+    "a", "b" and "c" move in turn (the ones still in), each observing
+    [moves so far, its index, agents still in]. Action 0 stays: +0.1 to the
+    mover and +0.01 to each other agent still in. Action 1 resigns: -1 to
+    the mover, which is terminated and leaves at its dead step (selected at
+    once, as PettingZoo's _deads_step_first does), and +0.5 to each other
+    agent still in. When one agent is left it wins: +1 to it, and it is
+    terminated too. The ninth move truncates every agent still in. A move
+    asked of an agent that has left is an error."""
+
+    def __init__(self):
+        self.possible_agents = ["a", "b", "c"]
+
+    def observation_space(self, agent):
+        return Box(0, 9, (3,), np.float32)
+
+    def action_space(self, agent):
+        return Discrete(2)
+
+    def reset(self, seed=None, options=None):
+        self.agents = list(self.possible_agents)
+        self.moves = 0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = "a"
+        self.after = None  # who moves after the dead steps
+
+    def observe(self, agent):
+        return np.array([self.moves, self.possible_agents.index(agent), len(self.agents)], np.float32)
+
+    def live(self):
+        return [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+
+    def next_after(self, agent):
+        order = self.possible_agents
+        i = order.index(agent)
+        for k in range(1, 4):
+            candidate = order[(i + k) % 3]
+            if candidate in self.live():
+                return candidate
+        return None
+
+    def step(self, action):
+        agent = self.agent_selection
+        if agent not in self.agents:
+            raise ValueError("%r has left the game" % agent)
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError("a dead step takes None, not %r" % (action,))
+            for d in (self.terminations, self.truncations, self.rewards, self.infos, self._cumulative_rewards):
+                del d[agent]
+            self.agents.remove(agent)
+            dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+            self.agent_selection = dead[0] if dead else (self.after if self.after in self.agents else None)
+            return
+        if action not in (0, 1):
+            raise ValueError("action %r is not 0 or 1" % (action,))
+        self.moves += 1
+        self._cumulative_rewards[agent] = 0.0
+        others = [a for a in self.live() if a != agent]
+        self.rewards = {a: 0.0 for a in self.agents}
+        if action == 0:
+            self.rewards[agent] = 0.1
+            for a in others:
+                self.rewards[a] = 0.01
+        else:
+            self.rewards[agent] = -1.0
+            for a in others:
+                self.rewards[a] = 0.5
+            self.terminations[agent] = True
+        if len(self.live()) == 1:
+            winner = self.live()[0]
+            self.rewards[winner] += 1.0
+            self.terminations[winner] = True
+        elif self.moves == 9:
+            for a in self.live():
+                self.truncations[a] = True
+        for a in self.agents:
+            self._cumulative_rewards[a] += self.rewards[a]
+        self.after = self.next_after(agent)
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        self.agent_selection = dead[0] if dead else self.after
+
+
+def elimination():
+    return Elimination()
+
+
+def stays(observation, action_mask):
+    return 0
 
 
 class SignalAEC:

@@ -6,7 +6,8 @@
 // its next (a reward on the opponent's move included), dead steps are the
 // bridge's, both sides of a Parallel game act in one step, a scripted Python
 // player plays the other side, agents of different spaces each get and give
-// their own sizes, and what is not a two-agent game is refused by name.
+// their own sizes, agents of a three-agent AEC game leave one by one, and
+// what is not a game is refused by name.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -51,6 +52,26 @@ turn_result move(turn_based_vector& v, int g, float a) {
   v.step(&g, 1, &a, &r);
   return r;
 }
+
+// Plays the seats the learner does not, recording each row's asker (its
+// view's index); agent `resigner` resigns (action 1) on its first move.
+struct elimination_players final : opponents {
+  int resigner = -1;
+  int resign_episodes = 0;  // in the first this many episodes, every agent resigns
+  int started = 0;
+  std::vector<std::vector<int>> batches;  // the agents asked, per act()
+  std::vector<double> ended;
+  void start_episode(int, std::uint64_t) override { ++started; }
+  void act(const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
+    batches.emplace_back();
+    for (int r = 0; r < rows; ++r) {
+      const int agent = int(obs[3 * r + 1]);
+      batches.back().push_back(agent);
+      actions[r] = agent == resigner || started <= resign_episodes ? 1.f : 0.f;
+    }
+  }
+  void end_episode(int, double learner_return) override { ended.push_back(learner_return); }
+};
 
 }  // namespace
 
@@ -191,6 +212,113 @@ TEST_CASE("AEC bridge: the built-in random player and self-play games of a Pytho
     }
   }
   CHECK(ended > 20);
+}
+
+TEST_CASE("AEC bridge: three agents leave one by one; a seat's episode is its agent's, the others move in turn") {
+  env_config c = game_config("python:aec_test_games:elimination");
+  {  // The bridge itself: each agent's end at the move where it appeared.
+    auto games = make_turn_based_vector(c, 2);
+    REQUIRE(games->agent_count() == 3);
+    CHECK(games->agent_name(2) == "c");
+    const int all[] = {0, 1};
+    const std::uint64_t seeds[] = {1, 2};
+    games->reset(all, 2, seeds);
+    turn_result r = move(*games, 0, 0);  // a stays
+    CHECK(r.rewards == std::vector<double>{0.1, 0.01, 0.01});
+    CHECK(r.left.empty());
+    CHECK(games->to_move(0) == 1);
+    r = move(*games, 0, 1);  // b resigns
+    CHECK(r.rewards[0] == doctest::Approx(0.5));
+    CHECK(r.rewards[1] == doctest::Approx(-1.0));
+    CHECK(r.rewards[2] == doctest::Approx(0.5));
+    CHECK(r.left == std::vector<std::uint8_t>{0, turn_result::agent_terminated, 0});
+    CHECK_FALSE(r.terminated);
+    CHECK(games->to_move(0) == 2);  // b's dead step was the bridge's; c moves
+    r = move(*games, 0, 1);         // c resigns: a, alone, wins
+    CHECK(r.rewards[0] == doctest::Approx(1.5));
+    CHECK(r.rewards[2] == doctest::Approx(-1.0));
+    CHECK(r.left == std::vector<std::uint8_t>{turn_result::agent_terminated, 0, turn_result::agent_terminated});
+    CHECK(r.terminated);
+    CHECK(games->to_move(0) == -1);
+    CHECK(games->to_move(1) == 0);  // game 1 untouched
+  }
+  std::vector<float> obs(6), final_obs(6), stay(2, 0.f), resign(2, 1.f);
+  std::vector<step_result> r(2);
+  const std::vector<std::uint64_t> seeds{1, 2};
+  {  // The first seat: b resigns on its move, then only c is asked.
+    auto players = std::make_unique<elimination_players>();
+    elimination_players& p = *players;
+    p.resigner = 1;
+    seat_vector seat(make_turn_based_vector(c, 2), seat_choice::first, std::move(players));
+    seat.reset(seeds.data(), obs.data());
+    CHECK(p.batches.empty());
+    seat.step(stay.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+    // a's +0.1, b's resignation +0.5, c's stay +0.01: all a's.
+    CHECK(r[0].reward == doctest::Approx(0.61));
+    CHECK(r[1].reward == doctest::Approx(0.61));
+    REQUIRE(p.batches.size() == 2);  // round by round, both games at once
+    CHECK(p.batches[0] == std::vector<int>{1, 1});
+    CHECK(p.batches[1] == std::vector<int>{2, 2});
+    CHECK(obs[2] == 2);  // a sees two agents left
+    // Moves 4-9 are a, c, a, c, a, c: b is never asked again, and the ninth
+    // move cuts a's episode.
+    for (int k = 0; k < 3; ++k) {
+      seat.step(stay.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+      CHECK(r[0].reward == doctest::Approx(0.11));
+      CHECK(r[0].terminated == false);
+      CHECK(r[0].truncated == (k == 2));
+    }
+    REQUIRE(p.batches.size() == 5);
+    for (size_t b = 1; b < p.batches.size(); ++b) CHECK(p.batches[b] == std::vector<int>{2, 2});
+    REQUIRE(p.ended.size() == 2);
+    CHECK(p.ended[0] == doctest::Approx(0.94));
+    CHECK(final_obs[0] == 9);
+    CHECK(obs[0] == 0);  // the game anew
+  }
+  {  // The second seat resigns: its episode ends with its agent's, the
+     // others' game is reset, though two agents were left in it.
+    auto players = std::make_unique<elimination_players>();
+    elimination_players& p = *players;
+    seat_vector seat(make_turn_based_vector(c, 2), seat_choice::second, std::move(players));
+    seat.reset(seeds.data(), obs.data());
+    REQUIRE(p.batches.size() == 1);
+    CHECK(p.batches[0] == std::vector<int>{0, 0});  // a moves first
+    seat.step(resign.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+    CHECK(r[0].reward == doctest::Approx(0.01 - 1.0));
+    CHECK(r[0].terminated);
+    CHECK_FALSE(r[0].truncated);
+    REQUIRE(p.ended.size() == 2);
+    CHECK(p.ended[0] == doctest::Approx(-0.99));
+    CHECK(obs[0] == 1);  // anew: a has moved once, b's turn
+    CHECK(obs[2] == 3);
+  }
+  {  // The third seat. In its first game a and b resign before c moves,
+     // which ends the game with c never having moved: it starts again, and
+     // c's first step holds nothing of the game it did not play.
+    auto players = std::make_unique<elimination_players>();
+    elimination_players& p = *players;
+    p.resign_episodes = 1;
+    seat_vector seat(make_turn_based_vector(c, 1), seat_at(2), std::move(players));
+    seat.reset(seeds.data(), obs.data());
+    CHECK(p.started == 2);
+    REQUIRE(p.batches.size() == 4);  // a, b; and anew a, b
+    CHECK(p.batches[2] == std::vector<int>{0});
+    CHECK(obs[0] == 2);  // a and b have moved, and stayed
+    CHECK(obs[1] == 2);
+    CHECK(obs[2] == 3);
+    seat.step(stay.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
+    CHECK(r[0].reward == doctest::Approx(0.01 + 0.01 + 0.1 + 0.01 + 0.01));
+    CHECK(p.ended.empty());
+    // The config's way to the third seat, against the scripted stays.
+    c.versus.seat = "third";
+    c.versus.opponent = "python:aec_test_games:stays";
+    auto v = make_env_vector(c, 1);
+    v->reset(seeds.data(), obs.data());
+    CHECK(obs[0] == 2);
+    CHECK(obs[1] == 2);
+    c.versus.seat = "fourth";
+    CHECK(creation_error([&] { make_env_vector(c, 1); }).find("no fourth seat") != std::string::npos);
+  }
 }
 
 TEST_CASE("Parallel bridge: both sides' actions in one step, each side's rewards, masks from the infos") {
@@ -467,9 +595,7 @@ TEST_CASE("Parallel bridge: agents of different spaces, each side's actions in i
   CHECK(agents.specs.at(1).observation.describe() == "Box(5)");
 }
 
-TEST_CASE("AEC bridge: what is not a two-agent AEC game is refused, naming it") {
-  const std::string three = creation_error([] { make_turn_based_vector(game_config("python:aec_test_games:three_agents"), 1); });
-  CHECK(three.find("3 possible agents") != std::string::npos);
+TEST_CASE("AEC bridge: what is not a PettingZoo game, and an unknown player, are refused, naming them") {
   const std::string single = creation_error([] { make_turn_based_vector(game_config("python:cartpole_py:CartPole"), 1); });
   CHECK(single.find("not a PettingZoo game") != std::string::npos);
   env_config c = game_config("python:tictactoe:make");
