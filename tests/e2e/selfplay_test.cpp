@@ -202,7 +202,7 @@ TEST_CASE("self-play is refused where it cannot run, with the reason") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
   auto r = run_troupe("train " + config + " --set env.id=CartPole-v1");
   CHECK(r.exit_code == 2);
-  CHECK(contains(r.output, "self-play needs a two-player game (ConnectFour-v0, DuelPong-v0"));
+  CHECK(contains(r.output, "self-play needs a game that the policy plays from a seat, its snapshots playing the others (ConnectFour-v0, DuelPong-v0"));
   r = run_troupe("train " + config + " --set run.deterministic=true");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "selfplay.enabled"));
