@@ -180,6 +180,27 @@ TEST_CASE("cluster: self-play on a worker draws from the learner's league and it
   check_policy_accounting(s);
 }
 
+TEST_CASE("cluster: self-play of a game of three agents on a worker: a snapshot moves both other seats on the learner") {
+  const std::string dir = troupe::tests::fresh_dir("cluster_nim3");
+  serve_with_workers(dir, "nim3.yaml",
+                     {"selfplay.enabled=true", "selfplay.snapshot_every_updates=20", "run.stop.mean_return=2",
+                      "run.stop.env_steps=60000", "run.stop.wall_seconds=90"},
+                     1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  const auto& league = s["selfplay"];
+  long snapshot_games = 0;
+  for (const auto& p : league["pool"]) snapshot_games += p["games"].get<long>();
+  CHECK(snapshot_games > 0);
+  CHECK(league["self_games"].get<long>() > 0);
+  // Each of the worker's games asks for two other seats' moves a round:
+  // checked on the learner against the other seats' shapes, none refused.
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  CHECK(nodes_that_stepped(s) == std::set<std::string>{"w1"});
+  check_policy_accounting(s);
+}
+
 TEST_CASE("cluster: a built-in player that searches the game's own state cannot be drawn in a run that serves workers") {
   // tic-tac-toe in Python: its alpha-beta player searches copies of the game, which stays on the worker.
   const auto r = troupe::tests::run_troupe(
