@@ -64,11 +64,6 @@ side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::
   return {own, other ? other : own};
 }
 
-side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,
-                          const std::string& first_name, const std::string& second_name) {
-  return specs_of_side({&first, &second}, {first_name, second_name}, seats);
-}
-
 namespace {
 const char* const seat_names[] = {"first", "second", "third",   "fourth", "fifth",
                                   "sixth", "seventh", "eighth", "ninth",  "tenth"};

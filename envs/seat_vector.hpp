@@ -72,21 +72,18 @@ std::string seat_name(int agent);
 // "tenth"); throws std::invalid_argument naming env.seat.
 seat_choice parse_seat(const std::string& text);
 
-// The spaces of a two-agent game's sides as `seats` plays them: the learning
-// side's and the other side's (agent 0's spec is the first mover's). Throws
-// env_key_error naming env.seat when the agents' spaces differ and the
-// learning side would alternate between them.
+// The spaces of a game's sides as `seats` plays them (specs and names in
+// agent order; agent 0 moves first): the learning side's and the other
+// side's. The side's agents must share their spaces (one policy plays
+// them), and so must the agents outside it (one player plays them); `all`
+// leaves none outside (`other` is then the side's own). With `all`, `team`
+// lists the agents the side plays (empty: every agent). Throws
+// env_key_error naming env.seat when spaces that must be alike differ, or
+// the game has no such seat.
 struct side_specs {
   const env_spec* own;
   const env_spec* other;
 };
-side_specs specs_of_sides(const env_spec& first, const env_spec& second, seat_choice seats,
-                          const std::string& first_name, const std::string& second_name);
-// The same for a game of any number of agents (specs and names in agent
-// order): the side's agents must share their spaces (one policy plays
-// them), and so must the agents outside it (one player plays them); `all`
-// leaves none outside (`other` is then the side's own).
-// With `all`, `team` lists the agents the side plays (empty: every agent).
 side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
                          seat_choice seats, const std::vector<int>& team = {});
 
