@@ -137,31 +137,34 @@ std::vector<int> team_agents(const env_config& config, const std::vector<std::st
 
 namespace {
 
+// The agents of a game, or of a vector of games (anything with
+// agent_count, agent_name and agent_spec).
+template <class Game>
+game_agents agents_of(const Game& game) {
+  game_agents agents;
+  for (int a = 0; a < game.agent_count(); ++a) {
+    agents.names.push_back(game.agent_name(a));
+    agents.specs.push_back(game.agent_spec(a));
+  }
+  return agents;
+}
+
 // The side `side` plays of `games` (its team with env.seat all), as a
 // side_vector whose others are played by what `others` makes for their
 // spaces.
 template <class Games>
 std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_config& config, seat_choice side,
                                     const opponents_for& others) {
-  std::vector<const env_spec*> specs;
-  std::vector<std::string> names;
-  for (int a = 0; a < games->agent_count(); ++a) {
-    specs.push_back(&games->agent_spec(a));
-    names.push_back(games->agent_name(a));
-  }
-  const std::vector<int> team = team_agents(config, names);
-  const env_spec other = *specs_of_side(specs, names, side, team).other;
+  const game_agents agents = agents_of(*games);
+  const std::vector<int> team = team_agents(config, agents.names);
+  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
   return std::make_unique<side_vector>(std::move(games), side, others(other), team);
 }
 
 // One seat of turn-based games.
 std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, seat_choice side,
                                     const opponents_for& others) {
-  game_agents agents;
-  for (int a = 0; a < games->agent_count(); ++a) {
-    agents.names.push_back(games->agent_name(a));
-    agents.specs.push_back(games->agent_spec(a));
-  }
+  const game_agents agents = agents_of(*games);
   const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side).other;
   return std::make_unique<seat_vector>(std::move(games), side, others(other));
 }
@@ -296,13 +299,7 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
 
 game_agents game_agents_of(const env_config& config) {
   if (const registry_entry* e = simultaneous_entry(config.id)) {
-    const auto game = e->make_simultaneous(config);
-    game_agents agents;
-    for (int a = 0; a < game->agent_count(); ++a) {
-      agents.names.push_back(game->agent_name(a));
-      agents.specs.push_back(game->agent_spec(a));
-    }
-    return agents;
+    return agents_of(*e->make_simultaneous(config));
   }
   if (parse_env_id(config.id).source == env_source::python) {
     const python::host_hello hello =
@@ -310,13 +307,7 @@ game_agents game_agents_of(const env_config& config) {
     if (!hello.agent_specs.empty()) return {hello.agents, hello.agent_specs};
     return {hello.agents, std::vector<env_spec>(hello.agents.size(), hello.spec)};
   }
-  const auto games = make_turn_based_vector(config, 1);
-  game_agents agents;
-  for (int a = 0; a < games->agent_count(); ++a) {
-    agents.names.push_back(games->agent_name(a));
-    agents.specs.push_back(games->agent_spec(a));
-  }
-  return agents;
+  return agents_of(*make_turn_based_vector(config, 1));
 }
 
 env_spec game_spec_of(const env_config& config) { return game_spec_of(config, game_agents_of(config)); }
