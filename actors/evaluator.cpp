@@ -9,6 +9,7 @@
 #include <string>
 
 #include "agents/evaluate.hpp"
+#include "agents/match.hpp"
 #include "envs/registry.hpp"
 #include "model/checkpoint.hpp"
 
@@ -25,6 +26,11 @@ struct evaluator_state {
   std::unique_ptr<envs::env_vector> envs;
   // The copy a best_atom evaluation plays, made once.
   std::shared_ptr<model::shared_model> snapshot;
+  // The copy of config.rival the other side plays, made once and brought up
+  // to date as each evaluation starts (before the parameters judged are
+  // held: never two critical sections at once, so two policies' evaluators
+  // cannot wait on each other).
+  std::shared_ptr<model::shared_model> rival;
   // The score of best.pt: from the file when a resumed run has one.
   std::optional<double> best_return;
   static inline const char* name = "evaluator";
@@ -40,7 +46,16 @@ constexpr int max_parallel = 64;
 // the next one.
 double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
             std::uint64_t seed) {
-  if (!st.envs) st.envs = envs::make_env_vector(st.config.env, std::clamp(episodes, 1, max_parallel));
+  if (!st.envs) {
+    const envs::env_config& env = st.config.env;
+    const int count = std::clamp(episodes, 1, max_parallel);
+    if (st.config.rival)  // the other side's moves sampled, as in training
+      st.envs = envs::make_game_side(env, count, envs::parse_seat(env.versus.seat), [&](const envs::env_spec& spec) {
+        return agents::model_opponents(st.rival, count, spec);
+      });
+    else
+      st.envs = envs::make_env_vector(env, count);
+  }
   try {
     return agents::evaluate(m, *st.envs, episodes, /*greedy=*/false, seed).return_mean;
   } catch (const std::exception& e) {
@@ -49,6 +64,13 @@ double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
               << "); training goes on" << std::endl;
     return std::numeric_limits<double>::quiet_NaN();
   }
+}
+
+// The rival's parameters as they are now, into the copy its moves come from.
+void update_rival(evaluator_state& st) {
+  if (!st.config.rival) return;
+  if (!st.rival) st.rival = model::make_shared_model(model::spec_of(*st.config.rival), 0, "cpu");
+  model::copy_parameters(*st.config.rival, *st.rival);
 }
 
 // Writes `m` as best.pt when `score` is at least the best so far. A write
@@ -104,6 +126,7 @@ evaluator_actor::behavior_type evaluator(evaluator_pointer self,
         // Training pauses while the episodes play; a passing verdict freezes
         // the parameters, so the run ends with exactly the ones that passed.
         evaluation_report report{0, episodes, 0.0, false, false};
+        update_rival(st);
         report.passed = model::judge_parameters(*st.model, [&](model::shared_model& copy) {
           report.version = model::current_version(copy);
           report.return_mean = play(st, copy, episodes, seed);
@@ -119,6 +142,7 @@ evaluator_actor::behavior_type evaluator(evaluator_pointer self,
         if (!st.snapshot)
           st.snapshot = model::make_shared_model(model::spec_of(*st.model), 0, "cpu");
         model::copy_parameters(*st.model, *st.snapshot);
+        update_rival(st);
         evaluation_report report{model::current_version(*st.snapshot), episodes, 0.0, false, false};
         report.return_mean = play(st, *st.snapshot, episodes, seed);
         report.best = keep_if_best(st, *st.snapshot, report.return_mean, episodes, meta);

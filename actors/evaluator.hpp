@@ -28,7 +28,12 @@ namespace troupe::actors {
 // (best_atom, episodes, seed, meta): the same episodes played by a copy of
 // the parameters taken at once, while training goes on.
 //
-// Either way, parameters that score at least as well as the best so far
+// Either way, the game's other side is played as in training: by `rival`
+// when the config names one (the other policy of a run of two policies: a
+// copy of its parameters taken as the evaluation starts, sampling its
+// actions), else by env.opponent.
+//
+// And either way, parameters that score at least as well as the best so far
 // (in this run, resumes included) are written to `best_path` with `meta`
 // (its counters; the version and the score are filled in), atomically like
 // every checkpoint, and the report says so. An empty `best_path` keeps none.
@@ -57,6 +62,9 @@ struct evaluator_config {
   std::string best_path;  // RUN/checkpoints/best.pt, or "" for none
   std::uint64_t segment = 0;  // best.pt's, as every checkpoint of this segment
   std::string config_yaml;
+  // The parameters that play the other side of env.id's game (env.seat's
+  // seat is this policy's); null: env.opponent plays it.
+  std::shared_ptr<model::shared_model> rival = nullptr;
   std::shared_ptr<best_file_gate> best_gate = std::make_shared<best_file_gate>();
 };
 

@@ -113,8 +113,10 @@ struct shared_setup {
   std::shared_ptr<population_members> population;
 };
 
-// Policy `index`'s replicas, metrics, evaluator and pool, started.
-policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, policy_request plan, size_t index) {
+// Policy `index`'s parameters: one replica per device and its learner,
+// from its checkpoint when it resumes. Every policy's are made before any
+// actor starts, so that an evaluator can be given the other policy's.
+policy_parts make_parameters(policy_request plan, size_t index) {
   policy_parts policy;
   policy.plan = std::move(plan);
   const policy_request& p = policy.plan;
@@ -134,7 +136,6 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
     }
   }
   policy.segment = p.resume_from.empty() ? 0 : policy.resumed.segment + 1;
-  const bool deterministic = config.run.deterministic;
   const std::uint64_t seed = agents::run_streams::policy_seed(config.run.seed, index);
   policy.streams = agents::run_streams(seed, policy.segment);
   for (size_t d = 0; d < replicas; ++d) {
@@ -151,7 +152,19 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
     }
   }
   for (auto& m : policy.models) model::warm_up(*m, config.batching.max_batch);
+  return policy;
+}
 
+// A policy's model-owners, pool, evaluator, metrics and learners,
+// started. `rival`: the parameters that play the other side of its games
+// (policies:), which its evaluator plays against too; null: env.opponent
+// plays them there.
+void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_parts& policy,
+                  std::shared_ptr<model::shared_model> rival) {
+  const policy_request& p = policy.plan;
+  const run::run_config& config = p.config;
+  const size_t replicas = config.devices.size();
+  const bool deterministic = config.run.deterministic;
   for (size_t d = 0; d < replicas; ++d) {
     policy.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
     policy.owners.push_back(spawn_model_owner(sys, policy.models[d], config.batching,
@@ -175,6 +188,7 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
   if (config.run.stop.confirm_episodes > 0 || keeps_best) {
     // Replica 0's parameters are judged (and saved by checkpoints).
     evaluator_config ecfg{config.env, config.run.stop.mean_return, "", policy.segment, p.config_yaml};
+    ecfg.rival = std::move(rival);
     if (keeps_best) ecfg.best_path = dir.checkpoints().best();
     policy.best_gate = ecfg.best_gate;
     policy.evaluator = spawn_evaluator(sys, policy.models[0], ecfg, {policy.models.begin() + 1, policy.models.end()});
@@ -203,7 +217,6 @@ policy_parts build_policy(caf::actor_system& sys, const shared_setup& shared, po
                           deterministic ? config.agents.count : 0},
         d == 0 ? snapshot_hook(policy.selfplay) : update_hook{}, shared.population));
   if (replicas > 1) introduce_replicas(sys, policy.learners);
-  return policy;
 }
 
 }  // namespace
@@ -314,7 +327,14 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
         }
     shared.run_env_steps = std::make_shared<std::atomic<std::int64_t>>(before);
   }
-  for (size_t i = 0; i < plans.size(); ++i) run.policies.push_back(build_policy(sys, shared, std::move(plans[i]), i));
+  for (size_t i = 0; i < plans.size(); ++i) run.policies.push_back(make_parameters(std::move(plans[i]), i));
+  for (size_t i = 0; i < run.policies.size(); ++i) {
+    // Two policies play each other: each one's evaluator plays the other's
+    // parameters, as its agents do (opponents_of).
+    std::shared_ptr<model::shared_model> rival;
+    if (config.policies.size() > 1) rival = run.policies[(i + 1) % run.policies.size()].models[0];
+    start_policy(sys, shared, run.policies[i], std::move(rival));
+  }
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;
 }

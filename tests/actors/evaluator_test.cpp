@@ -1,11 +1,16 @@
 // The evaluator's best policy: what it writes to best.pt, and when, with a
-// real model, environments and file.
+// real model, environments and file. And the other side of a game of two
+// policies: played in every evaluation by the other policy's parameters as
+// they are when it starts.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "actors/evaluator.hpp"
 #include "model/checkpoint.hpp"
+#include "model/shared_model_impl.hpp"
+#include "tests/torch_checks.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
@@ -20,6 +25,31 @@ evaluation_report ask(caf::scoped_actor& self, const evaluator_actor& e, std::ui
   meta.env_steps = env_steps;
   evaluation_report report;
   self->request(e, std::chrono::seconds(60), best_atom_v, std::int32_t(4), seed, meta)
+      .receive([&](const evaluation_report& r) { report = r; },
+               [&](caf::error& err) { FAIL("no report: " << caf::to_string(err)); });
+  return report;
+}
+
+// A one-hot code by hand: the trunk passes each input through (3·x, then
+// tanh), and the policy head gives action code[i] a logit of 20 for input
+// i, every other action 0. Sampled, such a policy takes code[i] but for a
+// chance of about e^-19.
+void set_code(model::shared_model& m, const std::vector<int>& code) {
+  torch::NoGradGuard no_grad;
+  for (auto& item : m.net->named_parameters()) {
+    const std::string& name = item.key();
+    torch::Tensor& p = item.value();
+    p.zero_();
+    if (name == "trunk.0.weight")
+      for (int i = 0; i < p.size(0); ++i) p[i][i] = 3.0f;
+    if (name == "policy_head.weight")
+      for (int i = 0; i < int(code.size()); ++i) p[code[size_t(i)]][i] = 20.0f;
+  }
+}
+
+evaluation_report judge(caf::scoped_actor& self, const evaluator_actor& e, std::int32_t episodes, std::uint64_t seed) {
+  evaluation_report report;
+  self->request(e, std::chrono::seconds(60), evaluate_atom_v, episodes, seed, model::checkpoint_meta{})
       .receive([&](const evaluation_report& r) { report = r; },
                [&](caf::error& err) { FAIL("no report: " << caf::to_string(err)); });
   return report;
@@ -108,5 +138,50 @@ TEST_CASE("best.pt: kept when an evaluation scores at least the best so far, nev
   CHECK_FALSE(fs::exists(best));
   self->send_exit(none, caf::exit_reason::user_shutdown);
   fs::remove_all(dir);
+}
+
+TEST_CASE("two policies: the evaluator plays the other side with the rival's parameters of the moment, "
+          "and env.opponent without one") {
+  // Signal-v0 from the receiver's seat: the sender (the rival) sees a
+  // secret of 3 and sends one of 4 signals; the receiver guesses the
+  // secret from the signal, +1 when right and -1 when wrong.
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  caf::scoped_actor self{sys};
+  auto sender = model::make_shared_model(model::mlp_spec(3, 4, {3}), 1);
+  auto receiver = model::make_shared_model(model::mlp_spec(4, 3, {4}), 2);
+  set_code(*sender, {0, 1, 2});        // secret i: signal i
+  set_code(*receiver, {0, 1, 2});      // signal i: guess i; signal 3: any
+  envs::env_config env;
+  env.id = "Signal-v0";
+  env.versus.seat = "second";
+  evaluator_config ec{env, 0.9, "", 0, ""};
+  ec.rival = sender;
+  auto e = spawn_evaluator(sys, receiver, ec);
+  // The two keep the same code: every guess is right.
+  CHECK(ask(self, e, 1, 0).return_mean == doctest::Approx(1.0));
+  // The rival's parameters change between evaluations (its learner goes on):
+  // the next one plays the new ones. A code shifted by one is always wrong.
+  set_code(*sender, {1, 2, 0});
+  const evaluation_report wrong = judge(self, e, 50, 2);
+  CHECK(wrong.return_mean == doctest::Approx(-1.0));
+  CHECK_FALSE(wrong.passed);
+  set_code(*sender, {0, 1, 2});
+  const evaluation_report right = judge(self, e, 50, 3);
+  CHECK(right.return_mean == doctest::Approx(1.0));
+  CHECK(right.passed);
+  self->send_exit(e, caf::exit_reason::user_shutdown);
+
+  // Without a rival, env.opponent (random) sends: a signal of 0-2 names a
+  // secret drawn apart from it, and signal 3 gets a uniform guess, so a
+  // third of the guesses are right and the mean return is -1/3.
+  auto unfrozen = model::make_shared_model(model::mlp_spec(4, 3, {4}), 2);
+  set_code(*unfrozen, {0, 1, 2});
+  auto alone = spawn_evaluator(sys, unfrozen, evaluator_config{env, 0.9, "", 0, ""});
+  const evaluation_report random = judge(self, alone, 400, 4);
+  CHECK(std::abs(random.return_mean + 1.0 / 3) < 0.15);  // 3 standard errors
+  CHECK_FALSE(random.passed);
+  self->send_exit(alone, caf::exit_reason::user_shutdown);
 }
 }
