@@ -11,6 +11,7 @@
 #include "agents/evaluate.hpp"
 #include "agents/match.hpp"
 #include "envs/registry.hpp"
+#include "envs/routed_opponents.hpp"
 #include "model/checkpoint.hpp"
 
 namespace troupe::actors {
@@ -26,11 +27,11 @@ struct evaluator_state {
   std::unique_ptr<envs::env_vector> envs;
   // The copy a best_atom evaluation plays, made once.
   std::shared_ptr<model::shared_model> snapshot;
-  // The copy of config.rival the other side plays, made once and brought up
+  // A copy of each of config.rivals' parameters, made once and brought up
   // to date as each evaluation starts (before the parameters judged are
   // held: never two critical sections at once, so two policies' evaluators
   // cannot wait on each other).
-  std::shared_ptr<model::shared_model> rival;
+  std::vector<std::shared_ptr<model::shared_model>> rivals;
   // The score of best.pt: from the file when a resumed run has one.
   std::optional<double> best_return;
   static inline const char* name = "evaluator";
@@ -49,9 +50,18 @@ double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
   if (!st.envs) {
     const envs::env_config& env = st.config.env;
     const int count = std::clamp(episodes, 1, max_parallel);
-    if (st.config.rival)  // the other side's moves sampled, as in training
+    if (!st.config.rivals.empty())  // the other side's moves sampled, as in training
       st.envs = envs::make_game_side(env, count, envs::parse_seat(env.versus.seat), [&](const envs::env_spec& spec) {
-        return agents::model_opponents(st.rival, count, spec);
+        std::vector<std::unique_ptr<envs::opponents>> players;
+        std::vector<int> player_of_agent;
+        for (size_t q = 0; q < st.rivals.size(); ++q) {
+          players.push_back(agents::model_opponents(st.rivals[q], count, spec));
+          for (int a : st.config.rivals[q].agents) {
+            if (size_t(a) >= player_of_agent.size()) player_of_agent.resize(size_t(a) + 1, -1);
+            player_of_agent[size_t(a)] = int(q);
+          }
+        }
+        return envs::route_by_agent(std::move(players), player_of_agent, spec);
       });
     else
       st.envs = envs::make_env_vector(env, count);
@@ -66,11 +76,13 @@ double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
   }
 }
 
-// The rival's parameters as they are now, into the copy its moves come from.
-void update_rival(evaluator_state& st) {
-  if (!st.config.rival) return;
-  if (!st.rival) st.rival = model::make_shared_model(model::spec_of(*st.config.rival), 0, "cpu");
-  model::copy_parameters(*st.config.rival, *st.rival);
+// The rivals' parameters as they are now, into the copies their moves come from.
+void update_rivals(evaluator_state& st) {
+  for (size_t q = 0; q < st.config.rivals.size(); ++q) {
+    model::shared_model& live = *st.config.rivals[q].model;
+    if (st.rivals.size() == q) st.rivals.push_back(model::make_shared_model(model::spec_of(live), 0, "cpu"));
+    model::copy_parameters(live, *st.rivals[q]);
+  }
 }
 
 // Writes `m` as best.pt when `score` is at least the best so far. A write
@@ -126,7 +138,7 @@ evaluator_actor::behavior_type evaluator(evaluator_pointer self,
         // Training pauses while the episodes play; a passing verdict freezes
         // the parameters, so the run ends with exactly the ones that passed.
         evaluation_report report{0, episodes, 0.0, false, false};
-        update_rival(st);
+        update_rivals(st);
         report.passed = model::judge_parameters(*st.model, [&](model::shared_model& copy) {
           report.version = model::current_version(copy);
           report.return_mean = play(st, copy, episodes, seed);
@@ -142,7 +154,7 @@ evaluator_actor::behavior_type evaluator(evaluator_pointer self,
         if (!st.snapshot)
           st.snapshot = model::make_shared_model(model::spec_of(*st.model), 0, "cpu");
         model::copy_parameters(*st.model, *st.snapshot);
-        update_rival(st);
+        update_rivals(st);
         evaluation_report report{model::current_version(*st.snapshot), episodes, 0.0, false, false};
         report.return_mean = play(st, *st.snapshot, episodes, seed);
         report.best = keep_if_best(st, *st.snapshot, report.return_mean, episodes, meta);

@@ -28,10 +28,10 @@ namespace troupe::actors {
 // (best_atom, episodes, seed, meta): the same episodes played by a copy of
 // the parameters taken at once, while training goes on.
 //
-// Either way, the game's other side is played as in training: by `rival`
-// when the config names one (the other policy of a run of two policies: a
-// copy of its parameters taken as the evaluation starts, sampling its
-// actions), else by env.opponent.
+// Either way, the game's other side is played as in training: by the
+// config's `rivals` when it names some (the other policies of a run of
+// several: each agent by a copy of its policy's parameters taken as the
+// evaluation starts, sampling its actions), else by env.opponent.
 //
 // And either way, parameters that score at least as well as the best so far
 // (in this run, resumes included) are written to `best_path` with `meta`
@@ -56,15 +56,22 @@ struct best_file_gate {
   }
 };
 
+// A policy that plays some of the game's agents: its parameters, and the
+// agents (indices, 0 moves first).
+struct rival_policy {
+  std::shared_ptr<model::shared_model> model;
+  std::vector<int> agents;
+};
+
 struct evaluator_config {
   envs::env_config env;
   double target = 0;      // run.stop.mean_return
   std::string best_path;  // RUN/checkpoints/best.pt, or "" for none
   std::uint64_t segment = 0;  // best.pt's, as every checkpoint of this segment
   std::string config_yaml;
-  // The parameters that play the other side of env.id's game (env.seat's
-  // seat is this policy's); null: env.opponent plays it.
-  std::shared_ptr<model::shared_model> rival = nullptr;
+  // The policies that play the other side of env.id's game (env.seat's
+  // seat is this policy's); none: env.opponent plays it.
+  std::vector<rival_policy> rivals = {};
   std::shared_ptr<best_file_gate> best_gate = std::make_shared<best_file_gate>();
 };
 

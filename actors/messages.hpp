@@ -125,8 +125,8 @@ struct join_reply {
 // episodes that began or ended since its last request, in order (game
 // event_games[k] began with seed event_seeds[k] when event_ended[k] is 0,
 // else ended with the learning seat's return event_returns[k]), then the
-// moves: row r is game games[r]'s position as its mover sees it. The
-// answer: rows x the action's floats.
+// moves: row r is game games[r]'s position as its mover, agent agents[r],
+// sees it. The answer: rows x the action's floats.
 struct opponent_request {
   std::uint32_t agent_id = 0;
   std::vector<std::int32_t> event_games;
@@ -134,6 +134,7 @@ struct opponent_request {
   std::vector<std::uint64_t> event_seeds;
   std::vector<double> event_returns;
   std::vector<std::int32_t> games;
+  std::vector<std::int32_t> agents;  // one a row (0 moves first): who plays it may differ by agent
   std::vector<float> observations;
   std::vector<std::uint8_t> action_masks;  // rows x the action's choices, or empty
 };
@@ -339,7 +340,7 @@ typename Inspector::result_type inspect(Inspector& f, opponent_request& x) {
   byte_vector_field ended{x.event_ended};
   byte_vector_field masks{x.action_masks};
   return f(caf::meta::type_name("opponent_request"), x.agent_id, x.event_games, ended,
-           x.event_seeds, x.event_returns, x.games, x.observations, masks);
+           x.event_seeds, x.event_returns, x.games, x.agents, x.observations, masks);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, opponent_reply& x) {

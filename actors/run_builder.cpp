@@ -17,6 +17,7 @@
 #include "algo/learner.hpp"
 #include "envs/env_error.hpp"
 #include "envs/registry.hpp"
+#include "envs/routed_opponents.hpp"
 #include "model/replica_clock.hpp"
 
 namespace troupe::actors {
@@ -35,8 +36,7 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
   run::run_config for_workers = own;
   for_workers.cluster = {};  // the token and key paths stay on the learner
   g.config_yaml = run::to_yaml(for_workers);
-  // An agent's rows: its games times the agents it plays in each (and the
-  // other side's moves: its games times the other policy's agents).
+  // An agent's rows: its games times the agents it plays in each.
   const auto shapes_of = [&](const envs::env_spec& spec, const envs::env_config& side) {
     run_shapes s;
     s.rows_per_agent = own.env.envs_per_agent * envs::rows_per_env(side);
@@ -50,9 +50,11 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
   };
   g.shapes = shapes_of(policy.plan.env, own.env);
   if (opponent_source source = opponents_of(config, run, index)) {
-    const envs::env_config& other_side =
-        run.policies.size() > 1 ? run.policies[(index + 1) % run.policies.size()].plan.config.env : own.env;
-    g.opponent_shapes = shapes_of(policy.plan.other_env, other_side);
+    // Its games, each asking moves for the agents outside its side.
+    g.opponent_shapes = shapes_of(policy.plan.other_env, own.env);
+    g.opponent_shapes.rows_per_agent = own.env.envs_per_agent;
+    g.opponent_shapes.game_agents = policy.plan.game_agents;
+    g.opponent_shapes.movers_per_game = std::max(1, policy.plan.game_agents - envs::rows_per_env(own.env));
     g.opponents = [source, games = own.env.envs_per_agent, env = own.env,
                    spec = policy.plan.other_env](caf::actor_system& sys) { return source(sys, games, env, spec); };
   }
@@ -156,11 +158,11 @@ policy_parts make_parameters(policy_request plan, size_t index) {
 }
 
 // A policy's model-owners, pool, evaluator, metrics and learners,
-// started. `rival`: the parameters that play the other side of its games
-// (policies:), which its evaluator plays against too; null: env.opponent
+// started. `rivals`: the policies that play the other side of its games
+// (policies:), which its evaluator plays against too; none: env.opponent
 // plays them there.
 void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_parts& policy,
-                  std::shared_ptr<model::shared_model> rival) {
+                  std::vector<rival_policy> rivals) {
   const policy_request& p = policy.plan;
   const run::run_config& config = p.config;
   const size_t replicas = config.devices.size();
@@ -188,7 +190,7 @@ void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_par
   if (config.run.stop.confirm_episodes > 0 || keeps_best) {
     // Replica 0's parameters are judged (and saved by checkpoints).
     evaluator_config ecfg{config.env, config.run.stop.mean_return, "", policy.segment, p.config_yaml};
-    ecfg.rival = std::move(rival);
+    ecfg.rivals = std::move(rivals);
     if (keeps_best) ecfg.best_path = dir.checkpoints().best();
     policy.best_gate = ecfg.best_gate;
     policy.evaluator = spawn_evaluator(sys, policy.models[0], ecfg, {policy.models.begin() + 1, policy.models.end()});
@@ -275,6 +277,7 @@ std::vector<policy_request> plan_requests(const run_request& request, bool resum
       for (const auto& [key, value] : members->initial(int(out.size())))
         *algo::hyperparameter(p.config.algo, key) = value;
     p.config_yaml = p.name.empty() ? request.config_yaml : run::to_yaml(p.config);
+    p.agents = plan.agents;
     seat_spaces(request, played, p);
     p.run_dir = request.run_dir.empty() || plan.folder.empty() ? request.run_dir : request.run_dir + "/" + plan.folder;
     if (resuming && plan.folder.empty()) {
@@ -295,10 +298,28 @@ opponent_source opponents_of(const run::run_config& config, const run_parts& run
       return opponents_from(sys, pool, games, env, spec);
     };
   if (config.policies.size() < 2) return {};  // (a population's members never meet)
-  const policy_parts& other = run.policies[(index + 1) % run.policies.size()];
-  return [owner = other.owners[0], lane = other.lanes[0], name = other.plan.name](
-             caf::actor_system& sys, int, const envs::env_config&, const envs::env_spec& spec) {
-    return policy_opponents(sys, owner, lane, spec, name);
+  // Who plays each agent of the game, and the players: every policy that
+  // plays an agent outside this policy's side (itself only where it
+  // alternates among its agents).
+  const bool alternates = policy.plan.config.env.versus.seat == "alternate";
+  std::vector<int> player_of_agent(size_t(policy.plan.game_agents), -1);
+  struct player {
+    predict_service owner;
+    std::shared_ptr<predict_lane> lane;
+    std::string name;
+  };
+  std::vector<player> players;
+  for (size_t q = 0; q < run.policies.size(); ++q) {
+    if (q == index && !alternates) continue;
+    const policy_parts& other = run.policies[q];
+    for (int a : other.plan.agents) player_of_agent.at(size_t(a)) = int(players.size());
+    players.push_back({other.owners[0], other.lanes[0], other.plan.name});
+  }
+  return [players, player_of_agent](caf::actor_system& sys, int, const envs::env_config&,
+                                     const envs::env_spec& spec) {
+    std::vector<std::unique_ptr<envs::opponents>> made;
+    for (const player& p : players) made.push_back(policy_opponents(sys, p.owner, p.lane, spec, p.name));
+    return envs::route_by_agent(std::move(made), player_of_agent, spec);
   };
 }
 
@@ -329,11 +350,15 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   }
   for (size_t i = 0; i < plans.size(); ++i) run.policies.push_back(make_parameters(std::move(plans[i]), i));
   for (size_t i = 0; i < run.policies.size(); ++i) {
-    // Two policies play each other: each one's evaluator plays the other's
-    // parameters, as its agents do (opponents_of).
-    std::shared_ptr<model::shared_model> rival;
-    if (config.policies.size() > 1) rival = run.policies[(i + 1) % run.policies.size()].models[0];
-    start_policy(sys, shared, run.policies[i], std::move(rival));
+    // Several policies play each other: each one's evaluator plays the
+    // others' parameters (and its own, for its agents outside its seat),
+    // as its agents do (opponents_of).
+    std::vector<rival_policy> rivals;
+    const bool alternates = run.policies[i].plan.config.env.versus.seat == "alternate";
+    if (config.policies.size() > 1)
+      for (size_t q = 0; q < run.policies.size(); ++q)
+        if (q != i || alternates) rivals.push_back({run.policies[q].models[0], run.policies[q].plan.agents});
+    start_policy(sys, shared, run.policies[i], std::move(rivals));
   }
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;

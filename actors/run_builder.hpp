@@ -48,6 +48,8 @@ struct policy_request {
   // Of a game of several agents: the other side's, which its opponents play.
   envs::env_spec other_env;
   int game_agents = 0;  // the agents of that game (0: no game read)
+  // With policies:, the game's agents it plays (indices, 0 moves first).
+  std::vector<int> agents;
 };
 
 struct run_request {
@@ -109,8 +111,10 @@ struct run_parts {
 };
 
 // What plays the other side of policy `index`'s games, for the agents of
-// this node and of workers: its self-play pool, or the other policy's live
-// parameters; none for an environment (or a game against env.opponent).
+// this node and of workers: its self-play pool, or with policies: each
+// agent outside its side by the live parameters of the policy that plays it
+// (its own, for its agents that are not its seat this episode); none for an
+// environment (or a game against env.opponent).
 opponent_source opponents_of(const run::run_config& config, const run_parts& run, size_t index);
 
 // Builds and starts everything but the agents. `coordinator` is told when a

@@ -203,8 +203,11 @@ void print_header(const prepared_run& p) {
       const auto& versus = policy.config.env.versus;
       std::string team;
       for (const auto& agent : versus.team) team += (team.empty() ? "" : ", ") + agent;
-      std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, "
-                << (team.empty() ? "seat " + versus.seat : "team " + team) << ", " << policy.run_dir << std::endl;
+      const std::string side = team.empty()                ? "seat " + versus.seat
+                               : versus.seat == "alternate" ? "a seat of " + team + " drawn per episode"
+                                                            : "team " + team;
+      std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, " << side
+                << ", " << policy.run_dir << std::endl;
     }
     if (!policy.resume_from.empty()) std::cout << "troupe: resuming from " << policy.resume_from << std::endl;
   }

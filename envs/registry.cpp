@@ -126,7 +126,7 @@ std::unique_ptr<env> make_env(const std::string& id) {
 }
 
 std::vector<int> team_agents(const env_config& config, const std::vector<std::string>& names) {
-  if (config.versus.seat != "all") return {};
+  if (config.versus.seat != "all" && config.versus.seat != "alternate") return {};
   std::string all;
   for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
   for (const auto& pattern : config.versus.team)
@@ -161,12 +161,13 @@ std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_conf
   return std::make_unique<side_vector>(std::move(games), side, others(other), team);
 }
 
-// One seat of turn-based games.
-std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, seat_choice side,
-                                    const opponents_for& others) {
+// One seat of turn-based games (alternate: among env.team's agents).
+std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, const env_config& config,
+                                    seat_choice side, const opponents_for& others) {
   const game_agents agents = agents_of(*games);
-  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side).other;
-  return std::make_unique<seat_vector>(std::move(games), side, others(other));
+  const std::vector<int> team = team_agents(config, agents.names);
+  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
+  return std::make_unique<seat_vector>(std::move(games), side, others(other), team);
 }
 
 // One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
@@ -175,7 +176,7 @@ std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env
                                              const opponents_for& others) {
   if (hosts.kind == "parallel")
     return side_of(std::make_unique<python::python_parallel_vector>(config, std::move(hosts)), config, side, others);
-  return seat_of(std::make_unique<python::python_game_vector>(config, std::move(hosts)), side, others);
+  return seat_of(std::make_unique<python::python_game_vector>(config, std::move(hosts)), config, side, others);
 }
 
 // Environments from outside Troupe, by their id's prefix; null for a
@@ -294,18 +295,22 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
   if (parse_env_id(config.id).source == env_source::python)
     return python_game_side(python::start_environment_hosts(config, count, python::host_serves::games), config, side,
                             others);
-  return seat_of(make_turn_based_vector(config, count), side, others);
+  return seat_of(make_turn_based_vector(config, count), config, side, others);
 }
 
 game_agents game_agents_of(const env_config& config) {
   if (const registry_entry* e = simultaneous_entry(config.id)) {
-    return agents_of(*e->make_simultaneous(config));
+    game_agents agents = agents_of(*e->make_simultaneous(config));
+    agents.simultaneous = true;
+    return agents;
   }
   if (parse_env_id(config.id).source == env_source::python) {
-    const python::host_hello hello =
-        python::read_hello(config.id, python::start_environment_hosts(config, 1, python::host_serves::games).hello);
-    if (!hello.agent_specs.empty()) return {hello.agents, hello.agent_specs};
-    return {hello.agents, std::vector<env_spec>(hello.agents.size(), hello.spec)};
+    const python::host_group hosts = python::start_environment_hosts(config, 1, python::host_serves::games);
+    const python::host_hello hello = python::read_hello(config.id, hosts.hello);
+    game_agents agents{hello.agents, hello.agent_specs};
+    if (agents.specs.empty()) agents.specs.assign(hello.agents.size(), hello.spec);
+    agents.simultaneous = hosts.kind == "parallel";
+    return agents;
   }
   return agents_of(*make_turn_based_vector(config, 1));
 }
@@ -315,7 +320,9 @@ env_spec game_spec_of(const env_config& config) { return game_spec_of(config, ga
 env_spec game_spec_of(const env_config& config, const game_agents& agents) {
   if (agents.names.size() < 2)
     throw env_key_error("env.id", config.id + " is not a game of several agents (those are: " + versus_games() + ")");
-  return *specs_of_side(agents.spec_list(), agents.names, parse_seat(config.versus.seat)).own;
+  return *specs_of_side(agents.spec_list(), agents.names, parse_seat(config.versus.seat),
+                        team_agents(config, agents.names))
+              .own;
 }
 
 std::vector<std::string> game_agent_names(const env_config& config) { return game_agents_of(config).names; }

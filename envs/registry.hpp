@@ -47,9 +47,10 @@ void register_env(registry_entry entry);
 std::unique_ptr<env> make_env(const env_config& config);
 // `count` environments of `config`, to be stepped together (an agent's).
 std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count);
-// With env.seat all, the indices of the agents among `names` (a game's, in
-// agent order) that env.team names, every agent when it names none: the
-// team a side plays; empty otherwise. Throws env_key_error naming env.team
+// With env.seat all or alternate, the indices of the agents among `names`
+// (a game's, in agent order) that env.team names, every agent when it
+// names none: the team a side plays, or the agents its seat is drawn
+// among; empty otherwise. Throws env_key_error naming env.team
 // when a pattern names no agent.
 std::vector<int> team_agents(const env_config& config, const std::vector<std::string>& names);
 // The rows of that vector a game (or an environment): every agent of a game
@@ -86,6 +87,7 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
 struct game_agents {
   std::vector<std::string> names;
   std::vector<env_spec> specs;
+  bool simultaneous = false;  // every agent acts at each step (else one at a time)
   // Agents whose spaces are not alike: one policy cannot play them all.
   bool spaces_differ() const {
     for (const env_spec& s : specs)

@@ -27,11 +27,10 @@ side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::
   const auto described = [&](size_t a) { return names[a] + " (" + spaces_text(*agents[a]) + ")"; };
   // Which agents the side plays.
   std::vector<std::uint8_t> mine(n, 0);
-  if (seats == seat_choice::all) {
+  if (seats == seat_choice::all || seats == seat_choice::alternate) {
+    // Every agent of the team (all of them, episode by episode, with alternate).
     for (size_t a = 0; a < n; ++a) mine[a] = team.empty();
     for (int a : team) mine.at(size_t(a)) = 1;
-  } else if (seats == seat_choice::alternate) {
-    mine.assign(n, 1);  // any of them, episode by episode
   } else {
     const size_t fixed = size_t(seat_agent(seats));
     if (fixed >= n)
@@ -91,8 +90,8 @@ seat_choice parse_seat(const std::string& text) {
 }
 
 seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats,
-                         std::unique_ptr<opponents> others)
-    : games_(std::move(games)), choice_(seats), others_(std::move(others)) {
+                         std::unique_ptr<opponents> others, std::vector<int> team)
+    : games_(std::move(games)), choice_(seats), others_(std::move(others)), team_(std::move(team)) {
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("seat_vector: games and their opponents expected");
   if (games_->agent_count() < 2)
@@ -108,7 +107,13 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
     specs.push_back(&games_->agent_spec(a));
     names.push_back(games_->agent_name(a));
   }
-  sides_ = specs_of_side(specs, names, seats);
+  if (team_.empty())
+    for (int a = 0; a < games_->agent_count(); ++a) team_.push_back(a);
+  for (size_t i = 0; i < team_.size(); ++i)
+    if (team_[i] < 0 || team_[i] >= games_->agent_count() || std::count(team_.begin(), team_.begin() + long(i), team_[i]))
+      throw std::invalid_argument("seat_vector: team agent " + std::to_string(team_[i]) + " is not one of " +
+                                  std::to_string(games_->agent_count()) + ", or is listed twice");
+  sides_ = specs_of_side(specs, names, seats, team_);
   own_ = side_sizes(*sides_.own);
   other_ = side_sizes(*sides_.other);
   const size_t k = size_t(size());
@@ -124,9 +129,9 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
 }
 
 seat_vector::seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
-                         std::unique_ptr<opponents> others)
+                         std::unique_ptr<opponents> others, std::vector<int> team)
     : seat_vector(games.empty() ? nullptr : std::make_unique<native_turn_vector>(std::move(games)), seats,
-                  std::move(others)) {}
+                  std::move(others), std::move(team)) {}
 
 void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seeds) {
   std::vector<std::uint64_t> game_seeds(games.size()), episode_seeds(games.size());
@@ -138,7 +143,7 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
     game_seeds[i] = seeds[i];
     const size_t g = size_t(games[i]);
     const int fixed = seat_agent(choice_);
-    seats_[g] = fixed >= 0 ? fixed : int(seat_draw % std::uint64_t(games_->agent_count()));
+    seats_[g] = fixed >= 0 ? fixed : team_[size_t(seat_draw % std::uint64_t(team_.size()))];
     pending_[g] = returns_[g] = 0.0;
     over_[g] = truncated_[g] = moved_[g] = 0;
   }
@@ -166,8 +171,12 @@ void seat_vector::take(int g, const turn_result& result) {
 void seat_vector::play_others(const std::vector<int>& games) {
   for (;;) {
     movers_.clear();
+    mover_agents_.clear();
     for (int g : games)
-      if (!over_[size_t(g)] && games_->to_move(g) != seats_[size_t(g)]) movers_.push_back(g);
+      if (!over_[size_t(g)] && games_->to_move(g) != seats_[size_t(g)]) {
+        movers_.push_back(g);
+        mover_agents_.push_back(games_->to_move(g));
+      }
     if (movers_.empty()) return;
     const size_t rows = movers_.size(), obs = size_t(other_.obs), width = size_t(other_.action),
                  choices = size_t(other_.mask);
@@ -177,11 +186,11 @@ void seat_vector::play_others(const std::vector<int>& games) {
     batch_results_.resize(rows);
     for (size_t r = 0; r < rows; ++r) {
       const int g = movers_[r];
-      games_->observe(g, games_->to_move(g), &batch_obs_[r * obs]);
+      games_->observe(g, mover_agents_[r], &batch_obs_[r * obs]);
       if (choices > 0) games_->action_mask(g, &batch_masks_[r * choices]);
     }
-    others_->act(movers_.data(), int(rows), batch_obs_.data(), choices > 0 ? batch_masks_.data() : nullptr,
-                 batch_actions_.data());
+    others_->act_for(movers_.data(), mover_agents_.data(), int(rows), batch_obs_.data(),
+                     choices > 0 ? batch_masks_.data() : nullptr, batch_actions_.data());
     for (size_t r = 0; r < rows; ++r) {  // kept for a viewer
       const size_t g = size_t(movers_[r]);
       std::copy_n(&batch_actions_[r * width], width, &last_moves_[g * width]);

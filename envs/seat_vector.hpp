@@ -44,6 +44,13 @@ class opponents {
   // action's floats).
   virtual void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
                    float* actions) = 0;
+  // The same, told the agent each row moves for (agents[r]; 0 moves
+  // first): what seats played by different players need to be routed
+  // (envs/routed_opponents.hpp). Most players need not know.
+  virtual void act_for(const int* games, const int* agents, int rows, const float* observations,
+                       const std::uint8_t* masks, float* actions) {
+    act(games, rows, observations, masks, actions);
+  }
   // Game `game`'s episode ended with the learning seat's return
   // `learner_return` (for a team, its agents' mean).
   virtual void end_episode(int game, double learner_return) {}
@@ -77,7 +84,8 @@ seat_choice parse_seat(const std::string& text);
 // side's. The side's agents must share their spaces (one policy plays
 // them), and so must the agents outside it (one player plays them); `all`
 // leaves none outside (`other` is then the side's own). With `all`, `team`
-// lists the agents the side plays (empty: every agent). Throws
+// lists the agents the side plays, and with `alternate` those it draws
+// among (empty: every agent). Throws
 // env_key_error naming env.seat when spaces that must be alike differ, or
 // the game has no such seat.
 struct side_specs {
@@ -99,10 +107,12 @@ class seat_vector final : public env_vector {
  public:
   // Games of two or more agents; when the agents' spaces differ, `seats` is
   // a fixed seat and the others' spaces are alike (specs_of_side).
-  seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats, std::unique_ptr<opponents> others);
+  // alternate draws among `team`'s agents (empty: every agent).
+  seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats, std::unique_ptr<opponents> others,
+              std::vector<int> team = {});
   // Games of this process (a native_turn_vector of them).
   seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
-              std::unique_ptr<opponents> others);
+              std::unique_ptr<opponents> others, std::vector<int> team = {});
 
   // The learning seat's spaces.
   const env_spec& spec() const override { return *sides_.own; }
@@ -139,6 +149,7 @@ class seat_vector final : public env_vector {
   std::unique_ptr<turn_based_vector> games_;
   seat_choice choice_;
   std::unique_ptr<opponents> others_;
+  std::vector<int> team_;  // the agents alternate draws among
   side_specs sides_;
   side_sizes own_, other_;  // the learning seat's, the other seat's
   std::vector<int> seats_;
@@ -148,8 +159,8 @@ class seat_vector final : public env_vector {
   // Each game's other seat's last move this episode and its mask.
   std::vector<float> last_moves_;
   std::vector<std::uint8_t> last_masks_, moved_;
-  // play_others' batch, reused.
-  std::vector<int> movers_;
+  // play_others' batch, reused: the games and the agent to move in each.
+  std::vector<int> movers_, mover_agents_;
   std::vector<float> batch_obs_, batch_actions_;
   std::vector<std::uint8_t> batch_masks_;
   std::vector<turn_result> batch_results_;

@@ -24,7 +24,7 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
     action_at_.push_back(joint_width_);
     joint_width_ += size_t(specs.back()->action.flat_size());
   }
-  if (sides == seat_choice::all && team_.empty())
+  if ((sides == seat_choice::all || sides == seat_choice::alternate) && team_.empty())
     for (int a = 0; a < agents_; ++a) team_.push_back(a);
   for (size_t i = 0; i < team_.size(); ++i)
     if (team_[i] < 0 || team_[i] >= agents_ || std::count(team_.begin(), team_.begin() + long(i), team_[i]))
@@ -68,7 +68,7 @@ void side_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
       for (int j = 0; j < per_game_; ++j) rows_agent_[first_row + size_t(j)] = team_[size_t(j)];
     } else {
       const int fixed = seat_agent(choice_);
-      rows_agent_[first_row] = fixed >= 0 ? fixed : int(side_draw % std::uint64_t(agents_));
+      rows_agent_[first_row] = fixed >= 0 ? fixed : team_[size_t(side_draw % std::uint64_t(team_.size()))];
     }
     for (int a = 0; a < agents_; ++a) in_side_[size_t(g * agents_ + a)] = gone_[size_t(g * agents_ + a)] = 0;
     for (int j = 0; j < per_game_; ++j) {
@@ -133,8 +133,8 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
     }
   }
   if (asked > 0)
-    others_->act(asked_games_.data(), int(asked), asked_obs_.data(), choices > 0 ? asked_masks_.data() : nullptr,
-                 answers_.data());
+    others_->act_for(asked_games_.data(), asked_agents_.data(), int(asked), asked_obs_.data(),
+                     choices > 0 ? asked_masks_.data() : nullptr, answers_.data());
   for (size_t r = 0; r < asked; ++r) {
     const size_t g = size_t(asked_games_[r]), a = size_t(asked_agents_[r]);
     std::copy_n(&answers_[r * theirs], theirs, &other_actions_[(g * n + a) * theirs]);

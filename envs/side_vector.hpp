@@ -30,9 +30,9 @@ namespace troupe::envs {
 
 class side_vector final : public env_vector {
  public:
-  // `sides`: first is agent 0, second agent 1, alternate one agent drawn
-  // per episode from its seed, all the agents `team` lists (in its order;
-  // empty: every agent). specs_of_side says which agents' spaces must be
+  // `sides`: first is agent 0, second agent 1, alternate one agent of
+  // `team` drawn per episode from its seed, all the agents `team` lists (in
+  // its order; empty: every agent). specs_of_side says which agents' spaces must be
   // alike.
   side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice sides, std::unique_ptr<opponents> others,
               std::vector<int> team = {});

@@ -365,9 +365,6 @@ static void check_policies(const run_config& config, const std::string& path) {
   if (!envs::is_game(config.env.id))
     fail("policies", "several policies play a game of several agents (" + envs::versus_games() +
                          ", Spread-v0), each its own agents; " + config.env.id + " is not one");
-  if (config.policies.size() > 2)
-    fail("policies", "at most two policies: each plays its agents against the other's (a team each, in a game of "
-                     "more than two agents)");
   if (config.selfplay.enabled)
     fail("selfplay.enabled", "not with several policies yet: each policy plays the other's latest parameters (one policy for a league of snapshots)");
   if (config.run.deterministic) fail("run.deterministic", "not with several policies: their learners train side by side, in no fixed order");
@@ -562,12 +559,13 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
   const auto fail = [&](const std::string& key, const std::string& what) {
     throw config_error(origin + ": key '" + key + "': " + what);
   };
-  std::vector<std::string> names;
+  envs::game_agents game;
   try {
-    if (envs::is_game(config.env.id)) names = envs::game_agent_names(config.env);
+    if (envs::is_game(config.env.id)) game = envs::game_agents_of(config.env);
   } catch (const envs::env_key_error& e) {
     throw config_error(origin + ": key '" + e.key + "': " + e.what());
   }
+  const std::vector<std::string>& names = game.names;
   if (names.empty()) {
     if (config.policies.size() == 1) {  // a single-agent environment: the one policy plays it
       run_config own = config;
@@ -578,11 +576,6 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     }
     fail("policies", config.env.id + " is not a game of several agents: one policy only");
   }
-  if (names.size() > 2 && config.policies.size() > 1 && envs::is_turn_based_game(config.env.id))
-    fail("policies", config.env.id + " is a turn-based game of " + std::to_string(names.size()) +
-                         " agents: several policies play a turn-based game of two agents, or a simultaneous game "
-                         "(a team each); here one policy plays a seat (env.seat) and env.opponent or self-play's "
-                         "snapshots play the others");
   std::vector<int> owner(names.size(), -1);
   std::string all;
   for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
@@ -609,14 +602,18 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     own.algo = policy.algo;
     // Agent i of the run plays for policy i mod the number of policies.
     own.agents.count = config.agents.count / count + (p < config.agents.count % count ? 1 : 0);
-    if (names.size() == 2) {
-      if (seats.size() == 1) own.env.versus.seat = seats[0] == 0 ? "first" : "second";
-    } else {  // a game of more than two agents: the policy's agents are its team
-      own.env.versus.seat = "all";
+    if (seats.size() == 1 && (names.size() == 2 || !game.simultaneous)) {
+      own.env.versus.seat = envs::seat_name(int(seats[0]));
+    } else if (names.size() > 2 || seats.size() < names.size()) {
+      // Its agents are its team: all of them at once in a simultaneous
+      // game, one of them drawn per episode in a turn-based one.
+      own.env.versus.seat = game.simultaneous ? "all" : "alternate";
       own.env.versus.team.clear();
       for (size_t a : seats) own.env.versus.team.push_back(names[a]);
-    }
-    plans.push_back({policy.name, "policies/" + policy.name, own});
+    }  // (else a policy of every agent of a two-player game: env.seat's seat)
+    policy_plan plan{policy.name, "policies/" + policy.name, own};
+    plan.agents.assign(seats.begin(), seats.end());
+    plans.push_back(std::move(plan));
   }
   if (count > 1)
     for (size_t a = 0; a < names.size(); ++a)

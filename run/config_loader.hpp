@@ -44,6 +44,9 @@ struct policy_plan {
   std::string name;    // empty: the run's only policy, without policies:
   std::string folder;  // its files' folder in the run directory: policies/NAME, members/I ("": the run's own)
   run_config config;
+  // Of a game with policies:, the agents (indices, 0 moves first) it
+  // plays; empty without.
+  std::vector<int> agents = {};
 };
 
 // The policies of `config` as they run: without policies:, the run itself;

@@ -43,9 +43,14 @@ std::string opponent_request_problem(const run_shapes& shapes, const opponent_re
                    [](double v) { return std::isfinite(v); }))
     return "opponent request with malformed episode events";
   const size_t rows = request.games.size();
-  if (rows > size_t(shapes.rows_per_agent) || std::any_of(request.games.begin(), request.games.end(), foreign) ||
+  if (rows > size_t(shapes.rows_per_agent) * size_t(shapes.movers_per_game) ||
+      std::any_of(request.games.begin(), request.games.end(), foreign) ||
       request.observations.size() != rows * size_t(shapes.obs_size) || !all_finite(request.observations))
     return "opponent request with malformed positions";
+  if (request.agents.size() != rows ||
+      std::any_of(request.agents.begin(), request.agents.end(),
+                  [&](std::int32_t a) { return a < 0 || a >= shapes.game_agents; }))
+    return "opponent request with malformed agents";
   if (!request.action_masks.empty() &&
       (request.action_masks.size() != rows * size_t(shapes.mask_size) ||
        !algo::mask_problem(request.action_masks.data(), int(rows), shapes.heads()).empty()))

@@ -25,6 +25,11 @@ struct run_shapes {
   // How a mask row splits among the action's components (each one's
   // choices: the action space's categories); empty: one of mask_size.
   std::vector<int> mask_heads = {};
+  // Of an opponent request (whose rows_per_agent is the agent's games):
+  // the agents of its game, and how many of them one game may ask moves
+  // for in one request (those outside the agent's side).
+  int game_agents = 0;
+  int movers_per_game = 1;
 
   std::vector<int> heads() const { return mask_heads.empty() ? std::vector<int>{mask_size} : mask_heads; }
 };

@@ -157,7 +157,7 @@ TEST_CASE("two policies: the evaluator plays the other side with the rival's par
   env.id = "Signal-v0";
   env.versus.seat = "second";
   evaluator_config ec{env, 0.9, "", 0, ""};
-  ec.rival = sender;
+  ec.rivals = {{sender, {0}}};  // the sender is agent 0
   auto e = spawn_evaluator(sys, receiver, ec);
   // The two keep the same code: every guess is right.
   CHECK(ask(self, e, 1, 0).return_mean == doctest::Approx(1.0));

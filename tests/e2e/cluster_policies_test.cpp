@@ -132,6 +132,28 @@ TEST_CASE("cluster: Signal-v0's sender and receiver, of different spaces, learn 
   }
 }
 
+TEST_CASE("cluster: three policies of a three-agent game on a worker, each move routed to its agent's policy") {
+  // Nim3-v0, a policy a seat: a worker's agent of each policy asks the
+  // learner for the two other seats' moves, which two different policies
+  // make (the request names each move's agent).
+  const std::string dir = troupe::tests::fresh_dir("cluster_nim_policies");
+  serve_with_workers(dir, "nim3.yaml",
+                     {"policies={a: {agents: [player_0]}, b: {agents: [player_1]}, c: {agents: [player_2]}}",
+                      "run.stop.mean_return=2", "run.stop.env_steps=150000", "run.stop.wall_seconds=90"},
+                     1, 3);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  for (const std::string name : {"a", "b", "c"}) {
+    CAPTURE(name);
+    const auto p = read_json(dir + "/policies/" + name + "/summary.json");
+    CHECK(nodes_that_stepped(p) == std::set<std::string>{"w1"});
+    check_policy_accounting(p);
+    CHECK(p["updates"].get<long>() > 0);
+  }
+}
+
 TEST_CASE("cluster: a team's rows (every agent of each game) pass the learner's checks of a worker's messages") {
   // 16 games of three agents are 48 rows an agent: a learner that checked
   // them against env.envs_per_agent would reject every request.

@@ -198,6 +198,58 @@ TEST_CASE("policies: the same config trains a Python AEC game whose agents' spac
   CHECK(read_json(dir + "/receiver.json")["seats"]["second"]["wins"].get<int>() >= 90);
 }
 
+TEST_CASE("policies: three policies, a seat each of a three-agent Python AEC game, learn a code that needs all three") {
+  // tests/envs/python/aec_test_games.py's relay: the sender sees the secret,
+  // the relay only the sender's signal, the receiver only the relay's; a
+  // third of random guesses are right (-1/3). Each policy's other two seats
+  // are played by the policies that own them: no two of them could keep a
+  // code with a random third.
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string dir = fresh_dir("e2e_relay_python");
+  auto r = run_troupe("train " + source + "/configs/signal_policies.yaml --run-dir " + dir +
+                      " --set env.id=python:aec_test_games:relay_aec --set env.python_path=[" + source +
+                      "/tests/envs/python," + source + "/examples/python_game] --set agents.count=3"
+                      " --set 'policies={sender: {agents: [sender]}, relay: {agents: [relay]}, receiver: {agents: "
+                      "[receiver]}}' --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "troupe: policy sender: 1 agents, seat first"));
+  CHECK(contains(r.output, "troupe: policy relay: 1 agents, seat second"));
+  CHECK(contains(r.output, "troupe: policy receiver: 1 agents, seat third"));
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "solved");
+  CHECK(s["confirmations"].get<int>() >= 1);
+  CHECK(s["confirmed_return"].get<double>() >= 0.95);  // 200 fresh games of the three as they were
+  REQUIRE(s["policies"].size() == 3);
+  for (int p = 0; p < 3; ++p) CHECK(policy_steps(s, p) > 0);
+  check_accounting(s);
+}
+
+TEST_CASE("policies: Nim3-v0 with one policy at the first seat and another drawing between the second and third") {
+  const std::string dir = fresh_dir("e2e_nim_two_policies");
+  auto r = run_troupe("train " + std::string(TROUPE_SOURCE_DIR) + "/configs/nim3.yaml --run-dir " + dir +
+                      " --set agents.count=4 --set 'policies={a: {agents: [player_0]}, b: {agents: [player_1, "
+                      "player_2]}}' --set run.stop.mean_return=2 --set run.stop.env_steps=100000 --set log.progress=false");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "troupe: policy a: 2 agents, seat first"));
+  CHECK(contains(r.output, "troupe: policy b: 2 agents, a seat of player_1, player_2 drawn per episode"));
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  for (int p = 0; p < 2; ++p) CHECK(policy_steps(s, p) > 20000);
+  check_accounting(s);
+  const std::string b = read_file(dir + "/policies/b/config.yaml");
+  CHECK(contains(b, "seat: alternate"));
+  CHECK(contains(b, "player_2"));
+  // b never plays the first seat: from its second and third seats against
+  // random players it has learned (random play scores 0.026 and -0.060).
+  r = run_troupe("eval " + dir + " --policy b --greedy --episodes 1000 --opponent random --seat third --json " + dir +
+                 "/b.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_json(dir + "/b.json")["seats"]["third"]["mean_return"].get<double>() > 0.2);
+}
+
 TEST_CASE("a team: Spread-v0's three agents learn as one policy from its config; eval and export; the refusals") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/spread.yaml";
   const std::string dir = fresh_dir("e2e_spread");

@@ -87,6 +87,8 @@ bool messages_input(const std::uint8_t* data, size_t size) {
   shapes.action_width = 1 + data[4] % 3;
   shapes.mask_size = (data[4] / 3) % 6;
   shapes.state_size = data[5] % 5;
+  shapes.game_agents = 2 + (data[5] / 5) % 3;
+  shapes.movers_per_game = 1 + (data[5] / 15) % 2;
   const char* body = reinterpret_cast<const char*>(data) + 6;
   const size_t length = size - 6;
   switch (data[0] % 7) {
@@ -124,7 +126,10 @@ bool messages_input(const std::uint8_t* data, size_t size) {
       if (!request) return false;
       for (std::int32_t game : request->games)
         if (game < 0 || game >= shapes.rows_per_agent) throw fuzz_finding("an accepted move for a game the agent has not");
+      for (std::int32_t agent : request->agents)
+        if (agent < 0 || agent >= shapes.game_agents) throw fuzz_finding("an accepted move for an agent the game has not");
       if (request->observations.size() != request->games.size() * size_t(shapes.obs_size) ||
+          request->agents.size() != request->games.size() ||
           request->event_ended.size() != request->event_games.size() ||
           request->event_seeds.size() != request->event_games.size() ||
           request->event_returns.size() != request->event_games.size())

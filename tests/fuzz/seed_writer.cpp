@@ -155,6 +155,7 @@ TEST_CASE("fuzz: write the seed corpora" * doctest::skip()) {
   other_seat.event_seeds = {0, 99};
   other_seat.event_returns = {-1.0, 0.0};
   other_seat.games = {1};
+  other_seat.agents = {1};
   other_seat.observations.assign(4, 0.5f);
   other_seat.action_masks = {0, 1, 1};
   write_seed("messages", "opponent-request", message_seed(6, 1, 2, 4, 1, 0, other_seat, 3));

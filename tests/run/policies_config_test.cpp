@@ -88,6 +88,34 @@ TEST_CASE("policies: seated by the game's agent ids, agents shared out as i mod 
   REQUIRE(both.size() == 1);
   CHECK(both[0].name == "me");
   CHECK(both[0].config.env.versus.seat == "alternate");
+  CHECK(both[0].agents == std::vector<int>{0, 1});
+}
+
+TEST_CASE("policies: a turn-based game of three agents, a policy a seat, or one policy drawing among two seats") {
+  const std::string nim = "run: {name: a}\nenv: {id: Nim3-v0}\nagents: {count: 3}\n";
+  const auto three = run::plan_policies(
+      run::load_config_text(nim + "policies: {a: {agents: [player_2]}, b: {agents: [player_0]}, c: {agents: [player_1]}}\n",
+                            "a"),
+      "a");
+  REQUIRE(three.size() == 3);
+  CHECK(three[0].config.env.versus.seat == "third");
+  CHECK(three[0].agents == std::vector<int>{2});
+  CHECK(three[1].config.env.versus.seat == "first");
+  CHECK(three[1].agents == std::vector<int>{0});
+  CHECK(three[2].config.env.versus.seat == "second");
+  for (const auto& p : three) CHECK(p.config.agents.count == 1);
+  // Two policies: the second plays player_1 and player_2, one of them drawn
+  // per episode (its other one played by its own latest parameters).
+  const auto two = run::plan_policies(
+      run::load_config_text(nim + "policies: {a: {agents: [player_0]}, b: {agents: [player_1, player_2]}}\n", "a"), "a");
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].config.env.versus.seat == "first");
+  CHECK(two[1].config.env.versus.seat == "alternate");
+  CHECK(two[1].config.env.versus.team == std::vector<std::string>{"player_1", "player_2"});
+  CHECK(two[1].agents == std::vector<int>{1, 2});
+  // Every agent must be someone's.
+  CHECK(policies_error(nim + "policies: {a: {agents: [player_0]}, b: {agents: [player_1]}}\n")
+            .find("no policy plays the game's agent player_2") != std::string::npos);
 }
 
 TEST_CASE("policies: what cannot run is refused, naming the key and why") {
@@ -96,8 +124,9 @@ TEST_CASE("policies: what cannot run is refused, naming the key and why") {
             .find("the game's agent player_0 is already policy 'a''s") != std::string::npos);
   CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [blue]}}\n")
             .find("key 'policies.b.agents': names none of the game's agents (player_0, player_1)") != std::string::npos);
-  CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [nobody]}, c: {agents: [x]}}\n")
-            .find("at most two policies") != std::string::npos);
+  CHECK(policies_error("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 3}\n"
+                       "policies: {a: {agents: [player_0]}, b: {agents: [player_1]}, c: {agents: [player_*]}}\n")
+            .find("key 'policies.c.agents': the game's agent player_0 is already policy 'a''s") != std::string::npos);
   CHECK(policies_error(base + "policies: {a: {agents: [player_0]}}\npolicies2: 1\n").find("unknown key") != std::string::npos);
   CHECK(policies_error(base + "policies: {a: {agents: [player_0], lr: 0.1}}\n")
             .find("key 'policies.a.lr': unknown key: a policy has agents, model and algo") != std::string::npos);

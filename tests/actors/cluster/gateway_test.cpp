@@ -115,6 +115,7 @@ gateway_policy fake_policy(caf::actor_system& sys, seen& s, const run_shapes& sh
   p.config_yaml = std::move(yaml);
   p.shapes = shapes;
   p.opponent_shapes = shapes;
+  p.opponent_shapes.game_agents = 2;
   return p;
 }
 
@@ -377,6 +378,7 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
   other.event_seeds = {5, 6};
   other.event_returns = {0, 0};
   other.games = {1, 0};
+  other.agents = {1, 1};
   other.observations = {1, 0, 0, 0, 2, 0, 0, 0};
   other.action_masks = {1, 1, 0, 0, 1, 1};
   std::vector<float> moved;
@@ -392,6 +394,7 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
       .receive([&](const opponent_reply& r) { CHECK(r.actions.empty()); }, [&](caf::error& e) { FAIL(sys.render(e)); });
   opponent_request third{a2};
   third.games = {1};
+  third.agents = {0};
   third.observations = {3, 0, 0, 0};
   worker->request(gw, timeout, third)
       .receive([&](const opponent_reply& r) { moved = r.actions; }, [&](caf::error& e) { FAIL(sys.render(e)); });
@@ -406,6 +409,13 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
   auto off_board = other;
   off_board.games = {2, 0};
   CHECK(refused(off_board));
+  // Each move names the agent it is for, one of the game's.
+  auto no_agents = other;
+  no_agents.agents.clear();
+  CHECK(refused(no_agents));
+  auto no_such_agent = other;
+  no_such_agent.agents = {1, 2};
+  CHECK(refused(no_such_agent));
   auto uneven = other;
   uneven.event_seeds.pop_back();
   CHECK(refused(uneven));

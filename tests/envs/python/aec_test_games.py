@@ -7,7 +7,8 @@ PettingZoo's dead step (stepped with None when selected). Parallel: three
 rounds of simultaneous moves whose rewards say which actions they came from.
 Elimination: an AEC game of three agents who may leave one by one.
 And games whose two agents have spaces of their own: a signalling game (AEC)
-and a lopsided Parallel one."""
+and a lopsided Parallel one; and a signalling game of three agents, a
+policy each (AEC)."""
 import os
 
 import numpy as np
@@ -506,6 +507,72 @@ class SignalAEC:
 
 def signal_aec(**kwargs):
     return SignalAEC(**kwargs)
+
+
+class RelayAEC:
+    """A signalling game of three agents, PettingZoo's AEC API, each of
+    them with spaces Box(3) -> Discrete(3): "sender" observes the secret
+    (one-hot: the reset's seed modulo 3) and sends a signal, "relay"
+    observes that signal and sends one of its own, "receiver" observes the
+    relay's and guesses the secret. All three get +1 for a right guess and
+    -1 for a wrong one, on the receiver's move. Random play is right a third
+    of the time; a code needs all three, each its part of it."""
+
+    possible_agents = ["sender", "relay", "receiver"]
+
+    def observation_space(self, agent):
+        return Box(0, 1, (3,), np.float32)
+
+    def action_space(self, agent):
+        return Discrete(3)
+
+    def reset(self, seed=None, options=None):
+        self.heard = {"sender": int(seed or 0) % 3, "relay": -1, "receiver": -1}
+        self.secret = self.heard["sender"]
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = "sender"
+
+    def observe(self, agent):
+        view = np.zeros(3, np.float32)
+        if self.heard[agent] >= 0:
+            view[self.heard[agent]] = 1
+        return view
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            if action is not None:
+                raise ValueError("a dead step takes None, not %r" % (action,))
+            for d in (self.terminations, self.truncations, self.rewards, self.infos, self._cumulative_rewards):
+                del d[agent]
+            self.agents.remove(agent)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        if action not in (0, 1, 2):
+            raise ValueError("%s's action %r is not 0, 1 or 2" % (agent, action))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        if agent != "receiver":
+            listener = "relay" if agent == "sender" else "receiver"
+            self.heard[listener] = int(action)
+            self.agent_selection = listener
+            return
+        reward = 1.0 if action == self.secret else -1.0
+        self.rewards = {a: reward for a in self.agents}
+        for a in self.agents:
+            self._cumulative_rewards[a] += reward
+        self.terminations = {a: True for a in self.agents}
+        self.agent_selection = "sender"
+
+
+def relay_aec():
+    return RelayAEC()
 
 
 class Lopsided:

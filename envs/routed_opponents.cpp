@@ -1,0 +1,97 @@
+#include "envs/routed_opponents.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace troupe::envs {
+
+namespace {
+
+class routed final : public opponents {
+ public:
+  routed(std::vector<std::unique_ptr<opponents>> players, std::vector<int> player_of_agent, const env_spec& spec)
+      : players_(std::move(players)), player_of_agent_(std::move(player_of_agent)), sizes_(spec) {
+    std::vector<int> agents_played(players_.size(), 0);
+    for (int p : player_of_agent_) {
+      if (p < -1 || p >= int(players_.size()))
+        throw std::invalid_argument("route_by_agent: player " + std::to_string(p) + " of " +
+                                    std::to_string(players_.size()));
+      if (p >= 0) ++agents_played[size_t(p)];
+    }
+    for (size_t p = 0; p < players_.size(); ++p)
+      if (!players_[p] || agents_played[p] == 0)
+        throw std::invalid_argument("route_by_agent: player " + std::to_string(p) + " plays no agent");
+  }
+
+  void play_in(turn_based_vector& games) override {
+    for (auto& p : players_) p->play_in(games);
+  }
+  void start_episode(int game, std::uint64_t seed) override {
+    // A seed of its own each, so that two players that draw do not draw alike.
+    for (size_t p = 0; p < players_.size(); ++p) players_[p]->start_episode(game, seed + 0x9e3779b97f4a7c15ULL * p);
+  }
+  void end_episode(int game, double learner_return) override {
+    for (auto& p : players_) p->end_episode(game, learner_return);
+  }
+  // The player of the watched game's last move (the first player before one).
+  void describe(int game, other_seat_view& view) const override { players_[watched_player_]->describe(game, view); }
+
+  // Without the agents only one player can be meant.
+  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
+           float* actions) override {
+    if (players_.size() != 1) throw std::logic_error("routed opponents: asked for moves without their agents");
+    players_[0]->act(games, rows, observations, masks, actions);
+  }
+
+  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+               float* actions) override {
+    const size_t obs = size_t(sizes_.obs), width = size_t(sizes_.action), choices = size_t(sizes_.mask);
+    for (size_t p = 0; p < players_.size(); ++p) {
+      picked_.clear();
+      for (int r = 0; r < rows; ++r) {
+        const int a = agents[r];
+        if (a < 0 || a >= int(player_of_agent_.size()) || player_of_agent_[size_t(a)] < 0)
+          throw std::logic_error("routed opponents: no player for agent " + std::to_string(a));
+        if (player_of_agent_[size_t(a)] == int(p)) picked_.push_back(r);
+      }
+      if (picked_.empty()) continue;
+      const size_t n = picked_.size();
+      games_.resize(n);
+      agents_.resize(n);
+      obs_.resize(n * obs);
+      masks_.resize(n * choices);
+      actions_.resize(n * width);
+      for (size_t i = 0; i < n; ++i) {
+        const size_t r = size_t(picked_[i]);
+        games_[i] = games[r];
+        agents_[i] = agents[r];
+        std::copy_n(observations + r * obs, obs, &obs_[i * obs]);
+        if (masks) std::copy_n(masks + r * choices, choices, &masks_[i * choices]);
+        if (games[r] == watched_game) watched_player_ = p;
+      }
+      players_[p]->act_for(games_.data(), agents_.data(), int(n), obs_.data(), masks ? masks_.data() : nullptr,
+                           actions_.data());
+      for (size_t i = 0; i < n; ++i) std::copy_n(&actions_[i * width], width, actions + size_t(picked_[i]) * width);
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<opponents>> players_;
+  std::vector<int> player_of_agent_;
+  side_sizes sizes_;
+  size_t watched_player_ = 0;
+  // One player's rows of a round, reused.
+  std::vector<int> picked_, games_, agents_;
+  std::vector<float> obs_, actions_;
+  std::vector<std::uint8_t> masks_;
+};
+
+}  // namespace
+
+std::unique_ptr<opponents> route_by_agent(std::vector<std::unique_ptr<opponents>> players,
+                                          std::vector<int> player_of_agent, const env_spec& spec) {
+  return std::make_unique<routed>(std::move(players), std::move(player_of_agent), spec);
+}
+
+}  // namespace troupe::envs
