@@ -52,11 +52,7 @@ TEST_CASE("Nim3-v0: three agents, trained from its config against random players
   r = run_troupe("eval " + dir + " --episodes 50 --opponent random --seat fourth");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "3 seats"));
-  // Several policies of a turn-based game of three agents are refused.
-  r = run_troupe("train " + config + " --run-dir " + dir + "_policies --set policies.a.agents=[player_0]" +
-                 " --set policies.b.agents=[player_1,player_2]");
-  CHECK(r.exit_code == 2);
-  CHECK(contains(r.output, "turn-based game of 3 agents"));
+  // (Several policies of it: tests/e2e/policies_test.cpp.)
 }
 
 TEST_CASE("Nim3-v0 self-play: a snapshot plays both other seats; the league and its ratings are kept") {

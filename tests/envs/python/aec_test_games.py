@@ -420,6 +420,18 @@ def stays(observation, action_mask):
     return 0
 
 
+def dead_step(game, agent, action):
+    """PettingZoo's dead step of a game whose agents all end together: the
+    ended agent, stepped with None, leaves, and the next one is selected."""
+    if action is not None:
+        raise ValueError("a dead step takes None, not %r" % (action,))
+    for d in (game.terminations, game.truncations, game.rewards, game.infos, game._cumulative_rewards):
+        del d[agent]
+    game.agents.remove(agent)
+    if game.agents:
+        game.agent_selection = game.agents[0]
+
+
 class SignalAEC:
     """Lewis's signalling game, PettingZoo's AEC API, agents of different
     spaces: "sender" observes the secret (one-hot of 3: the reset's seed
@@ -472,13 +484,7 @@ class SignalAEC:
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent]:
-            if action is not None:
-                raise ValueError("a dead step takes None, not %r" % (action,))
-            for d in (self.terminations, self.truncations, self.rewards, self.infos, self._cumulative_rewards):
-                del d[agent]
-            self.agents.remove(agent)
-            if self.agents:
-                self.agent_selection = self.agents[0]
+            dead_step(self, agent, action)
             return
         self._cumulative_rewards[agent] = 0.0
         if agent == "sender":
@@ -546,13 +552,7 @@ class RelayAEC:
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent]:
-            if action is not None:
-                raise ValueError("a dead step takes None, not %r" % (action,))
-            for d in (self.terminations, self.truncations, self.rewards, self.infos, self._cumulative_rewards):
-                del d[agent]
-            self.agents.remove(agent)
-            if self.agents:
-                self.agent_selection = self.agents[0]
+            dead_step(self, agent, action)
             return
         if action not in (0, 1, 2):
             raise ValueError("%s's action %r is not 0, 1 or 2" % (agent, action))
