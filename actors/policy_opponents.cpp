@@ -4,6 +4,9 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "agents/opponent_states.hpp"
 
 namespace troupe::actors {
 
@@ -12,16 +15,18 @@ namespace {
 class live_policy final : public envs::opponents {
  public:
   live_policy(caf::actor_system& sys, predict_service owner, std::shared_ptr<predict_lane> lane,
-              const envs::env_spec& spec, std::string name)
+              const envs::env_spec& spec, std::string name, int state_size)
       : name_(std::move(name)),
         self_(sys),
         client_(std::move(owner), std::move(lane)),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
-        mask_(size_t(spec.action.choice_count())) {}
+        mask_(size_t(spec.action.choice_count())),
+        states_(state_size) {}
 
   void start_episode(int game, std::uint64_t) override {
     if (game == watched_game) watched_policy_.clear();
+    states_.start(game);
   }
 
   void describe(int game, envs::other_seat_view& view) const override {
@@ -29,14 +34,21 @@ class live_policy final : public envs::opponents {
     if (game == watched_game) view.policy = watched_policy_;
   }
 
+  // Without the agents: one seat's (a two-player game's other).
   void act(const int* games, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
+    act_for(games, std::vector<int>(size_t(rows), 0).data(), rows, observations, masks, actions);
+  }
+
+  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+               float* actions) override {
     predict_request& req = client_.request();
+    const std::vector<int> all = agents::all_rows(rows);
     req.agent_id = 0;
     req.policy_row = int(std::find(games, games + rows, watched_game) - games);
     if (req.policy_row == rows) req.policy_row = -1;
     const bool watched = req.policy_row >= 0;
     req.rows = rows;
-    req.states.clear();
+    states_.gather(games, agents, all, req.states);
     req.observations.assign(observations, observations + size_t(rows) * obs_);
     if (masks)
       req.action_masks.assign(masks, masks + size_t(rows) * mask_);
@@ -46,6 +58,13 @@ class live_policy final : public envs::opponents {
     const auto answered = [&](const predict_reply& reply) {
       std::copy_n(reply.actions.begin(), size_t(rows) * width_, actions);
       if (watched) watched_policy_ = reply.row_policy;
+      if (states_.state_size() > 0) {
+        if (reply.states.size() != size_t(rows) * size_t(states_.state_size()))
+          failure = "its reply carried " + std::to_string(reply.states.size()) + " state floats for " +
+                    std::to_string(rows) + " rows";
+        else
+          states_.keep(games, agents, all, reply.states.data());
+      }
     };
     const auto failed = [&](const caf::error& err) { failure = caf::to_string(err); };
     if (client_.post())
@@ -61,14 +80,15 @@ class live_policy final : public envs::opponents {
   predict_client client_;
   size_t obs_, width_, mask_;
   std::vector<float> watched_policy_;  // its outputs at its last move in the watched game
+  agents::opponent_states states_;     // a recurrent policy's, per game and agent
 };
 
 }  // namespace
 
 std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
                                                   std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
-                                                  const std::string& name) {
-  return std::make_unique<live_policy>(sys, std::move(owner), std::move(lane), spec, name);
+                                                  const std::string& name, int state_size) {
+  return std::make_unique<live_policy>(sys, std::move(owner), std::move(lane), spec, name, state_size);
 }
 
 }  // namespace troupe::actors

@@ -12,9 +12,11 @@
 
 namespace troupe::actors {
 
-// `name`: the other policy's, for a viewer ("policy NAME").
+// `name`: the other policy's, for a viewer ("policy NAME"); `state_size`:
+// its recurrent state per row (0: feed-forward), carried per game and agent
+// across the moves between (agents/opponent_states.hpp).
 std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
                                                   std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
-                                                  const std::string& name);
+                                                  const std::string& name, int state_size = 0);
 
 }  // namespace troupe::actors

@@ -307,18 +307,21 @@ opponent_source opponents_of(const run::run_config& config, const run_parts& run
     predict_service owner;
     std::shared_ptr<predict_lane> lane;
     std::string name;
+    int state_size;
   };
   std::vector<player> players;
   for (size_t q = 0; q < run.policies.size(); ++q) {
     if (q == index && !alternates) continue;
     const policy_parts& other = run.policies[q];
     for (int a : other.plan.agents) player_of_agent.at(size_t(a)) = int(players.size());
-    players.push_back({other.owners[0], other.lanes[0], other.plan.name});
+    players.push_back({other.owners[0], other.lanes[0], other.plan.name,
+                       other.plan.config.model.recurrent.state_size()});
   }
   return [players, player_of_agent](caf::actor_system& sys, int, const envs::env_config&,
                                      const envs::env_spec& spec) {
     std::vector<std::unique_ptr<envs::opponents>> made;
-    for (const player& p : players) made.push_back(policy_opponents(sys, p.owner, p.lane, spec, p.name));
+    for (const player& p : players)
+      made.push_back(policy_opponents(sys, p.owner, p.lane, spec, p.name, p.state_size));
     return envs::route_by_agent(std::move(made), player_of_agent, spec);
   };
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "actors/model_owner.hpp"
+#include "agents/opponent_states.hpp"
 #include "envs/games/builtin_opponents.hpp"
 #include "model/checkpoint.hpp"
 #include "model/checkpoint_file.hpp"
@@ -112,6 +113,8 @@ std::uint64_t selfplay_pool::add_snapshot() {
   return id;
 }
 
+int selfplay_pool::state_size() const { return model::spec_of(*learning_).recurrent.state_size(); }
+
 std::shared_ptr<selfplay_pool::server> selfplay_pool::server_of(std::uint64_t id) const {
   if (id == agents::league::latest) return latest_;
   std::lock_guard<std::mutex> guard(lock_);
@@ -169,7 +172,8 @@ class pool_opponents final : public envs::opponents {
         playing_(size_t(games), agents::league::latest),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
-        mask_(size_t(spec.action.choice_count())) {}
+        mask_(size_t(spec.action.choice_count())),
+        states_(pool_->state_size()) {}
 
   void play_in(envs::turn_based_vector& games) override {
     games_ = &games;
@@ -178,6 +182,7 @@ class pool_opponents final : public envs::opponents {
 
   void start_episode(int game, std::uint64_t seed) override {
     if (game == watched_game) watched_policy_.clear();
+    states_.start(game);
     std::mt19937_64 rng(seed);
     std::uint64_t id = pool_->league().draw(rng);
     if (agents::league::is_builtin(id)) {  // a built-in player: no owner to ask
@@ -226,8 +231,14 @@ class pool_opponents final : public envs::opponents {
     return *it->second;
   }
 
+  // Without the agents: one seat's (a two-player game's other).
   void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
            float* actions) override {
+    act_for(games, std::vector<int>(size_t(rows), 0).data(), rows, observations, masks, actions);
+  }
+
+  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+               float* actions) override {
     // Every opponent in play gets its rows in one request; those with a
     // lane all wait at their owners at once, so their forward passes run
     // side by side.
@@ -253,18 +264,19 @@ class pool_opponents final : public envs::opponents {
         if (games[mine[i]] == watched_game) req.policy_row = int(i);
       p.watched_row = req.policy_row;
       req.rows = int(mine.size());
-      req.states.clear();
+      states_.gather(games, agents, mine, req.states);
       if (p.client.post())
         asked.emplace_back(&p, std::move(mine));
       else  // an owner without a lane: by message, now
-        answer(p, mine, actions, [&](auto&& on_reply, auto&& on_error) {
+        answer(p, mine, games, agents, actions, [&](auto&& on_reply, auto&& on_error) {
           p.client.ask_and_wait(self_, std::chrono::seconds(60), on_reply, on_error);
         });
     }
     // Every posted slot is collected before anything throws: an owner
     // writes into it until it answers.
     for (auto& [p, mine] : asked)
-      answer(*p, mine, actions, [&](auto&& on_reply, auto&& on_error) { p->client.collect(on_reply, on_error); });
+      answer(*p, mine, games, agents, actions,
+             [&](auto&& on_reply, auto&& on_error) { p->client.collect(on_reply, on_error); });
     if (!failure_.empty()) {
       const std::string why = std::move(failure_);
       failure_.clear();
@@ -307,14 +319,20 @@ class pool_opponents final : public envs::opponents {
       std::copy(moves + i * width_, moves + (i + 1) * width_, actions + size_t(mine[i]) * width_);
   }
 
-  // Copies `p`'s answer for rows `mine` into `actions`, once `wait` has
-  // run one of the two callbacks it is given.
+  // Copies `p`'s answer for rows `mine` into `actions` (and a recurrent
+  // policy's states, of those rows' games and agents), once `wait` has run
+  // one of the two callbacks it is given.
   template <class Wait>
-  void answer(player& p, const std::vector<int>& mine, float* actions, Wait wait) {
+  void answer(player& p, const std::vector<int>& mine, const int* games, const int* agents, float* actions,
+              Wait wait) {
     wait(
         [&](const predict_reply& reply) {
           scatter(mine, reply.actions.data(), actions);
           if (p.watched_row >= 0) watched_policy_ = reply.row_policy;
+          if (states_.state_size() > 0 && reply.states.size() == mine.size() * size_t(states_.state_size()))
+            states_.keep(games, agents, mine, reply.states.data());
+          else if (states_.state_size() > 0 && failure_.empty())
+            failure_ = "self-play opponent " + std::to_string(p.id) + " answered without its recurrent states";
         },
         [&](const caf::error& err) {
           if (failure_.empty())
@@ -332,6 +350,7 @@ class pool_opponents final : public envs::opponents {
   size_t obs_, width_, mask_;
   std::string failure_;  // the first opponent that did not answer this round
   std::vector<float> watched_policy_;  // the outputs of the watched game's last move by a policy
+  agents::opponent_states states_;     // a recurrent league's, per game and agent
 };
 
 }  // namespace

@@ -66,6 +66,8 @@ class selfplay_pool {
   std::uint64_t add_snapshot();
   // The server of opponent `id`, or null once it has left the pool.
   std::shared_ptr<server> server_of(std::uint64_t id) const;
+  // The recurrent state per row of every policy in the pool (0: feed-forward).
+  int state_size() const;
 
   // Stops every snapshot's owner (the run's end).
   void stop();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "agents/evaluate.hpp"
+#include "agents/opponent_states.hpp"
 #include "envs/registry.hpp"
 
 namespace troupe::agents {
@@ -28,19 +29,36 @@ class model_player final : public envs::opponents {
  public:
   model_player(std::shared_ptr<model::shared_model> model, int games, const envs::env_spec& spec, bool greedy,
                move_watcher watch)
-      : model_(std::move(model)), spec_(spec), greedy_(greedy), watch_(std::move(watch)), rngs_(size_t(games)) {
+      : model_(std::move(model)),
+        spec_(spec),
+        greedy_(greedy),
+        watch_(std::move(watch)),
+        rngs_(size_t(games)),
+        states_(model::spec_of(*model_).recurrent.state_size()) {
     const model::net_spec& net = model::spec_of(*model_);
     if (net.obs_size != spec_.observation.flat_size())
       throw std::invalid_argument("a model of " + std::to_string(net.obs_size) + " inputs cannot play a seat of " +
                                   spec_.id + " that observes " + spec_.observation.describe());
   }
 
-  void start_episode(int game, std::uint64_t seed) override { rngs_[size_t(game)].seed(seed); }
+  void start_episode(int game, std::uint64_t seed) override {
+    rngs_[size_t(game)].seed(seed);
+    states_.start(game);
+  }
 
+  // Without the agents: one seat's (a two-player game's other).
   void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
            float* actions) override {
+    act_for(games, std::vector<int>(size_t(rows), 0).data(), rows, observations, masks, actions);
+  }
+
+  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+               float* actions) override {
     const model::net_spec& net = model::spec_of(*model_);
-    model::predict(*model_, observations, nullptr, rows, out_);
+    const std::vector<int> all = all_rows(rows);
+    states_.gather(games, agents, all, states_in_);
+    model::predict(*model_, observations, states_in_.empty() ? nullptr : states_in_.data(), rows, out_);
+    states_.keep(games, agents, all, out_.states.data());
     const size_t width = size_t(spec_.action.flat_size()), choices = size_t(spec_.action.choice_count());
     for (int r = 0; r < rows; ++r) {
       const float* policy = &out_.policy[size_t(r) * net.action_size];
@@ -57,6 +75,8 @@ class model_player final : public envs::opponents {
   bool greedy_;
   move_watcher watch_;
   std::vector<std::mt19937_64> rngs_;
+  opponent_states states_;  // a recurrent model's, per game and agent
+  std::vector<float> states_in_;
   model::prediction out_;
 };
 

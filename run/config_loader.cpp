@@ -242,8 +242,6 @@ static void check_algo(run_config& config, const std::string& path, const std::s
       fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
     if (config.devices.size() > 1)
       fail("selfplay.enabled", "the pool snapshots one learner: use one device");
-    if (config.model.recurrent.enabled())
-      fail("selfplay.enabled", "opponents are feed-forward for now: a recurrent core's state is not carried across the other seat's moves");
     if (config.selfplay.builtin_probability > 0 && config.selfplay.builtin.empty())
       fail("selfplay.builtin_probability", "is above 0, and selfplay.builtin names no player to draw");
     for (const std::string& name : config.selfplay.builtin) try {
@@ -369,9 +367,6 @@ static void check_policies(const run_config& config, const std::string& path) {
     fail("selfplay.enabled", "not with several policies yet: each policy plays the other's latest parameters (one policy for a league of snapshots)");
   if (config.run.deterministic) fail("run.deterministic", "not with several policies: their learners train side by side, in no fixed order");
   if (config.devices.size() > 1) fail("devices", "several policies run on one device each for now: list one");
-  for (const auto& p : config.policies)
-    if (p.model.recurrent.enabled())
-      fail("policies." + p.name + ".model.recurrent.kind", "opponents are feed-forward for now: a recurrent core's state is not carried across the other seat's moves");
   if (config.agents.count > 0 && config.agents.count < int(config.policies.size()))
     fail("agents.count", std::to_string(config.agents.count) + " agents for " + std::to_string(config.policies.size()) +
                              " policies: each policy needs at least one (agent i plays for policy i mod " +

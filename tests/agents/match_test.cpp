@@ -1,12 +1,15 @@
 // agents/match.hpp: a policy against an opponent, seat by seat.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <tuple>
+#include <vector>
 
 #include "agents/match.hpp"
 #include "envs/registry.hpp"
 #include "envs/games/builtin_opponents.hpp"
 #include "model/net_spec.hpp"
+#include "model/shared_model.hpp"
 
 using namespace troupe;
 
@@ -54,5 +57,84 @@ TEST_CASE("match: an untrained policy loses to the search from both seats, and a
   const auto itself = [&](int games, const envs::env_spec& spec) { return agents::model_opponents(model, games, spec); };
   const agents::seat_record mirror = agents::play_seat(*model, env, envs::seat_choice::first, itself, 30, false, 9);
   CHECK(mirror.games() == 30);
+}
+
+TEST_CASE("match: a recurrent opponent carries a state per game and agent across the moves between, zeros at "
+          "its game's new episode") {
+  // Nim3's spaces; the opponent plays agents 1 and 2 of two games. What it
+  // is asked, in order: (game 0, agent 1), (game 1, agent 1), (game 0,
+  // agent 2) together, then each again alone. Its outputs (the watcher
+  // sees them) must be the model's from the state that agent's own last
+  // move in that game left, worked out here with plain forward passes.
+  envs::env_config env;
+  env.id = "Nim3-v0";
+  const envs::env_spec spec = envs::game_spec_of(env);
+  model::net_spec net = model::mlp_spec(spec.observation.flat_size(), 3, {8});
+  net.recurrent.kind = "gru";
+  net.recurrent.size = 4;
+  auto m = model::make_shared_model(net, 5);
+  std::vector<std::vector<float>> seen;
+  auto player = agents::model_opponents(m, 2, spec, /*greedy=*/true, [&](const float* policy, const float*,
+                                                                          const std::uint8_t*) {
+    seen.emplace_back(policy, policy + 3);
+  });
+  const size_t n = size_t(spec.observation.flat_size());
+  const auto view = [&](int k) {
+    std::vector<float> o(n, 0.0f);
+    o[size_t(k)] = 1.0f;  // counters left
+    o[16 + size_t(k % 3)] = 1.0f;
+    return o;
+  };
+  const auto forward = [&](const std::vector<float>& obs, const std::vector<float>& states, int rows) {
+    model::prediction out;
+    model::predict(*m, obs.data(), states.empty() ? nullptr : states.data(), rows, out);
+    return out;
+  };
+  const auto row = [](const std::vector<float>& v, size_t r, size_t width) {
+    return std::vector<float>(v.begin() + long(r * width), v.begin() + long((r + 1) * width));
+  };
+  const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) CHECK(a[i] == doctest::Approx(b[i]).epsilon(1e-5));
+  };
+  player->start_episode(0, 1);
+  player->start_episode(1, 2);
+  std::vector<float> first;
+  for (int k : {15, 14, 13}) {
+    const auto o = view(k);
+    first.insert(first.end(), o.begin(), o.end());
+  }
+  std::vector<float> actions(3);
+  std::vector<std::uint8_t> legal(9, 1);
+  const int games3[] = {0, 1, 0}, agents3[] = {1, 1, 2};
+  player->act_for(games3, agents3, 3, first.data(), legal.data(), actions.data());
+  const model::prediction zero = forward(first, {}, 3);
+  REQUIRE(seen.size() == 3);
+  for (size_t r = 0; r < 3; ++r) same(seen[r], row(zero.policy, r, 3));
+  // Game 0's agent 1 again: from the state its first move left, not agent
+  // 2's (which moved after it) nor game 1's.
+  const auto next = view(10);
+  const int g0[] = {0}, g1[] = {1}, a1[] = {1}, a2[] = {2};
+  player->act_for(g0, a1, 1, next.data(), legal.data(), actions.data());
+  same(seen.back(), forward(next, row(zero.states, 0, 4), 1).policy);
+  player->act_for(g0, a2, 1, next.data(), legal.data(), actions.data());
+  same(seen.back(), forward(next, row(zero.states, 2, 4), 1).policy);
+  player->act_for(g1, a1, 1, next.data(), legal.data(), actions.data());
+  same(seen.back(), forward(next, row(zero.states, 1, 4), 1).policy);
+  // A new episode of game 0: its agents start from zeros again; game 1's
+  // agent 1 goes on from its second move.
+  const model::prediction game1_second = forward(next, row(zero.states, 1, 4), 1);
+  player->start_episode(0, 3);
+  player->act_for(g0, a1, 1, next.data(), legal.data(), actions.data());
+  same(seen.back(), forward(next, {}, 1).policy);
+  player->act_for(g1, a1, 1, next.data(), legal.data(), actions.data());
+  same(seen.back(), forward(next, game1_second.states, 1).policy);
+  // The states differ enough that the checks above could fail: carrying
+  // game 0's agent 1 state into agent 2's move would change its outputs.
+  const auto carried = forward(next, row(zero.states, 0, 4), 1).policy;
+  const auto fresh = forward(next, {}, 1).policy;
+  double gap = 0;
+  for (size_t i = 0; i < 3; ++i) gap += std::abs(carried[i] - fresh[i]);
+  CHECK(gap > 1e-4);
 }
 }
