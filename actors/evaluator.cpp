@@ -53,15 +53,12 @@ double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
     if (!st.config.rivals.empty())  // the other side's moves sampled, as in training
       st.envs = envs::make_game_side(env, count, envs::parse_seat(env.versus.seat), [&](const envs::env_spec& spec) {
         std::vector<std::unique_ptr<envs::opponents>> players;
-        std::vector<int> player_of_agent;
+        std::vector<std::vector<int>> agents_of_player;
         for (size_t q = 0; q < st.rivals.size(); ++q) {
           players.push_back(agents::model_opponents(st.rivals[q], count, spec));
-          for (int a : st.config.rivals[q].agents) {
-            if (size_t(a) >= player_of_agent.size()) player_of_agent.resize(size_t(a) + 1, -1);
-            player_of_agent[size_t(a)] = int(q);
-          }
+          agents_of_player.push_back(st.config.rivals[q].agents);
         }
-        return envs::route_by_agent(std::move(players), player_of_agent, spec);
+        return envs::route_by_agent(std::move(players), agents_of_player, spec);
       });
     else
       st.envs = envs::make_env_vector(env, count);

@@ -42,13 +42,12 @@ class live_policy final : public envs::opponents {
   void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     predict_request& req = client_.request();
-    const std::vector<int> all = agents::all_rows(rows);
     req.agent_id = 0;
     req.policy_row = int(std::find(games, games + rows, watched_game) - games);
     if (req.policy_row == rows) req.policy_row = -1;
     const bool watched = req.policy_row >= 0;
     req.rows = rows;
-    states_.gather(games, agents, all, req.states);
+    states_.gather(games, agents, rows, req.states);
     req.observations.assign(observations, observations + size_t(rows) * obs_);
     if (masks)
       req.action_masks.assign(masks, masks + size_t(rows) * mask_);
@@ -63,7 +62,7 @@ class live_policy final : public envs::opponents {
           failure = "its reply carried " + std::to_string(reply.states.size()) + " state floats for " +
                     std::to_string(rows) + " rows";
         else
-          states_.keep(games, agents, all, reply.states.data());
+          states_.keep(games, agents, rows, reply.states.data());
       }
     };
     const auto failed = [&](const caf::error& err) { failure = caf::to_string(err); };

@@ -291,18 +291,29 @@ std::vector<policy_request> plan_requests(const run_request& request, bool resum
   return out;
 }
 
+namespace {
+// With policies:, the policies that play policy `index`'s other seats: every
+// other one, and itself where it draws its seat among its agents (its other
+// agents of a game are its own latest parameters'). None without.
+std::vector<size_t> rivals_of(const run::run_config& config, const run_parts& run, size_t index) {
+  std::vector<size_t> rivals;
+  if (config.policies.size() < 2) return rivals;  // (a population's members never meet)
+  const bool alternates = run.policies[index].plan.config.env.versus.seat == "alternate";
+  for (size_t q = 0; q < run.policies.size(); ++q)
+    if (q != index || alternates) rivals.push_back(q);
+  return rivals;
+}
+}  // namespace
+
 opponent_source opponents_of(const run::run_config& config, const run_parts& run, size_t index) {
   const policy_parts& policy = run.policies[index];
   if (auto pool = policy.selfplay)
     return [pool](caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec) {
       return opponents_from(sys, pool, games, env, spec);
     };
-  if (config.policies.size() < 2) return {};  // (a population's members never meet)
-  // Who plays each agent of the game, and the players: every policy that
-  // plays an agent outside this policy's side (itself only where it
-  // alternates among its agents).
-  const bool alternates = policy.plan.config.env.versus.seat == "alternate";
-  std::vector<int> player_of_agent(size_t(policy.plan.game_agents), -1);
+  const std::vector<size_t> rivals = rivals_of(config, run, index);
+  if (rivals.empty()) return {};
+  // Each agent outside this policy's side is played by the policy that owns it.
   struct player {
     predict_service owner;
     std::shared_ptr<predict_lane> lane;
@@ -310,19 +321,19 @@ opponent_source opponents_of(const run::run_config& config, const run_parts& run
     int state_size;
   };
   std::vector<player> players;
-  for (size_t q = 0; q < run.policies.size(); ++q) {
-    if (q == index && !alternates) continue;
+  std::vector<std::vector<int>> agents_of_player;
+  for (size_t q : rivals) {
     const policy_parts& other = run.policies[q];
-    for (int a : other.plan.agents) player_of_agent.at(size_t(a)) = int(players.size());
     players.push_back({other.owners[0], other.lanes[0], other.plan.name,
                        other.plan.config.model.recurrent.state_size()});
+    agents_of_player.push_back(other.plan.agents);
   }
-  return [players, player_of_agent](caf::actor_system& sys, int, const envs::env_config&,
-                                     const envs::env_spec& spec) {
+  return [players, agents_of_player](caf::actor_system& sys, int, const envs::env_config&,
+                                      const envs::env_spec& spec) {
     std::vector<std::unique_ptr<envs::opponents>> made;
     for (const player& p : players)
       made.push_back(policy_opponents(sys, p.owner, p.lane, spec, p.name, p.state_size));
-    return envs::route_by_agent(std::move(made), player_of_agent, spec);
+    return envs::route_by_agent(std::move(made), agents_of_player, spec);
   };
 }
 
@@ -357,10 +368,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     // others' parameters (and its own, for its agents outside its seat),
     // as its agents do (opponents_of).
     std::vector<rival_policy> rivals;
-    const bool alternates = run.policies[i].plan.config.env.versus.seat == "alternate";
-    if (config.policies.size() > 1)
-      for (size_t q = 0; q < run.policies.size(); ++q)
-        if (q != i || alternates) rivals.push_back({run.policies[q].models[0], run.policies[q].plan.agents});
+    for (size_t q : rivals_of(config, run, i)) rivals.push_back({run.policies[q].models[0], run.policies[q].plan.agents});
     start_policy(sys, shared, run.policies[i], std::move(rivals));
   }
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);

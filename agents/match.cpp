@@ -55,10 +55,9 @@ class model_player final : public envs::opponents {
   void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     const model::net_spec& net = model::spec_of(*model_);
-    const std::vector<int> all = all_rows(rows);
-    states_.gather(games, agents, all, states_in_);
+    states_.gather(games, agents, rows, states_in_);
     model::predict(*model_, observations, states_in_.empty() ? nullptr : states_in_.data(), rows, out_);
-    states_.keep(games, agents, all, out_.states.data());
+    states_.keep(games, agents, rows, out_.states.data());
     const size_t width = size_t(spec_.action.flat_size()), choices = size_t(spec_.action.choice_count());
     for (int r = 0; r < rows; ++r) {
       const float* policy = &out_.policy[size_t(r) * net.action_size];

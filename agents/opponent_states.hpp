@@ -19,19 +19,25 @@ class opponent_states {
 
   // Game `game` begins an episode.
   void start(int game);
-  // The states of rows `rows` (row r moves for agent agents[r] of game
+  // The states of rows 0 .. n-1 (row r moves for agent agents[r] of game
   // games[r]), one after another into `out`; zeros for an agent that has
   // not moved in this episode. Empty for a feed-forward policy.
+  void gather(const int* games, const int* agents, int n, std::vector<float>& out) const;
+  // Their states after those moves (n x state_size floats).
+  void keep(const int* games, const int* agents, int n, const float* states);
+  // The same of the listed rows only, in their order.
   void gather(const int* games, const int* agents, const std::vector<int>& rows, std::vector<float>& out) const;
-  // Their states after those moves (rows.size() x state_size floats).
   void keep(const int* games, const int* agents, const std::vector<int>& rows, const float* states);
 
  private:
+  // Row i of the batch is row row(i) of games and agents.
+  template <class Row>
+  void gather_rows(const int* games, const int* agents, size_t n, Row row, std::vector<float>& out) const;
+  template <class Row>
+  void keep_rows(const int* games, const int* agents, size_t n, Row row, const float* states);
+
   int size_;
   std::map<std::pair<int, int>, std::vector<float>> states_;  // (game, agent)
 };
-
-// The rows 0 .. n-1, for a player that passes all its rows.
-std::vector<int> all_rows(int n);
 
 }  // namespace troupe::agents

@@ -325,7 +325,6 @@ env_spec game_spec_of(const env_config& config, const game_agents& agents) {
               .own;
 }
 
-std::vector<std::string> game_agent_names(const env_config& config) { return game_agents_of(config).names; }
 
 env_config with_playable_seat(env_config config) {
   if (config.versus.seat != "alternate" || !is_versus_game(config.id)) return config;

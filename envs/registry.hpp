@@ -104,7 +104,6 @@ struct game_agents {
 // Config's game's agents (the game made once, to ask); throws env_key_error
 // naming env.id when it is not a game.
 game_agents game_agents_of(const env_config& config);
-std::vector<std::string> game_agent_names(const env_config& config);
 // `config`, or where its env.seat alternates between the seats of a game
 // whose agents' spaces differ (which is refused), the same at the first
 // seat: how a benchmark of every registered environment plays each.

@@ -10,18 +10,23 @@ namespace {
 
 class routed final : public opponents {
  public:
-  routed(std::vector<std::unique_ptr<opponents>> players, std::vector<int> player_of_agent, const env_spec& spec)
-      : players_(std::move(players)), player_of_agent_(std::move(player_of_agent)), sizes_(spec) {
-    std::vector<int> agents_played(players_.size(), 0);
-    for (int p : player_of_agent_) {
-      if (p < -1 || p >= int(players_.size()))
-        throw std::invalid_argument("route_by_agent: player " + std::to_string(p) + " of " +
-                                    std::to_string(players_.size()));
-      if (p >= 0) ++agents_played[size_t(p)];
-    }
-    for (size_t p = 0; p < players_.size(); ++p)
-      if (!players_[p] || agents_played[p] == 0)
+  routed(std::vector<std::unique_ptr<opponents>> players, const std::vector<std::vector<int>>& agents_of_player,
+         const env_spec& spec)
+      : players_(std::move(players)), sizes_(spec) {
+    if (agents_of_player.size() != players_.size())
+      throw std::invalid_argument("route_by_agent: " + std::to_string(players_.size()) + " players, agents for " +
+                                  std::to_string(agents_of_player.size()));
+    for (size_t p = 0; p < players_.size(); ++p) {
+      if (!players_[p] || agents_of_player[p].empty())
         throw std::invalid_argument("route_by_agent: player " + std::to_string(p) + " plays no agent");
+      for (int a : agents_of_player[p]) {
+        if (a < 0) throw std::invalid_argument("route_by_agent: agent " + std::to_string(a));
+        if (size_t(a) >= player_of_agent_.size()) player_of_agent_.resize(size_t(a) + 1, -1);
+        if (player_of_agent_[size_t(a)] >= 0)
+          throw std::invalid_argument("route_by_agent: agent " + std::to_string(a) + " has two players");
+        player_of_agent_[size_t(a)] = int(p);
+      }
+    }
   }
 
   void play_in(turn_based_vector& games) override {
@@ -90,8 +95,9 @@ class routed final : public opponents {
 }  // namespace
 
 std::unique_ptr<opponents> route_by_agent(std::vector<std::unique_ptr<opponents>> players,
-                                          std::vector<int> player_of_agent, const env_spec& spec) {
-  return std::make_unique<routed>(std::move(players), std::move(player_of_agent), spec);
+                                          const std::vector<std::vector<int>>& agents_of_player,
+                                          const env_spec& spec) {
+  return std::make_unique<routed>(std::move(players), agents_of_player, spec);
 }
 
 }  // namespace troupe::envs

@@ -12,11 +12,13 @@
 
 namespace troupe::envs {
 
-// `player_of_agent[a]`: the index in `players` of whoever plays agent a
-// (-1: an agent of the side, never asked); `spec`: the spaces of the agents
-// they play (alike: envs::specs_of_side). Throws std::invalid_argument when
-// an index is out of range or a player plays no agent.
+// `agents_of_player[p]`: the agents (indices, 0 moves first) players[p]
+// plays; an agent no player lists is the side's, never asked. `spec`: the
+// spaces of the agents they play (alike: envs::specs_of_side). Throws
+// std::invalid_argument when a player plays no agent, or an agent is
+// negative or listed by two players.
 std::unique_ptr<opponents> route_by_agent(std::vector<std::unique_ptr<opponents>> players,
-                                          std::vector<int> player_of_agent, const env_spec& spec);
+                                          const std::vector<std::vector<int>>& agents_of_player,
+                                          const env_spec& spec);
 
 }  // namespace troupe::envs

@@ -63,6 +63,16 @@ side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::
   return {own, other ? other : own};
 }
 
+std::vector<int> checked_team(std::vector<int> team, int agents, seat_choice seats, const std::string& who) {
+  if ((seats == seat_choice::all || seats == seat_choice::alternate) && team.empty())
+    for (int a = 0; a < agents; ++a) team.push_back(a);
+  for (size_t i = 0; i < team.size(); ++i)
+    if (team[i] < 0 || team[i] >= agents || std::count(team.begin(), team.begin() + long(i), team[i]))
+      throw std::invalid_argument(who + ": team agent " + std::to_string(team[i]) + " is not one of " +
+                                  std::to_string(agents) + ", or is listed twice");
+  return team;
+}
+
 namespace {
 const char* const seat_names[] = {"first", "second", "third",   "fourth", "fifth",
                                   "sixth", "seventh", "eighth", "ninth",  "tenth"};
@@ -107,12 +117,7 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
     specs.push_back(&games_->agent_spec(a));
     names.push_back(games_->agent_name(a));
   }
-  if (team_.empty())
-    for (int a = 0; a < games_->agent_count(); ++a) team_.push_back(a);
-  for (size_t i = 0; i < team_.size(); ++i)
-    if (team_[i] < 0 || team_[i] >= games_->agent_count() || std::count(team_.begin(), team_.begin() + long(i), team_[i]))
-      throw std::invalid_argument("seat_vector: team agent " + std::to_string(team_[i]) + " is not one of " +
-                                  std::to_string(games_->agent_count()) + ", or is listed twice");
+  team_ = checked_team(std::move(team_), games_->agent_count(), seats, "seat_vector");
   sides_ = specs_of_side(specs, names, seats, team_);
   own_ = side_sizes(*sides_.own);
   other_ = side_sizes(*sides_.other);

@@ -95,6 +95,12 @@ struct side_specs {
 side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
                          seat_choice seats, const std::vector<int>& team = {});
 
+// The agents of a game of `agents` that a side's `team` lists: every agent
+// when it lists none and `seats` is all or alternate (the team it plays,
+// or the agents its seat is drawn among). Throws std::invalid_argument,
+// naming `who`, for an agent out of range or listed twice.
+std::vector<int> checked_team(std::vector<int> team, int agents, seat_choice seats, const std::string& who);
+
 // What one side's rows hold: its view's floats, its action's, and its
 // mask's choices (0 without a mask).
 struct side_sizes {

@@ -24,12 +24,7 @@ side_vector::side_vector(std::unique_ptr<simultaneous_vector> games, seat_choice
     action_at_.push_back(joint_width_);
     joint_width_ += size_t(specs.back()->action.flat_size());
   }
-  if ((sides == seat_choice::all || sides == seat_choice::alternate) && team_.empty())
-    for (int a = 0; a < agents_; ++a) team_.push_back(a);
-  for (size_t i = 0; i < team_.size(); ++i)
-    if (team_[i] < 0 || team_[i] >= agents_ || std::count(team_.begin(), team_.begin() + long(i), team_[i]))
-      throw std::invalid_argument("side_vector: team agent " + std::to_string(team_[i]) + " is not one of " +
-                                  std::to_string(agents_) + ", or is listed twice");
+  team_ = checked_team(std::move(team_), agents_, sides, "side_vector");
   specs_ = specs_of_side(specs, names, sides, team_);
   own_ = side_sizes(*specs_.own);
   other_ = side_sizes(*specs_.other);

@@ -599,7 +599,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     own.agents.count = config.agents.count / count + (p < config.agents.count % count ? 1 : 0);
     if (seats.size() == 1 && (names.size() == 2 || !game.simultaneous)) {
       own.env.versus.seat = envs::seat_name(int(seats[0]));
-    } else if (names.size() > 2 || seats.size() < names.size()) {
+    } else if (names.size() > 2) {
       // Its agents are its team: all of them at once in a simultaneous
       // game, one of them drawn per episode in a turn-based one.
       own.env.versus.seat = game.simultaneous ? "all" : "alternate";

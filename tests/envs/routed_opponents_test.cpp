@@ -67,7 +67,7 @@ TEST_CASE("routed opponents: in Nim3 the second agent's moves come from one play
     players.push_back(std::make_unique<fixed_taker>(3, games_b, agents_b));
     a = static_cast<fixed_taker*>(players[0].get());
     b = static_cast<fixed_taker*>(players[1].get());
-    return envs::route_by_agent(std::move(players), {-1, 0, 1}, spec);
+    return envs::route_by_agent(std::move(players), {{1}, {2}}, spec);
   });
   std::vector<std::uint64_t> seeds = {1, 2, 3, 4};
   std::vector<float> obs(size_t(k) * 19), finals(size_t(k) * 19);
@@ -87,18 +87,21 @@ TEST_CASE("routed opponents: in Nim3 the second agent's moves come from one play
   CHECK(games_a == std::vector<int>{0, 1, 2, 3});
   CHECK(games_b == std::vector<int>{0, 1, 2, 3});
 
-  // A player of no agent, or an agent's player out of range, is refused.
+  // A player of no agent, an agent of two players, a negative agent, or
+  // agents for another number of players, is refused.
   std::vector<int> unused_games, unused_agents;
   const envs::env_spec spec = envs::game_spec_of(config);
-  const auto refused = [&](std::vector<int> player_of_agent) {
+  const auto refused = [&](std::vector<std::vector<int>> agents_of_player) {
     std::vector<std::unique_ptr<envs::opponents>> players;
     players.push_back(std::make_unique<fixed_taker>(1, unused_games, unused_agents));
     players.push_back(std::make_unique<fixed_taker>(1, unused_games, unused_agents));
-    return envs::route_by_agent(std::move(players), std::move(player_of_agent), spec);
+    return envs::route_by_agent(std::move(players), agents_of_player, spec);
   };
-  CHECK_THROWS_WITH_AS(refused({-1, 0, 0}), doctest::Contains("player 1 plays no agent"), std::invalid_argument);
-  CHECK_THROWS_AS(refused({-1, 0, 2}), std::invalid_argument);
-  CHECK_NOTHROW(refused({-1, 0, 1}));
+  CHECK_THROWS_WITH_AS(refused({{1, 2}, {}}), doctest::Contains("player 1 plays no agent"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(refused({{1, 2}, {2}}), doctest::Contains("agent 2 has two players"), std::invalid_argument);
+  CHECK_THROWS_AS(refused({{1}, {-1}}), std::invalid_argument);
+  CHECK_THROWS_AS(refused({{1}}), std::invalid_argument);
+  CHECK_NOTHROW(refused({{1}, {2}}));
 }
 
 TEST_CASE("a seat drawn among env.team's agents: Nim3's second and third, never the first") {
