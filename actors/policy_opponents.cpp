@@ -34,12 +34,8 @@ class live_policy final : public envs::opponents {
     if (game == watched_game) view.policy = watched_policy_;
   }
 
-  // Without the agents: one seat's (a two-player game's other).
-  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
-    act_for(games, std::vector<int>(size_t(rows), 0).data(), rows, observations, masks, actions);
-  }
 
-  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+  void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     predict_request& req = client_.request();
     req.agent_id = 0;

@@ -231,13 +231,8 @@ class pool_opponents final : public envs::opponents {
     return *it->second;
   }
 
-  // Without the agents: one seat's (a two-player game's other).
-  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
-           float* actions) override {
-    act_for(games, std::vector<int>(size_t(rows), 0).data(), rows, observations, masks, actions);
-  }
 
-  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+  void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     // Every opponent in play gets its rows in one request; those with a
     // lane all wait at their owners at once, so their forward passes run
@@ -248,10 +243,13 @@ class pool_opponents final : public envs::opponents {
       std::vector<std::uint8_t> legal;
       const std::vector<int> mine = gather(id, games, rows, observations, masks, obs, legal);
       if (mine.empty()) continue;
-      std::vector<int> their_games;
-      for (int r : mine) their_games.push_back(games[r]);
+      std::vector<int> their_games, their_agents;
+      for (int r : mine) {
+        their_games.push_back(games[r]);
+        their_agents.push_back(agents[r]);
+      }
       moves.resize(mine.size() * width_);
-      b->act(their_games.data(), int(mine.size()), obs.data(), masks ? legal.data() : nullptr, moves.data());
+      b->act(their_games.data(), their_agents.data(), int(mine.size()), obs.data(), masks ? legal.data() : nullptr, moves.data());
       scatter(mine, moves.data(), actions);
     }
     for (auto& [id, p] : players_) {

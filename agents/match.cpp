@@ -46,13 +46,8 @@ class model_player final : public envs::opponents {
     states_.start(game);
   }
 
-  // Without the agents: one seat's (a two-player game's other).
-  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
-           float* actions) override {
-    act_for(games, std::vector<int>(size_t(rows), 0).data(), rows, observations, masks, actions);
-  }
 
-  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+  void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     const model::net_spec& net = model::spec_of(*model_);
     states_.gather(games, agents, rows, states_in_);

@@ -42,14 +42,8 @@ class routed final : public opponents {
   // The player of the watched game's last move (the first player before one).
   void describe(int game, other_seat_view& view) const override { players_[watched_player_]->describe(game, view); }
 
-  // Without the agents only one player can be meant.
-  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
-           float* actions) override {
-    if (players_.size() != 1) throw std::logic_error("routed opponents: asked for moves without their agents");
-    players_[0]->act(games, rows, observations, masks, actions);
-  }
 
-  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+  void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     const size_t obs = size_t(sizes_.obs), width = size_t(sizes_.action), choices = size_t(sizes_.mask);
     for (size_t p = 0; p < players_.size(); ++p) {
@@ -75,7 +69,7 @@ class routed final : public opponents {
         if (masks) std::copy_n(masks + r * choices, choices, &masks_[i * choices]);
         if (games[r] == watched_game) watched_player_ = p;
       }
-      players_[p]->act_for(games_.data(), agents_.data(), int(n), obs_.data(), masks ? masks_.data() : nullptr,
+      players_[p]->act(games_.data(), agents_.data(), int(n), obs_.data(), masks ? masks_.data() : nullptr,
                            actions_.data());
       for (size_t i = 0; i < n; ++i) std::copy_n(&actions_[i * width], width, actions + size_t(picked_[i]) * width);
     }

@@ -194,7 +194,7 @@ void seat_vector::play_others(const std::vector<int>& games) {
       games_->observe(g, mover_agents_[r], &batch_obs_[r * obs]);
       if (choices > 0) games_->action_mask(g, &batch_masks_[r * choices]);
     }
-    others_->act_for(movers_.data(), mover_agents_.data(), int(rows), batch_obs_.data(),
+    others_->act(movers_.data(), mover_agents_.data(), int(rows), batch_obs_.data(),
                      choices > 0 ? batch_masks_.data() : nullptr, batch_actions_.data());
     for (size_t r = 0; r < rows; ++r) {  // kept for a viewer
       const size_t g = size_t(movers_[r]);

@@ -39,18 +39,14 @@ class opponents {
   // for whatever the choice or the play draws.
   virtual void start_episode(int game, std::uint64_t seed) = 0;
   // Moves for `rows` positions: row r is game games[r]'s position as its
-  // mover sees it (observations: rows x the observation's floats; masks:
-  // rows x the action's choices, or null), into `actions` (rows x the
-  // action's floats).
-  virtual void act(const int* games, int rows, const float* observations, const std::uint8_t* masks,
-                   float* actions) = 0;
-  // The same, told the agent each row moves for (agents[r]; 0 moves
-  // first): what seats played by different players need to be routed
-  // (envs/routed_opponents.hpp). Most players need not know.
-  virtual void act_for(const int* games, const int* agents, int rows, const float* observations,
-                       const std::uint8_t* masks, float* actions) {
-    act(games, rows, observations, masks, actions);
-  }
+  // mover, agent agents[r] (0 moves first), sees it (observations: rows x
+  // the observation's floats; masks: rows x the action's choices, or null),
+  // into `actions` (rows x the action's floats). Players of one seat may
+  // ignore the agents; seats played by different players are routed by
+  // them (envs/routed_opponents.hpp), and a recurrent player keeps a state
+  // per game and agent.
+  virtual void act(const int* games, const int* agents, int rows, const float* observations,
+                   const std::uint8_t* masks, float* actions) = 0;
   // Game `game`'s episode ended with the learning seat's return
   // `learner_return` (for a team, its agents' mean).
   virtual void end_episode(int game, double learner_return) {}

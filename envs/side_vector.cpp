@@ -128,7 +128,7 @@ void side_vector::step(const float* actions, const std::uint64_t* reset_seeds, f
     }
   }
   if (asked > 0)
-    others_->act_for(asked_games_.data(), asked_agents_.data(), int(asked), asked_obs_.data(),
+    others_->act(asked_games_.data(), asked_agents_.data(), int(asked), asked_obs_.data(),
                      choices > 0 ? asked_masks_.data() : nullptr, answers_.data());
   for (size_t r = 0; r < asked; ++r) {
     const size_t g = size_t(asked_games_[r]), a = size_t(asked_agents_[r]);

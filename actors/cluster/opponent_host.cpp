@@ -36,7 +36,7 @@ opponent_host_actor::behavior_type host_behavior(host_pointer self, opponents_ma
           const int rows = int(req.games.size());
           if (rows > 0) {
             reply.actions.assign(size_t(rows) * size_t(width), 0.0f);
-            st.players->act_for(req.games.data(), req.agents.data(), rows, req.observations.data(),
+            st.players->act(req.games.data(), req.agents.data(), rows, req.observations.data(),
                                 req.action_masks.empty() ? nullptr : req.action_masks.data(),
                                 reply.actions.data());
           }

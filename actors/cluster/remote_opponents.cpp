@@ -39,11 +39,8 @@ class remote_players final : public envs::opponents {
 
   void end_episode(int game, double learner_return) override { add_event(game, true, 0, learner_return); }
 
-  void act(const int*, int, const float*, const std::uint8_t*, float*) override {
-    throw std::logic_error("remote opponents: asked for moves without their agents");
-  }
 
-  void act_for(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+  void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
                float* actions) override {
     pending_.games.assign(games, games + rows);
     pending_.agents.assign(agents, agents + rows);

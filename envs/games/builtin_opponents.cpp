@@ -40,7 +40,7 @@ class random_player final : public player_streams {
       throw std::invalid_argument("the random opponent plays discrete actions; " + spec.id + " has " +
                                   spec.action.describe());
   }
-  void act(const int* games, int rows, const float*, const std::uint8_t* masks, float* actions) override {
+  void act(const int* games, const int*, int rows, const float*, const std::uint8_t* masks, float* actions) override {
     for (int r = 0; r < rows; ++r) {
       const std::uint8_t* legal = masks ? masks + size_t(r) * size_t(mask_size_) : nullptr;
       for (size_t c = 0; c < categories_.size(); ++c) {
@@ -64,7 +64,7 @@ class random_player final : public player_streams {
 class alphabeta_player final : public player_streams {
  public:
   alphabeta_player(int games, int depth) : player_streams(games), depth_(depth) {}
-  void act(const int* games, int rows, const float* observations, const std::uint8_t*, float* actions) override {
+  void act(const int* games, const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
     for (int r = 0; r < rows; ++r) {
       connect_four game = connect_four::from_observation(observations + size_t(r) * connect_four::observation_size);
       actions[r] = float(alphabeta_move(game, depth_, &rngs_[size_t(games[r])]));
@@ -85,7 +85,7 @@ class search_player final : public player_streams {
       throw std::invalid_argument("alphabeta:" + std::to_string(depth_) + ": " + game_ + "'s games cannot be searched");
     games_ = &games;
   }
-  void act(const int* games, int rows, const float*, const std::uint8_t*, float* actions) override {
+  void act(const int* games, const int*, int rows, const float*, const std::uint8_t*, float* actions) override {
     if (!games_)
       throw std::invalid_argument("alphabeta:" + std::to_string(depth_) + " searches turn-based games; " + game_ +
                                   " is played by simultaneous moves");
@@ -108,7 +108,7 @@ class search_player final : public player_streams {
 class tracking_player final : public opponents {
  public:
   void start_episode(int, std::uint64_t) override {}
-  void act(const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
+  void act(const int*, const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
     for (int r = 0; r < rows; ++r) {
       const float* o = observations + size_t(r) * 6;
       const double target = o[4] < 0 ? o[3] : 0.5;
@@ -126,7 +126,7 @@ class tracking_player final : public opponents {
 class splitting_team final : public opponents {
  public:
   void start_episode(int, std::uint64_t) override {}
-  void act(const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
+  void act(const int*, const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
     constexpr int view = contest_game::observation_size;
     for (int r = 0; r < rows; ++r) {
       const float* o = observations + size_t(r) * view;
@@ -186,8 +186,9 @@ class named_player final : public opponents {
   named_player(std::string name, std::unique_ptr<opponents> player) : name_(std::move(name)), player_(std::move(player)) {}
   void play_in(turn_based_vector& games) override { player_->play_in(games); }
   void start_episode(int game, std::uint64_t seed) override { player_->start_episode(game, seed); }
-  void act(const int* games, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
-    player_->act(games, rows, observations, masks, actions);
+  void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
+           float* actions) override {
+    player_->act(games, agents, rows, observations, masks, actions);
   }
   void end_episode(int game, double learner_return) override { player_->end_episode(game, learner_return); }
   void describe(int, other_seat_view& view) const override { view.who = name_; }

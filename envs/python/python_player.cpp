@@ -22,7 +22,7 @@ class scripted_player final : public opponents {
 
   void start_episode(int, std::uint64_t) override {}
 
-  void act(const int*, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
+  void act(const int*, const int*, int rows, const float* observations, const std::uint8_t* masks, float* actions) override {
     std::string payload;
     const std::uint32_t n = std::uint32_t(rows);
     payload.append(reinterpret_cast<const char*>(&n), sizeof n);

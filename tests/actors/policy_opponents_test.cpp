@@ -53,7 +53,7 @@ TEST_CASE("policy opponents: a recurrent policy's state per game and agent goes 
     std::vector<std::uint8_t> legal(3, 1);
     const int game[] = {0}, agent1[] = {1}, agent2[] = {2};
     const auto move = [&](const int* agent, const std::vector<float>& obs) {
-      player->act_for(game, agent, 1, obs.data(), legal.data(), actions.data());
+      player->act(game, agent, 1, obs.data(), legal.data(), actions.data());
       envs::other_seat_view seen;
       player->describe(0, seen);  // game 0 is the watched one: its outputs come back
       return seen.policy;

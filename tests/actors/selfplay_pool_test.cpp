@@ -132,7 +132,7 @@ TEST_CASE("selfplay pool: opponents from it answer every game through the owners
       std::fill_n(masks.begin() + g * 7, 7, 0);
       masks[size_t(g * 7 + (g + round) % 7)] = 1;  // one legal column
     }
-    others->act(rows.data(), games, obs.data(), masks.data(), actions.data());
+    others->act(rows.data(), std::vector<int>(size_t(games), 1).data(), games, obs.data(), masks.data(), actions.data());
     for (int g = 0; g < games; ++g) CHECK(actions[size_t(g)] == float((g + round) % 7));
     // A viewer of game 0 sees who played it and that policy's outputs there.
     envs::other_seat_view watched;

@@ -107,7 +107,7 @@ TEST_CASE("match: a recurrent opponent carries a state per game and agent across
   std::vector<float> actions(3);
   std::vector<std::uint8_t> legal(9, 1);
   const int games3[] = {0, 1, 0}, agents3[] = {1, 1, 2};
-  player->act_for(games3, agents3, 3, first.data(), legal.data(), actions.data());
+  player->act(games3, agents3, 3, first.data(), legal.data(), actions.data());
   const model::prediction zero = forward(first, {}, 3);
   REQUIRE(seen.size() == 3);
   for (size_t r = 0; r < 3; ++r) same(seen[r], row(zero.policy, r, 3));
@@ -115,19 +115,19 @@ TEST_CASE("match: a recurrent opponent carries a state per game and agent across
   // 2's (which moved after it) nor game 1's.
   const auto next = view(10);
   const int g0[] = {0}, g1[] = {1}, a1[] = {1}, a2[] = {2};
-  player->act_for(g0, a1, 1, next.data(), legal.data(), actions.data());
+  player->act(g0, a1, 1, next.data(), legal.data(), actions.data());
   same(seen.back(), forward(next, row(zero.states, 0, 4), 1).policy);
-  player->act_for(g0, a2, 1, next.data(), legal.data(), actions.data());
+  player->act(g0, a2, 1, next.data(), legal.data(), actions.data());
   same(seen.back(), forward(next, row(zero.states, 2, 4), 1).policy);
-  player->act_for(g1, a1, 1, next.data(), legal.data(), actions.data());
+  player->act(g1, a1, 1, next.data(), legal.data(), actions.data());
   same(seen.back(), forward(next, row(zero.states, 1, 4), 1).policy);
   // A new episode of game 0: its agents start from zeros again; game 1's
   // agent 1 goes on from its second move.
   const model::prediction game1_second = forward(next, row(zero.states, 1, 4), 1);
   player->start_episode(0, 3);
-  player->act_for(g0, a1, 1, next.data(), legal.data(), actions.data());
+  player->act(g0, a1, 1, next.data(), legal.data(), actions.data());
   same(seen.back(), forward(next, {}, 1).policy);
-  player->act_for(g1, a1, 1, next.data(), legal.data(), actions.data());
+  player->act(g1, a1, 1, next.data(), legal.data(), actions.data());
   same(seen.back(), forward(next, game1_second.states, 1).policy);
   // The states differ enough that the checks above could fail: carrying
   // game 0's agent 1 state into agent 2's move would change its outputs.

@@ -41,7 +41,7 @@ int hot_index(const float* row, int n) {
 struct shifted_sender final : envs::opponents {
   int asked = 0;
   void start_episode(int, std::uint64_t) override {}
-  void act(const int*, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
+  void act(const int*, const int*, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
     CHECK(masks == nullptr);
     for (int r = 0; r < rows; ++r) {
       const int secret = hot_index(obs + 3 * r, 3);
@@ -56,7 +56,7 @@ struct shifted_sender final : envs::opponents {
 struct literal_receiver final : envs::opponents {
   int asked = 0;
   void start_episode(int, std::uint64_t) override {}
-  void act(const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
+  void act(const int*, const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
     for (int r = 0; r < rows; ++r) {
       const int signal = hot_index(obs + 4 * r, 4);
       REQUIRE(signal >= 0);
@@ -126,7 +126,7 @@ struct fixed_player final : envs::opponents {
   bool masked;
   int asked = 0;
   void start_episode(int, std::uint64_t) override {}
-  void act(const int*, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
+  void act(const int*, const int*, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
     CHECK((masks != nullptr) == masked);
     for (int r = 0; r < rows; ++r) {
       CHECK(obs[size_t(r * view_width) + 1] == float(view_width == 5 ? 1 : 0));  // the view's own index mark

@@ -24,10 +24,7 @@ class fixed_taker final : public envs::opponents {
   fixed_taker(int take, std::vector<int>& games, std::vector<int>& agents)
       : take_(take), games_(games), agents_(agents) {}
   void start_episode(int, std::uint64_t) override { ++episodes; }
-  void act(const int*, int, const float*, const std::uint8_t*, float*) override {
-    throw std::logic_error("asked without the agents");
-  }
-  void act_for(const int* games, const int* agents, int rows, const float*, const std::uint8_t* masks,
+  void act(const int* games, const int* agents, int rows, const float*, const std::uint8_t* masks,
                float* actions) override {
     for (int r = 0; r < rows; ++r) {
       games_.push_back(games[r]);

@@ -73,7 +73,7 @@ struct take_one final : envs::opponents {
   std::vector<double> ended;             // learner returns at each episode's end
   int started = 0;
   void start_episode(int, std::uint64_t) override { ++started; }
-  void act(const int* games, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
+  void act(const int* games, const int*, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
     batches.push_back(rows);
     for (int r = 0; r < rows; ++r) {
       CHECK(masks[2 * r] == 1);

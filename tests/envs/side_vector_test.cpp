@@ -57,7 +57,7 @@ struct plays_two final : envs::opponents {
   std::vector<std::vector<float>> seen;
   std::vector<double> ended;
   void start_episode(int, std::uint64_t) override {}
-  void act(const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
+  void act(const int*, const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
     batches.push_back(rows);
     for (int r = 0; r < rows; ++r) {
       seen.push_back({obs[3 * r], obs[3 * r + 1], obs[3 * r + 2]});

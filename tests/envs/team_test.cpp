@@ -73,7 +73,7 @@ struct plays_three final : envs::opponents {
   std::vector<std::vector<float>> seen;
   std::vector<double> ended;
   void start_episode(int, std::uint64_t) override {}
-  void act(const int* games, int rows, const float* obs, const std::uint8_t*, float* actions) override {
+  void act(const int* games, const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
     asked.emplace_back(games, games + rows);
     for (int r = 0; r < rows; ++r) {
       seen.push_back({obs[3 * r], obs[3 * r + 1], obs[3 * r + 2]});
@@ -468,7 +468,7 @@ TEST_CASE("a team of two against a team of two: each side's rows, the other team
   struct plays_zero final : envs::opponents {
     std::vector<std::vector<int>> asked;
     void start_episode(int, std::uint64_t) override {}
-    void act(const int* games, int rows, const float*, const std::uint8_t*, float* actions) override {
+    void act(const int* games, const int*, int rows, const float*, const std::uint8_t*, float* actions) override {
       asked.emplace_back(games, games + rows);
       std::fill_n(actions, rows, 0.f);
     }

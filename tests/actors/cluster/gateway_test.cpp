@@ -315,7 +315,7 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
     void end_episode(int game, double learner_return) override {
       note("end " + std::to_string(game) + " " + std::to_string(int(learner_return)));
     }
-    void act(const int* games, int rows, const float* observations, const std::uint8_t*, float* actions) override {
+    void act(const int* games, const int*, int rows, const float* observations, const std::uint8_t*, float* actions) override {
       for (int r = 0; r < rows; ++r) {
         note("move " + std::to_string(games[r]) + " " + std::to_string(int(observations[r * 4])));
         actions[r] = float(games[r] + 10 * k);

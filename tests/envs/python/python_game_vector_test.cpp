@@ -62,7 +62,7 @@ struct elimination_players final : opponents {
   std::vector<std::vector<int>> batches;  // the agents asked, per act()
   std::vector<double> ended;
   void start_episode(int, std::uint64_t) override { ++started; }
-  void act(const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
+  void act(const int*, const int*, int rows, const float* obs, const std::uint8_t*, float* actions) override {
     batches.emplace_back();
     for (int r = 0; r < rows; ++r) {
       const int agent = int(obs[3 * r + 1]);
