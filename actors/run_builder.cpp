@@ -90,17 +90,19 @@ cluster_gateway_actor serve_cluster(caf::actor_system& sys, const run_request& r
   return gateway;
 }
 
-// Self-play's snapshots, counted in the learner's updates. A snapshot that
-// cannot be written (a full disk) is said once and skipped: training goes on.
-update_hook snapshot_hook(const std::shared_ptr<selfplay_pool>& pool) {
-  if (!pool) return {};
-  return [pool, warned = false](std::int64_t updates) mutable {
-    try {
-      pool->on_updates(updates);
-    } catch (const std::exception& e) {
-      if (!warned) std::cerr << "troupe: warning: self-play snapshot skipped: " << e.what() << "\n";
-      warned = true;
-    }
+// Self-play's snapshots of a learner's parameters, counted in its updates,
+// for every pool that holds them (its own policy's, or with policies: the
+// other policy's league). A snapshot that cannot be written (a full disk)
+// is said once and skipped: training goes on.
+update_hook snapshot_hook(std::vector<std::shared_ptr<selfplay_pool>> pools) {
+  if (pools.empty()) return {};
+  return [pools = std::move(pools), warned = false](std::int64_t updates) mutable {
+    for (const auto& pool : pools) try {
+        pool->on_updates(updates);
+      } catch (const std::exception& e) {
+        if (!warned) std::cerr << "troupe: warning: self-play snapshot skipped: " << e.what() << "\n";
+        warned = true;
+      }
   };
 }
 
@@ -157,29 +159,42 @@ policy_parts make_parameters(policy_request plan, size_t index) {
   return policy;
 }
 
-// A policy's model-owners, pool, evaluator, metrics and learners,
-// started. `rivals`: the policies that play the other side of its games
-// (policies:), which its evaluator plays against too; none: env.opponent
-// plays them there.
+// A policy's model-owners, one per replica. Every policy's are started
+// before any pool, which serves the policy its snapshots are of.
+void start_owners(caf::actor_system& sys, policy_parts& policy) {
+  const run::run_config& config = policy.plan.config;
+  for (size_t d = 0; d < config.devices.size(); ++d) {
+    policy.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
+    policy.owners.push_back(spawn_model_owner(sys, policy.models[d], config.batching, policy.streams.owner(d),
+                                              policy.lanes.back(), config.run.deterministic));
+  }
+}
+
+// With selfplay.enabled, policy `owner`'s league (in its folder, its Elo
+// and draws) of the snapshots of policy `source`: itself, or with
+// policies: the other policy, whose learner takes them.
+void start_league(caf::actor_system& sys, policy_parts& owner, const policy_parts& source) {
+  const policy_request& p = owner.plan;
+  selfplay_setup setup{p.config.selfplay, p.config.batching, owner.streams.snapshots(), "",
+                       source.plan.config_yaml, std::max(2, p.game_agents)};
+  if (!p.run_dir.empty()) setup.dir = run::run_directory{p.run_dir}.selfplay_dir();
+  owner.selfplay =
+      std::make_shared<selfplay_pool>(sys, source.models[0], source.owners[0], source.lanes[0], std::move(setup));
+  if (!p.resume_from.empty()) owner.selfplay->restore();
+}
+
+// A policy's evaluator, metrics and learners, started (its owners and
+// league are). `rivals`: the policies that play the other side of its
+// games (policies:), which its evaluator plays against too; none:
+// env.opponent plays them there. `snapshots`: the pools its learner's
+// parameters are frozen into.
 void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_parts& policy,
-                  std::vector<rival_policy> rivals) {
+                  std::vector<rival_policy> rivals, std::vector<std::shared_ptr<selfplay_pool>> snapshots) {
   const policy_request& p = policy.plan;
   const run::run_config& config = p.config;
   const size_t replicas = config.devices.size();
   const bool deterministic = config.run.deterministic;
-  for (size_t d = 0; d < replicas; ++d) {
-    policy.lanes.push_back(config.batching.lane ? std::make_shared<predict_lane>() : nullptr);
-    policy.owners.push_back(spawn_model_owner(sys, policy.models[d], config.batching,
-                                              policy.streams.owner(d), policy.lanes.back(), deterministic));
-  }
   const run::run_directory dir{p.run_dir};
-  if (config.selfplay.enabled) {
-    selfplay_setup setup{config.selfplay, config.batching, policy.streams.snapshots(), "", p.config_yaml,
-                         std::max(2, p.game_agents)};
-    if (!p.run_dir.empty()) setup.dir = dir.selfplay_dir();
-    policy.selfplay = std::make_shared<selfplay_pool>(sys, policy.models[0], policy.owners[0], policy.lanes[0], setup);
-    if (!p.resume_from.empty()) policy.selfplay->restore();
-  }
   metrics_config mcfg{config.run.stop, config.log, p.run_dir.empty() ? std::string() : dir.metrics_file(),
                       shared.start, policy.resumed};
   // One TensorBoard folder for the run, a subfolder per named policy.
@@ -217,7 +232,7 @@ void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_par
                           config.algo.max_rollouts_in_flight,
                           std::uint64_t(algo::max_policy_lag(config.algo)),
                           deterministic ? config.agents.count : 0},
-        d == 0 ? snapshot_hook(policy.selfplay) : update_hook{}, shared.population));
+        d == 0 ? snapshot_hook(snapshots) : update_hook{}, shared.population));
   if (replicas > 1) introduce_replicas(sys, policy.learners);
 }
 
@@ -303,6 +318,15 @@ std::vector<size_t> rivals_of(const run::run_config& config, const run_parts& ru
     if (q != index || alternates) rivals.push_back(q);
   return rivals;
 }
+
+// Whose snapshots policy `index`'s league holds: its own, or with
+// policies: those of the one policy that plays its other seats
+// (run::plan_policies refuses a league with more).
+size_t league_source(const run::run_config& config, const run_parts& run, size_t index) {
+  const std::vector<size_t> rivals = rivals_of(config, run, index);
+  if (rivals.size() > 1) throw run::config_error("selfplay.enabled: a league of one policy's snapshots only");
+  return rivals.empty() ? index : rivals.front();
+}
 }  // namespace
 
 opponent_source opponents_of(const run::run_config& config, const run_parts& run, size_t index) {
@@ -363,13 +387,21 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
     shared.run_env_steps = std::make_shared<std::atomic<std::int64_t>>(before);
   }
   for (size_t i = 0; i < plans.size(); ++i) run.policies.push_back(make_parameters(std::move(plans[i]), i));
+  for (auto& policy : run.policies) start_owners(sys, policy);
+  std::vector<std::vector<std::shared_ptr<selfplay_pool>>> snapshots(run.policies.size());
+  for (size_t i = 0; i < run.policies.size(); ++i)
+    if (run.policies[i].plan.config.selfplay.enabled) {
+      const size_t source = league_source(config, run, i);
+      start_league(sys, run.policies[i], run.policies[source]);
+      snapshots[source].push_back(run.policies[i].selfplay);
+    }
   for (size_t i = 0; i < run.policies.size(); ++i) {
     // Several policies play each other: each one's evaluator plays the
-    // others' parameters (and its own, for its agents outside its seat),
-    // as its agents do (opponents_of).
+    // others' latest parameters (and its own, for its agents outside its
+    // seat), as its agents do (opponents_of) when they do not play a league.
     std::vector<rival_policy> rivals;
     for (size_t q : rivals_of(config, run, i)) rivals.push_back({run.policies[q].models[0], run.policies[q].plan.agents});
-    start_policy(sys, shared, run.policies[i], std::move(rivals));
+    start_policy(sys, shared, run.policies[i], std::move(rivals), std::move(snapshots[i]));
   }
   if (!request.cluster.host.empty()) run.gateway = serve_cluster(sys, request, run);
   return run;

@@ -34,10 +34,18 @@ struct eval_options {
   std::string seat = "each";
 };
 
+// The folder of the run (or, with policies:, of the policy) `trained` is
+// from, whose selfplay/snapshots/ a snapshot:ID names; empty for a
+// checkpoint file given alone.
+std::string own_run_dir(const eval_options& opts, const run::trained_model& trained) {
+  if (!std::filesystem::is_directory(opts.target)) return "";
+  return std::filesystem::path(trained.checkpoint).parent_path().parent_path().string();  // DIR/checkpoints/X.pt
+}
+
 // What --opponent names, as a maker of the other seat's players (`spec`: that
 // seat's spaces, named `seat_name`); `source` says what was loaded, for the
-// report.
-agents::opponents_factory opponent_named(const eval_options& opts, const envs::env_config& env,
+// report. `run_dir`: the trained policy's folder (own_run_dir).
+agents::opponents_factory opponent_named(const eval_options& opts, const std::string& run_dir, const envs::env_config& env,
                                          const envs::env_spec& spec, const std::string& seat_name,
                                          std::string& source) {
   const std::string& o = opts.opponent;
@@ -59,9 +67,9 @@ agents::opponents_factory opponent_named(const eval_options& opts, const envs::e
     const std::string id = o.substr(snapshot.size());
     if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
       throw config_error("--opponent " + o + ": a snapshot's id is a number (RUN/selfplay/league.json lists them)");
-    if (!std::filesystem::is_directory(opts.target))
+    if (run_dir.empty())
       throw config_error("--opponent " + o + ": a snapshot belongs to a run directory; " + opts.target + " is not one");
-    path = opts.target + "/selfplay/snapshots/" + id + ".pt";
+    path = run_dir + "/selfplay/snapshots/" + id + ".pt";
     if (!std::filesystem::exists(path))
       throw config_error("--opponent " + o + ": no " + path + " (snapshots are taken with selfplay.enabled)");
   }
@@ -81,8 +89,17 @@ agents::opponents_factory opponent_named(const eval_options& opts, const envs::e
 // Whether --seat asks for every seat.
 bool every_seat(const std::string& seat) { return seat == "each" || seat == "both"; }
 
-// The trained policy against --opponent, from each seat asked for; in a game
-// of more than two agents the opponent plays every seat but the policy's.
+// The seats a policy was trained from: its fixed seat, or those its seat
+// was drawn among (env.team, every agent when it names none).
+std::vector<int> trained_seats(const envs::env_config& env, const std::vector<std::string>& names) {
+  const envs::seat_choice seat = envs::parse_seat(env.versus.seat);
+  if (seat != envs::seat_choice::alternate) return {envs::seat_agent(seat)};
+  return envs::team_agents(env, names);
+}
+
+// The trained policy against --opponent, from each seat it was trained
+// from (--seat each) or the one seat asked for; in a game of more than two
+// agents the opponent plays every seat but the policy's.
 nlohmann::json match(const eval_options& opts, const run::trained_model& trained) {
   const run::run_config& config = trained.config;
   if (!envs::is_versus_game(config.env.id))
@@ -103,14 +120,18 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
   while (other_agent == envs::seat_agent(own) || &agents.specs[size_t(other_agent)] != sides.other) ++other_agent;
   std::string source;
   const agents::opponents_factory others =
-      opponent_named(opts, config.env, *sides.other, agents.names[size_t(other_agent)], source);
+      opponent_named(opts, own_run_dir(opts, trained), config.env, *sides.other, agents.names[size_t(other_agent)], source);
   if (!every_seat(opts.seat) && envs::seat_agent(envs::parse_seat(opts.seat)) >= seat_count)
     throw config_error("--seat " + opts.seat + ": " + config.env.id + " has " + std::to_string(seat_count) +
                        " seats (" + agents.names.front() + " to " + agents.names.back() + ")");
+  const std::vector<int> trained_from = trained_seats(config.env, agents.names);
+  std::vector<std::string> trained_names;
+  for (int a : trained_from) trained_names.push_back(envs::seat_name(a));
   nlohmann::json seats = nlohmann::json::object();
   for (int agent = 0; agent < seat_count; ++agent) {
     const std::string seat = envs::seat_name(agent);
-    if (!every_seat(opts.seat) && opts.seat != seat) continue;
+    const bool trained_seat = std::find(trained_from.begin(), trained_from.end(), agent) != trained_from.end();
+    if (every_seat(opts.seat) ? !trained_seat : opts.seat != seat) continue;
     if (own_seat_only && seat != own_seat) {
       if (opts.seat == seat)
         throw config_error("--seat " + seat + ": " + config.env.id + "'s agents have different spaces and this policy "
@@ -121,6 +142,7 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
                                                     opts.episodes, opts.greedy, opts.seed);
     const auto [lo, hi] = agents::wilson_interval(r.wins, r.games());
     seats[seat] = {{"agent", agents.names[size_t(agent)]},
+                   {"trained_seat", trained_seat},
                    {"wins", r.wins},
                    {"draws", r.draws},
                    {"losses", r.losses},
@@ -130,7 +152,8 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
   }
   return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},     {"version", trained.meta.version},
           {"opponent", opts.opponent},        {"opponent_source", source}, {"greedy", opts.greedy},
-          {"seed", opts.seed},                {"episodes_per_seat", opts.episodes}, {"seats", seats}};
+          {"seed", opts.seed},                {"episodes_per_seat", opts.episodes}, {"trained_seats", trained_names},
+          {"seats", seats}};
 }
 
 // A team (env.seat all) against --opponent, which plays every agent of the
@@ -151,7 +174,7 @@ nlohmann::json team_match(const eval_options& opts, const run::trained_model& tr
   size_t outside = 0;
   while (std::count(team.begin(), team.end(), int(outside))) ++outside;
   std::string source;
-  const agents::opponents_factory others = opponent_named(opts, config.env, *sides.other, agents.names[outside], source);
+  const agents::opponents_factory others = opponent_named(opts, own_run_dir(opts, trained), config.env, *sides.other, agents.names[outside], source);
   const int games = std::clamp(opts.episodes, 1, 64);
   auto vector = envs::make_game_side(config.env, games, envs::seat_choice::all,
                                      [&](const envs::env_spec& s) { return others(games, s); });
@@ -217,7 +240,9 @@ void add_eval_command(CLI::App& cli, int& exit_code) {
                   "seat, both others of Nim3-v0); a team (env.seat all): "
                   "the same names play every agent outside it (another run: the other team's policy), and the "
                   "report is the mean return an agent, each agent's episode a win, draw or loss");
-  cmd->add_option("--seat", opts->seat, "with --opponent: each (every seat in turn; both is the same), or one: first, second, third, ...")
+  cmd->add_option("--seat", opts->seat, "with --opponent: each (every seat the policy was trained from, in turn: its env.seat, or the seats "
+                  "env.seat alternate draws among; both is the same), or one seat by name, trained from or not: first, "
+                  "second, third, ...")
       ->check(CLI::IsMember({"each", "both", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}));
   cmd->callback([opts, &exit_code] {
     eval(*opts);

@@ -363,8 +363,9 @@ static void check_policies(const run_config& config, const std::string& path) {
   if (!envs::is_game(config.env.id))
     fail("policies", "several policies play a game of several agents (" + envs::versus_games() +
                          ", Spread-v0), each its own agents; " + config.env.id + " is not one");
-  if (config.selfplay.enabled)
-    fail("selfplay.enabled", "not with several policies yet: each policy plays the other's latest parameters (one policy for a league of snapshots)");
+  if (config.selfplay.enabled && config.policies.size() > 2)
+    fail("selfplay.enabled", "a league per policy is built for two policies, each playing the other's league; " +
+                                 std::to_string(config.policies.size()) + " policies would need a league of each other one");
   if (config.run.deterministic) fail("run.deterministic", "not with several policies: their learners train side by side, in no fixed order");
   if (config.devices.size() > 1) fail("devices", "several policies run on one device each for now: list one");
   if (config.agents.count > 0 && config.agents.count < int(config.policies.size()))
@@ -518,7 +519,7 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
   try {
     // Self-play's agents play the game's own form: made once here, so that
     // what is not a game is refused before any agent starts.
-    if (config.selfplay.enabled) {
+    if (config.selfplay.enabled && config.policies.size() < 2) {
       const envs::game_agents agents = envs::game_agents_of(config.env);
       if (agents.spaces_differ())
         throw config_error(origin + ": key 'selfplay.enabled': " + config.env.id + "'s agents " + agents.names[0] +
@@ -613,6 +614,14 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
   if (count > 1)
     for (size_t a = 0; a < names.size(); ++a)
       if (owner[a] < 0) fail("policies", "no policy plays the game's agent " + names[a] + " (agents are " + all + ")");
+  // Each policy's league holds the other's snapshots, which play every seat
+  // but its own: a policy of several agents would meet its own too.
+  if (config.selfplay.enabled && count > 1)
+    for (const policy_plan& plan : plans)
+      if (plan.agents.size() != 1)
+        fail("policies." + plan.name + ".agents",
+             "with selfplay.enabled each policy plays one agent (its league is the other policy's snapshots); it "
+             "names " + std::to_string(plan.agents.size()));
   return plans;
 }
 
@@ -639,7 +648,8 @@ std::string describe_config() {
         "agent ids it plays (player_0, or a pattern with * such as player_*); model and algo keys given here "
         "apply to this policy only, over the run's own (which apply to all); agent i of agents.count plays for "
         "policy i mod the number of policies; two policies of a two-player game each play one seat against "
-        "the other's latest parameters; {} (absent): one policy, the run's own, in RUN/ itself");
+        "the other's latest parameters, or with selfplay.enabled against the other's league (its latest "
+        "parameters and its snapshots); {} (absent): one policy, the run's own, in RUN/ itself");
   return out.str();
 }
 

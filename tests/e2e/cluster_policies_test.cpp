@@ -202,6 +202,32 @@ TEST_CASE("cluster: self-play on a worker draws from the learner's league and it
   check_policy_accounting(s);
 }
 
+TEST_CASE("cluster: two policies on a worker, each drawing from a league of the other's snapshots on the learner") {
+  const std::string dir = troupe::tests::fresh_dir("cluster_policy_leagues");
+  serve_with_workers(dir, "connect_four_selfplay.yaml",
+                     {"policies={red: {agents: [player_0]}, yellow: {agents: [player_1]}}",
+                      "selfplay.snapshot_every_updates=20", "model.kind=mlp", "model.hidden=[64]",
+                      "env.envs_per_agent=8", "run.stop.env_steps=60000", "run.stop.wall_seconds=90"},
+                     1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["cluster"]["opponent_moves"].get<long>() > 0);
+  CHECK(s["cluster"]["messages_rejected"].get<long>() == 0);
+  for (const std::string name : {"red", "yellow"}) {
+    INFO(name);
+    const auto own = read_json(dir + "/policies/" + name + "/summary.json");
+    check_policy_accounting(own);
+    CHECK(nodes_that_stepped(own) == std::set<std::string>{"w1"});
+    // The worker's games met the other policy's latest parameters and its
+    // snapshots, and each moved this policy's ratings.
+    const auto& league = own["selfplay"];
+    CHECK(league["self_games"].get<long>() > 0);
+    long snapshot_games = 0;
+    for (const auto& p : league["pool"]) snapshot_games += p["games"].get<long>();
+    CHECK(snapshot_games > 0);
+    CHECK(league["games"].get<long>() >= league["self_games"].get<long>() + snapshot_games);
+  }
+}
+
 TEST_CASE("cluster: self-play of a game of three agents on a worker: a snapshot moves both other seats on the learner") {
   const std::string dir = troupe::tests::fresh_dir("cluster_nim3");
   serve_with_workers(dir, "nim3.yaml",

@@ -137,11 +137,18 @@ TEST_CASE("policies: what cannot run is refused, naming the key and why") {
   const std::string bad_lr = policies_error(base + "policies: {a: {agents: [player_0], algo: {lr: -1}}}\n");
   CHECK(bad_lr.find("algo.lr") != std::string::npos);
   CHECK(bad_lr.find("(in policy 'a')") != std::string::npos);
-  // Several policies: a two-player game, each agent played, no league, one device.
+  // Several policies: a game, each agent played, one device.
   const std::string two = "policies: {a: {agents: [player_0]}, b: {agents: [player_1]}}\n";
   CHECK(policies_error("run: {name: a}\nenv: {id: CartPole-v1}\n" + two).find("not one") != std::string::npos);
   CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_0]}}\n") != "");
-  CHECK(policies_error(base + two + "selfplay: {enabled: true}\n").find("key 'selfplay.enabled'") != std::string::npos);
+  // A league per policy: two policies of one agent each, each league the
+  // other's snapshots.
+  CHECK(policies_error(base + two + "selfplay: {enabled: true}\n") == "");
+  const std::string nim = "run: {name: a}\nenv: {id: Nim3-v0}\nagents: {count: 3}\nselfplay: {enabled: true}\n";
+  CHECK(policies_error(nim + "policies: {a: {agents: [player_0]}, b: {agents: [player_1]}, c: {agents: [player_2]}}\n")
+            .find("key 'selfplay.enabled': a league per policy is built for two policies") != std::string::npos);
+  CHECK(policies_error(nim + "policies: {a: {agents: [player_0]}, b: {agents: [player_1, player_2]}}\n")
+            .find("key 'policies.b.agents': with selfplay.enabled each policy plays one agent") != std::string::npos);
   CHECK(policies_error(base + two, {"run.deterministic=true"}).find("key 'run.deterministic'") != std::string::npos);
   CHECK(policies_error("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 1}\n" + two)
             .find("key 'agents.count': 1 agents for 2 policies") != std::string::npos);
