@@ -176,7 +176,7 @@ void start_owners(caf::actor_system& sys, policy_parts& policy) {
 void start_league(caf::actor_system& sys, policy_parts& owner, const policy_parts& source) {
   const policy_request& p = owner.plan;
   selfplay_setup setup{p.config.selfplay, p.config.batching, owner.streams.snapshots(), "",
-                       source.plan.config_yaml, std::max(2, p.game_agents)};
+                       source.plan.config_yaml, rating_seats(p.config.env.versus, p.game_agents)};
   if (!p.run_dir.empty()) setup.dir = run::run_directory{p.run_dir}.selfplay_dir();
   owner.selfplay =
       std::make_shared<selfplay_pool>(sys, source.models[0], source.owners[0], source.lanes[0], std::move(setup));

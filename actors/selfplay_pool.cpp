@@ -17,6 +17,10 @@ namespace troupe::actors {
 
 double game_score(double learner_return) { return learner_return > 0 ? 1.0 : learner_return < 0 ? 0.0 : 0.5; }
 
+int rating_seats(const envs::opponent_options& versus, int game_agents) {
+  return versus.seat == "all" ? 2 : std::max(2, game_agents);
+}
+
 selfplay_pool::server::~server() {
   if (owned && owner) caf::anon_send_exit(owner, caf::exit_reason::user_shutdown);
 }
@@ -130,6 +134,9 @@ void selfplay_pool::stop() {
 
 void selfplay_pool::save() const {
   if (setup_.dir.empty()) return;
+  // A checkpoint's thread and the thread that adds snapshots (another
+  // policy's learner, with a league per policy) both write league.json.
+  std::lock_guard<std::mutex> guard(file_lock_);
   std::filesystem::create_directories(setup_.dir);
   model::write_file_atomically(league_file(), agents::league_json(league_->saved()));
 }

@@ -35,7 +35,7 @@ struct selfplay_setup {
   std::uint64_t seed = 1;     // the snapshots' owners' sampling
   std::string dir;            // RUN/selfplay; empty: no files
   std::string config_yaml;    // the resolved config, kept in snapshot files
-  int seats = 2;              // the game's agents: the learner's and its opponent's
+  int seats = 2;              // the ratings' seats (agents::league_settings::seats): the game's agents, 2 for a team
 };
 
 class selfplay_pool {
@@ -72,7 +72,8 @@ class selfplay_pool {
   // Stops every snapshot's owner (the run's end).
   void stop();
 
-  // RUN/selfplay/league.json, atomically (at a checkpoint).
+  // RUN/selfplay/league.json, atomically (at a checkpoint, and as a
+  // snapshot joins); safe from any thread.
   void save() const;
   // A resumed run: league.json and the snapshots it lists, from `dir`.
   // Throws run::config_error naming the file that is missing or damaged.
@@ -88,7 +89,8 @@ class selfplay_pool {
   selfplay_setup setup_;
   std::shared_ptr<agents::league> league_;
   std::shared_ptr<server> latest_;
-  mutable std::mutex lock_;  // servers_
+  mutable std::mutex lock_;       // servers_
+  mutable std::mutex file_lock_;  // league.json
   std::unordered_map<std::uint64_t, std::shared_ptr<server>> servers_;
   std::int64_t since_snapshot_ = 0;  // updates
 };
@@ -98,6 +100,13 @@ class selfplay_pool {
 // `pool` (which it keeps alive). Asks on the calling thread (an agent's).
 std::unique_ptr<envs::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
                                                 int games, const envs::env_config& env, const envs::env_spec& spec);
+
+// The seats a league's ratings count (agents::league_settings::seats) in a
+// game of `game_agents` that the learning side plays from `versus`: a
+// seat against the rest of the game's agents (each other seat the
+// opponent's), or a team (env.seat all) against the agents outside it, two
+// sides.
+int rating_seats(const envs::opponent_options& versus, int game_agents);
 
 // The learner's score in a finished game from its return there: 1 for a
 // win (> 0), 0.5 for a draw (0), 0 for a loss.

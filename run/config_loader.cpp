@@ -230,26 +230,38 @@ static void check_algo(run_config& config, const std::string& path, const std::s
       fail("env.seat", "all: " + config.env.id +
                            " is turn-based, one agent moving at a time, so a policy plays one seat of it (first, "
                            "second or alternate); all is for simultaneous games");
-    if (config.selfplay.enabled)
-      fail("env.seat", "all: the policy plays every agent of each game, which leaves no seat for its snapshots "
-                       "(self-play plays one seat: first, second or alternate)");
   }
-  if (config.selfplay.enabled) {
-    if (!envs::is_versus_game(config.env.id))
-      fail("selfplay.enabled", "self-play needs a game that the policy plays from a seat, its snapshots playing the "
-                               "others (" + envs::versus_games() + "); " + config.env.id + " is not one");
-    if (config.run.deterministic)
-      fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
-    if (config.devices.size() > 1)
-      fail("selfplay.enabled", "the pool snapshots one learner: use one device");
-    if (config.selfplay.builtin_probability > 0 && config.selfplay.builtin.empty())
-      fail("selfplay.builtin_probability", "is above 0, and selfplay.builtin names no player to draw");
-    for (const std::string& name : config.selfplay.builtin) try {
-        envs::games::check_opponent_name(name, config.env.id, "selfplay.builtin");
-      } catch (const std::invalid_argument& e) {
-        fail("selfplay.builtin", e.what());
-      }
-  }
+}
+
+// selfplay: against the game and the side the policy plays (after
+// policies:, whose policies may take sides of any game of several agents).
+static void check_selfplay(const run_config& config, const std::string& path) {
+  if (!config.selfplay.enabled) return;
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw config_error(path + ": key '" + key + "': " + what);
+  };
+  if (config.env.versus.seat == "all" && config.env.versus.team.empty())
+    fail("env.seat", "all: the policy plays every agent of each game, which leaves no seat for its snapshots "
+                     "(self-play plays one seat, first, second or alternate, or a team: env.team)");
+  // A team (env.seat all with env.team), or the policies of policies:,
+  // may play any game of several agents, snapshots playing the agents
+  // outside it (plan_policies checks each policy's side).
+  const bool sides = (config.env.versus.seat == "all" || config.policies.size() > 1) && envs::is_game(config.env.id);
+  if (!envs::is_versus_game(config.env.id) && !sides)
+    fail("selfplay.enabled", "self-play needs a game that the policy plays from a seat, its snapshots playing the "
+                             "others (" + envs::versus_games() + "), or a team of a game's agents (env.seat all "
+                             "with env.team); " + config.env.id + " is not one");
+  if (config.run.deterministic)
+    fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
+  if (config.devices.size() > 1)
+    fail("selfplay.enabled", "the pool snapshots one learner: use one device");
+  if (config.selfplay.builtin_probability > 0 && config.selfplay.builtin.empty())
+    fail("selfplay.builtin_probability", "is above 0, and selfplay.builtin names no player to draw");
+  for (const std::string& name : config.selfplay.builtin) try {
+      envs::games::check_opponent_name(name, config.env.id, "selfplay.builtin");
+    } catch (const std::invalid_argument& e) {
+      fail("selfplay.builtin", e.what());
+    }
 }
 
 // env.mujoco against the MuJoCo task's own arguments, each blamed where it
@@ -306,7 +318,8 @@ bool is_policy_name(const std::string& name) {
 static std::vector<policy_config> read_policies(const YAML::Node& node, const YAML::Node& root,
                                                 const std::string& path, const origin& from) {
   const std::string key = "policies";
-  if (!node.IsMap() || node.size() == 0)
+  if (node.IsMap() && node.size() == 0) return {};  // {}: the run's one policy (--set 'policies={}' clears a config's)
+  if (!node.IsMap())
     fail(from.at(key, node), key, "expected a mapping of policy names to {agents, model, algo}, got " + scalar_text(node));
   std::vector<policy_config> out;
   std::set<std::string> names;
@@ -321,6 +334,9 @@ static std::vector<policy_config> read_policies(const YAML::Node& node, const YA
     policy_config policy;
     policy.name = name;
     YAML::Node merged = YAML::Clone(root);
+    // Only its model and algo are read from it: self-play is the run's,
+    // checked once with all of its policies.
+    if (merged["selfplay"].IsMap()) merged["selfplay"]["enabled"] = false;
     for (const auto& part : body) {
       const std::string k = part.first.IsScalar() ? part.first.Scalar() : "";
       const std::string where = from.at(at + "." + k, part.second);
@@ -417,6 +433,7 @@ static run_config load_parsed(YAML::Node root, const std::string& path,
   check_algo(config, path, seen);
   check_mujoco(config, root, from);
   if (has_policies) config.policies = read_policies(policies, root, path, from);
+  check_selfplay(config, path);
   check_policies(config, path);
   check_pbt(config, path);
   return config;
@@ -526,6 +543,9 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
                            " and " + agents.names[1] +
                            " have different spaces, so a policy cannot play its own snapshots: give each agent a "
                            "policy of its own (policies:) instead");
+      if (config.env.versus.seat == "all" && envs::team_agents(config.env, agents.names).size() == agents.names.size())
+        throw config_error(origin + ": key 'env.team': names every agent of " + config.env.id +
+                           ", which leaves none for self-play's snapshots to play");
       return envs::game_spec_of(config.env, agents);
     }
     // Several policies each play their own seat or team, whose spaces may
@@ -614,14 +634,15 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
   if (count > 1)
     for (size_t a = 0; a < names.size(); ++a)
       if (owner[a] < 0) fail("policies", "no policy plays the game's agent " + names[a] + " (agents are " + all + ")");
-  // Each policy's league holds the other's snapshots, which play every seat
-  // but its own: a policy of several agents would meet its own too.
+  // Each policy's league holds the other's snapshots, which play every
+  // agent outside its side; one that draws its seat among its agents would
+  // meet its own parameters at its other seats too.
   if (config.selfplay.enabled && count > 1)
     for (const policy_plan& plan : plans)
-      if (plan.agents.size() != 1)
+      if (plan.config.env.versus.seat == "alternate")
         fail("policies." + plan.name + ".agents",
-             "with selfplay.enabled each policy plays one agent (its league is the other policy's snapshots); it "
-             "names " + std::to_string(plan.agents.size()));
+             "with selfplay.enabled a policy plays one seat, or a team of a simultaneous game (its league is the "
+             "other policy's snapshots); it names " + std::to_string(plan.agents.size()) + " agents of a turn-based game");
   return plans;
 }
 

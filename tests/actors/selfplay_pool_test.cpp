@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -193,5 +194,66 @@ TEST_CASE("selfplay pool: snapshots leave the pool with their files; a resumed p
   }
   auto again = f.pool();
   CHECK_THROWS_WITH_AS(again->restore(), doctest::Contains("snapshot 3"), run::config_error);
+}
+
+TEST_CASE("selfplay pool: league.json saved at checkpoints while snapshots are added on another thread: every save lands") {
+  // With two policies, a policy's checkpoint saves its league on its
+  // learner's thread while the other policy's learner adds snapshots to it.
+  const std::string dir = tests::temp_file("selfplay_saves", "run/selfplay");
+  std::filesystem::remove_all(dir);
+  pool_fixture f(dir, 3);
+  auto pool = f.pool();
+  std::atomic<bool> done{false};
+  std::atomic<int> failed{0}, saves{0};
+  std::thread checkpoints([&] {
+    while (!done) try {
+        pool->save();
+        ++saves;
+      } catch (const std::exception&) {
+        ++failed;
+      }
+  });
+  for (int i = 0; i < 60; ++i) try {
+      pool->add_snapshot();  // saves league.json too
+    } catch (const std::exception&) {
+      ++failed;
+    }
+  done = true;
+  checkpoints.join();
+  CHECK(saves > 0);
+  CHECK(failed == 0);
+  pool->stop();
+  auto resumed = f.pool();
+  resumed->restore();
+  CHECK(resumed->league().saved().next_id == 61);
+  resumed->stop();
+}
+
+TEST_CASE("selfplay pool: a team's ratings count two sides, so a team even with its snapshots stays level with them") {
+  envs::opponent_options team;
+  team.seat = "all";
+  team.team = {"red_*"};
+  CHECK(actors::rating_seats(team, 4) == 2);  // Contest-v0: red's two against blue's two
+  envs::opponent_options seat;
+  seat.seat = "first";
+  CHECK(actors::rating_seats(seat, 3) == 3);  // Nim3-v0: a seat against two played by one opponent
+  seat.seat = "alternate";
+  CHECK(actors::rating_seats(seat, 2) == 2);
+  // A team that wins and loses in turn against a snapshot: level with it
+  // when counted as two sides; counted as the game's four seats, an even
+  // result would read as beating three to one odds, and its rating would climb.
+  for (const int seats : {actors::rating_seats(team, 4), 4}) {
+    agents::league_settings s;
+    s.seats = seats;
+    agents::league l(s);
+    std::vector<std::uint64_t> evicted;
+    const std::uint64_t id = l.add(1, evicted);
+    for (int game = 0; game < 200; ++game) l.record(id, game % 2 ? 1.0 : 0.0);
+    const double gap = l.learner_rating() - l.pool().front().rating;
+    if (seats == 2)
+      CHECK(std::abs(gap) < 20);
+    else
+      CHECK(gap > 150);
+  }
 }
 }

@@ -58,19 +58,15 @@ TEST_CASE("Nim3-v0: three agents, trained from its config against random players
 TEST_CASE("Nim3-v0 self-play: a snapshot plays both other seats; the league and its ratings are kept") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/nim3.yaml";
   const std::string dir = fresh_dir("e2e_nim3_selfplay");
-  auto r = run_troupe("train " + config + " --run-dir " + dir +
-                      " --set selfplay.enabled=true --set selfplay.snapshot_every_updates=50"
-                      " --set selfplay.pool_size=3 --set run.stop.env_steps=300000 --set log.progress=false");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
-  CHECK(s["stop_reason"] == "env_steps");
-  check_accounting(s);
+  const auto s = trained_to_budget(config +
+                                       " --set selfplay.enabled=true --set selfplay.snapshot_every_updates=50"
+                                       " --set selfplay.pool_size=3 --set run.stop.env_steps=300000 --set log.progress=false",
+                                   dir);
   const auto& league = s["selfplay"];
   CHECK(league["snapshots_taken"].get<long>() >= 3);
   CHECK(league["games"].get<long>() > 10000);
   const long id = league["pool"][0]["id"].get<long>();
-  r = run_troupe("eval " + dir + " --episodes 60 --opponent snapshot:" + std::to_string(id) + " --json " + dir +
+  auto r = run_troupe("eval " + dir + " --episodes 60 --opponent snapshot:" + std::to_string(id) + " --json " + dir +
                  "/snapshot.json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);

@@ -102,14 +102,10 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
   const std::string games = " --set env.python_path=[" + std::string(TROUPE_SOURCE_DIR) + "/examples/python_game]";
   const std::string dir = fresh_dir("e2e_selfplay_python");
-  auto r = run_troupe("train " + config + " --run-dir " + dir + games +
-                      " --set env.id=python:tictactoe:make --set model.kind=mlp --set run.stop.env_steps=150000"
-                      " --set selfplay.snapshot_every_updates=100 --set log.progress=false");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto s = read_json(dir + "/summary.json");
-  CHECK(s["stop_reason"] == "env_steps");
-  check_accounting(s);
+  const auto s = trained_to_budget(config + games +
+                                       " --set env.id=python:tictactoe:make --set model.kind=mlp --set run.stop.env_steps=150000"
+                                       " --set selfplay.snapshot_every_updates=100 --set log.progress=false",
+                                   dir);
   const auto& league = s["selfplay"];
   REQUIRE(league.is_object());
   CHECK(league["snapshots_taken"].get<long>() >= 2);
@@ -118,7 +114,7 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
     if (b["name"] == "alphabeta:3") search_games = b["games"].get<long>();
   CHECK(search_games > 20);  // the deepest searcher was drawn and played its games
   // Greedy, it beats a random player from the first seat already.
-  r = run_troupe("eval " + dir + " --greedy --episodes 100 --opponent random --json " + dir + "/random.json");
+  auto r = run_troupe("eval " + dir + " --greedy --episodes 100 --opponent random --json " + dir + "/random.json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto vs_random = read_json(dir + "/random.json");
@@ -198,6 +194,39 @@ TEST_CASE("self-play: DuelPong-v0, a simultaneous-move game, against its snapsho
   CHECK(contains(r.output, "plays Connect Four"));
 }
 
+TEST_CASE("self-play between teams: Contest-v0's red team plays a league of its own snapshots as the blue team") {
+  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/contest_teams.yaml";
+  const std::string dir = fresh_dir("e2e_team_selfplay");
+  // The two-policy config made one team's: --set 'policies={}' clears its policies.
+  const std::string team = " --set 'policies={}' --set env.seat=all --set 'env.team=[red_*]' --set selfplay.enabled=true";
+  const auto s = trained_to_budget(
+      config + team + " --set selfplay.snapshot_every_updates=200 --set run.stop.env_steps=3000000 --set log.progress=false",
+      dir);
+  const auto& league = s["selfplay"];
+  REQUIRE(league.is_object());
+  CHECK(league["snapshots_taken"].get<long>() >= 4);
+  CHECK(league["self_games"].get<long>() > 0);
+  long snapshot_games = 0;
+  for (const auto& p : league["pool"]) snapshot_games += p["games"].get<long>();
+  CHECK(snapshot_games > 0);
+  // It learned: greedy, against a random blue team (env.opponent), which
+  // breaks even against a random red one (measured at this budget, seeds
+  // 1-3: MEASURE).
+  auto r = run_troupe("eval " + dir + " --greedy --episodes 500 --json " + dir + "/random.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_json(dir + "/random.json")["return_mean"].get<double>() > 0.2);
+  // Against one of its snapshots, playing blue.
+  const long id = league["pool"][0]["id"].get<long>();
+  r = run_troupe("eval " + dir + " --episodes 100 --opponent snapshot:" + std::to_string(id) + " --json " + dir +
+                 "/snapshot.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto m = read_json(dir + "/snapshot.json");
+  CHECK(m["team"] == nlohmann::json::array({"red_0", "red_1"}));
+  CHECK(m["wins"].get<int>() + m["draws"].get<int>() + m["losses"].get<int>() == 100);
+}
+
 TEST_CASE("self-play is refused where it cannot run, with the reason") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
   auto r = run_troupe("train " + config + " --set env.id=CartPole-v1");
@@ -206,5 +235,14 @@ TEST_CASE("self-play is refused where it cannot run, with the reason") {
   r = run_troupe("train " + config + " --set run.deterministic=true");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "selfplay.enabled"));
+  // A team leaves seats for its snapshots only when it is not every agent.
+  const std::string contest = std::string(TROUPE_SOURCE_DIR) + "/configs/contest_teams.yaml --set 'policies={}' "
+                              "--set selfplay.enabled=true --set env.seat=all";
+  r = run_troupe("train " + contest);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "leaves no seat for its snapshots"));
+  r = run_troupe("train " + contest + " --set 'env.team=[red_*, blue_*]'");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "key 'env.team': names every agent of Contest-v0"));
 }
 }

@@ -140,6 +140,15 @@ inline void check_accounting(const nlohmann::json& summary) {
         summary["samples_trained"].get<long>() + summary["samples_dropped"].get<long>());
 }
 
+// `troupe train ARGS` run to its run.stop.env_steps: stopped there, every
+// sample it collected trained or dropped. Its summary.json.
+inline nlohmann::json trained_to_budget(const std::string& args, const std::string& dir) {
+  const nlohmann::json s = train_and_summarise(args, dir);
+  CHECK(s["stop_reason"] == "env_steps");
+  check_accounting(s);
+  return s;
+}
+
 // The executable under test, and the config most tests train.
 inline const std::string troupe_binary = TROUPE_BINARY;
 inline const std::string cartpole_config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole.yaml";

@@ -133,6 +133,9 @@ TEST_CASE("policies: what cannot run is refused, naming the key and why") {
   CHECK(policies_error(base + "policies: {a: {model: {hidden: [8]}}}\n").find("policies.a.agents") != std::string::npos);
   CHECK(policies_error(base + "policies: {\"a/b\": {agents: [player_0]}}\n").find("names a folder") != std::string::npos);
   CHECK(policies_error(base + "policies: []\n").find("expected a mapping of policy names") != std::string::npos);
+  // {} is no policies: the run's own (and --set 'policies={}' clears a config's).
+  CHECK(run::load_config_text(base + "policies: {}\n", "a").policies.empty());
+  CHECK(run::load_config_text(base + "policies: {a: {agents: [player_0]}}\n", "a", {"policies={}"}).policies.empty());
   // A bad key of one policy is a config error naming the key and the policy.
   const std::string bad_lr = policies_error(base + "policies: {a: {agents: [player_0], algo: {lr: -1}}}\n");
   CHECK(bad_lr.find("algo.lr") != std::string::npos);
@@ -148,7 +151,10 @@ TEST_CASE("policies: what cannot run is refused, naming the key and why") {
   CHECK(policies_error(nim + "policies: {a: {agents: [player_0]}, b: {agents: [player_1]}, c: {agents: [player_2]}}\n")
             .find("key 'selfplay.enabled': a league per policy is built for two policies") != std::string::npos);
   CHECK(policies_error(nim + "policies: {a: {agents: [player_0]}, b: {agents: [player_1, player_2]}}\n")
-            .find("key 'policies.b.agents': with selfplay.enabled each policy plays one agent") != std::string::npos);
+            .find("key 'policies.b.agents': with selfplay.enabled a policy plays one seat, or a team") != std::string::npos);
+  // Two teams of a simultaneous game, each a league of the other's snapshots.
+  CHECK(policies_error("run: {name: a}\nenv: {id: Contest-v0}\nagents: {count: 2}\nselfplay: {enabled: true}\n"
+                       "policies: {red: {agents: [red_*]}, blue: {agents: [blue_*]}}\n") == "");
   CHECK(policies_error(base + two, {"run.deterministic=true"}).find("key 'run.deterministic'") != std::string::npos);
   CHECK(policies_error("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 1}\n" + two)
             .find("key 'agents.count': 1 agents for 2 policies") != std::string::npos);
