@@ -72,9 +72,13 @@ std::shared_ptr<selfplay_pool::server> selfplay_pool::serve(std::uint64_t id,
 }
 
 void selfplay_pool::on_updates(std::int64_t updates) {
+  // A learner reports a batch's updates at once (PPO: epochs x
+  // minibatches); what goes past the mark counts toward the next snapshot,
+  // so that they come every snapshot_every_updates on average.
   since_snapshot_ += updates;
-  if (since_snapshot_ < setup_.selfplay.snapshot_every_updates) return;
-  since_snapshot_ = 0;
+  const std::int64_t every = setup_.selfplay.snapshot_every_updates;
+  if (since_snapshot_ < every) return;
+  since_snapshot_ %= every;
   add_snapshot();
 }
 

@@ -229,6 +229,16 @@ TEST_CASE("selfplay pool: league.json saved at checkpoints while snapshots are a
   resumed->stop();
 }
 
+TEST_CASE("selfplay pool: updates reported a batch at a time take a snapshot every snapshot_every_updates on average") {
+  pool_fixture f("", 8);
+  f.setup.selfplay.snapshot_every_updates = 20;
+  auto pool = f.pool();
+  // 16 updates a batch: 160 updates are 8 snapshots (at 32, 48, 64, 80, 112, 128, 144, 160).
+  for (int batch = 0; batch < 10; ++batch) pool->on_updates(16);
+  CHECK(pool->league().saved().next_id == 9);
+  pool->stop();
+}
+
 TEST_CASE("selfplay pool: a team's ratings count two sides, so a team even with its snapshots stays level with them") {
   envs::opponent_options team;
   team.seat = "all";
