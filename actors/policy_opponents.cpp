@@ -34,9 +34,8 @@ class live_policy final : public envs::opponents {
     if (game == watched_game) view.policy = watched_policy_;
   }
 
-
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
-               float* actions) override {
+           float* actions) override {
     predict_request& req = client_.request();
     req.agent_id = 0;
     req.policy_row = int(std::find(games, games + rows, watched_game) - games);

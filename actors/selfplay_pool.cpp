@@ -242,9 +242,8 @@ class pool_opponents final : public envs::opponents {
     return *it->second;
   }
 
-
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
-               float* actions) override {
+           float* actions) override {
     // Every opponent in play gets its rows in one request; those with a
     // lane all wait at their owners at once, so their forward passes run
     // side by side.
@@ -296,7 +295,6 @@ class pool_opponents final : public envs::opponents {
   void end_episode(int game, double learner_return) override {
     pool_->league().record(playing_[size_t(game)], game_score(learner_return));
   }
-
 
  private:
   struct player {

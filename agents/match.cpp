@@ -46,9 +46,8 @@ class model_player final : public envs::opponents {
     states_.start(game);
   }
 
-
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
-               float* actions) override {
+           float* actions) override {
     const model::net_spec& net = model::spec_of(*model_);
     states_.gather(games, agents, rows, states_in_);
     model::predict(*model_, observations, states_in_.empty() ? nullptr : states_in_.data(), rows, out_);

@@ -42,9 +42,8 @@ class routed final : public opponents {
   // The player of the watched game's last move (the first player before one).
   void describe(int game, other_seat_view& view) const override { players_[watched_player_]->describe(game, view); }
 
-
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
-               float* actions) override {
+           float* actions) override {
     const size_t obs = size_t(sizes_.obs), width = size_t(sizes_.action), choices = size_t(sizes_.mask);
     for (size_t p = 0; p < players_.size(); ++p) {
       picked_.clear();

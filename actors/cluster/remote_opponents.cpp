@@ -39,9 +39,8 @@ class remote_players final : public envs::opponents {
 
   void end_episode(int game, double learner_return) override { add_event(game, true, 0, learner_return); }
 
-
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
-               float* actions) override {
+           float* actions) override {
     pending_.games.assign(games, games + rows);
     pending_.agents.assign(agents, agents + rows);
     pending_.observations.assign(observations, observations + size_t(rows) * obs_);

@@ -25,7 +25,7 @@ class fixed_taker final : public envs::opponents {
       : take_(take), games_(games), agents_(agents) {}
   void start_episode(int, std::uint64_t) override { ++episodes; }
   void act(const int* games, const int* agents, int rows, const float*, const std::uint8_t* masks,
-               float* actions) override {
+           float* actions) override {
     for (int r = 0; r < rows; ++r) {
       games_.push_back(games[r]);
       agents_.push_back(agents[r]);
