@@ -54,6 +54,9 @@ TEST_CASE("damaged checkpoints: eval, play and --resume exit 2 naming the file")
                      " --set run.stop.env_steps=30000 --set run.stop.mean_return=100000"
                      " --set checkpoint.every_seconds=0.05 --set log.progress=false")
               .exit_code == 0);
+  // A second segment writes a second checkpoint however fast the first ran
+  // (a quiet machine trains 30k steps between two of every_seconds' marks).
+  REQUIRE(run_troupe("train --resume " + dir + " --set run.stop.env_steps=60000 --set log.progress=false").exit_code == 0);
   const auto written = checkpoints_in(dir);
   REQUIRE(written.size() >= 2);  // an older one, to be named as the way out
   const std::string newest = written.back();
