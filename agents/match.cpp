@@ -88,6 +88,7 @@ seat_record play_seat(model::shared_model& model, const envs::env_config& env, e
       envs::make_game_side(env, k, seat, [&](const envs::env_spec& spec) { return others(k, spec); });
   const evaluation e = evaluate(model, *vector, episodes, greedy, seed);
   seat_record record;
+  record.length_mean = e.length_mean;
   for (double r : e.returns) {
     record.return_sum += r;
     if (r > 0)

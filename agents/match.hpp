@@ -17,6 +17,7 @@ namespace troupe::agents {
 struct seat_record {
   int wins = 0, draws = 0, losses = 0;
   double return_sum = 0.0;  // the policy's returns, summed
+  double length_mean = 0.0;  // the policy's own moves a game, on average
   int games() const { return wins + draws + losses; }
   double mean_return() const { return games() > 0 ? return_sum / games() : 0.0; }
 };

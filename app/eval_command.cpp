@@ -148,7 +148,8 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
                    {"losses", r.losses},
                    {"win_rate", double(r.wins) / r.games()},
                    {"win_rate_95", {lo, hi}},
-                   {"mean_return", r.mean_return()}};
+                   {"mean_return", r.mean_return()},
+                   {"length_mean", r.length_mean}};
   }
   return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},     {"version", trained.meta.version},
           {"opponent", opts.opponent},        {"opponent_source", source}, {"greedy", opts.greedy},

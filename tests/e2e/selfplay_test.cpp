@@ -1,8 +1,10 @@
 // Self-play end to end: configs/connect_four_selfplay.yaml trains, keeps
 // its pool and ratings, checkpoints, resumes with both restored, and its
-// policy is evaluated seat by seat against built-in and snapshot opponents.
+// policy is evaluated seat by seat against built-in and snapshot opponents;
+// exported, it plays troupe eval's games in PyTorch on a board of the test's.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -21,6 +23,62 @@ void check_seat(const nlohmann::json& report, const std::string& seat, int games
   CHECK(s["wins"].get<int>() + s["draws"].get<int>() + s["losses"].get<int>() == games);
   CHECK(s["win_rate_95"][0].get<double>() <= s["win_rate"].get<double>());
   CHECK(s["win_rate_95"][1].get<double>() >= s["win_rate"].get<double>());
+}
+
+// The value after `key ` in `text`, up to the next space or line's end.
+std::string word_after(const std::string& text, const std::string& key) {
+  const size_t at = text.find(key + " ");
+  if (at == std::string::npos) return "";
+  const size_t from = at + key.size() + 1;
+  return text.substr(from, text.find_first_of(" \n", from) - from);
+}
+
+// The run's policy exported and played in PyTorch alone on a board written
+// in tests/e2e/connect_four_rules.py: it plays legal moves and beats random
+// as troupe eval's greedy games did (`vs_random`, 100 a seat), and against
+// a scripted player without chance, where each seat's game is one line, it
+// plays troupe eval's line: the same result in the same number of moves.
+void check_export_plays_as_eval(const std::string& dir, const nlohmann::json& vs_random) {
+  const std::string source = TROUPE_SOURCE_DIR;
+  const std::string policy = dir + "/exported.pt";
+  auto r = run_troupe("export " + dir + " --out " + policy);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) {
+    MESSAGE("the exported policy's games are skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
+    return;
+  }
+  const std::string play = "/usr/bin/python3 " + source + "/tests/e2e/play_exported_connect_four.py " + policy;
+  r = run_command(play + " random 100");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);  // no full column chosen
+  for (const std::string seat : {"first", "second"}) {
+    CAPTURE(seat);
+    const std::string line = r.output.substr(r.output.find(seat + " wins"));
+    const int wins = std::stoi(word_after(line, "wins"));
+    // Other random games than eval's: within 15 of its wins (the standard
+    // error of 100 games at 85 % is 3.6).
+    CHECK(std::abs(wins - vs_random["seats"][seat]["wins"].get<int>()) <= 15);
+  }
+  CHECK(std::stoi(word_after(r.output, "first wins")) >= 80);
+
+  const std::string json = dir + "/steady.json";
+  const auto e = run_command("PYTHONPATH=" + source + "/tests/e2e " + TROUPE_BINARY + " eval " + dir +
+                             " --greedy --episodes 1 --opponent python:connect_four_rules:steady --json " + json);
+  INFO(e.output);
+  REQUIRE(e.exit_code == 0);
+  const auto troupe_line = read_json(json);
+  r = run_command(play + " steady");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const std::string seat : {"first", "second"}) {
+    CAPTURE(seat);
+    const std::string line = r.output.substr(r.output.find(seat + " result"));
+    const auto& troupe_seat = troupe_line["seats"][seat];
+    const std::string troupe_result = troupe_seat["wins"] == 1 ? "win" : troupe_seat["losses"] == 1 ? "loss" : "draw";
+    CHECK(word_after(line, "result") == troupe_result);
+    CHECK(std::stod(word_after(line, "moves")) == troupe_seat["length_mean"].get<double>());
+  }
 }
 }  // namespace
 
@@ -59,6 +117,7 @@ TEST_CASE("self-play: Connect Four trains against its snapshots, checkpoints, re
   check_seat(vs_random, "first", 100);
   check_seat(vs_random, "second", 100);
   CHECK(vs_random["seats"]["first"]["wins"].get<int>() >= 80);
+  check_export_plays_as_eval(dir, vs_random);
 
   // Resumed: the pool and the ratings go on from where they were.
   r = run_troupe("train --resume " + dir + " --set run.stop.env_steps=600000" + quick);
@@ -121,6 +180,7 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
   check_seat(vs_random, "first", 100);
   check_seat(vs_random, "second", 100);
   CHECK(vs_random["seats"]["first"]["wins"].get<int>() >= 80);
+  check_export_plays_as_eval(dir, vs_random);
   // The perfect player never loses: every game is a draw or its win.
   r = run_troupe("eval " + dir + " --episodes 40 --opponent python:tictactoe:perfect --json " + dir + "/perfect.json");
   INFO(r.output);
