@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "actors/errors.hpp"
 #include "actors/net/network_facing.hpp"
@@ -20,6 +21,17 @@
 namespace troupe::actors {
 
 namespace {
+
+// Whole lines, each in one write: the metrics actors of several policies
+// print side by side, and a line sent in pieces interleaves with another's.
+void print_line(const std::string& line) { std::cout << line + "\n" << std::flush; }
+
+// A number as std::cout writes it (6 significant digits).
+std::string format_number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
 
 // One node's counters: the learner's own agents, or one cluster worker's.
 struct node_tally {
@@ -174,8 +186,9 @@ void end_evaluation(metrics_pointer self, double started, const evaluation_repor
   const bool better = !st.best_return || r.return_mean > *st.best_return;
   st.best_return = r.return_mean;
   if (better && st.config.log.progress)
-    std::cout << st.config.label << "best: version " << r.version << " scored " << r.return_mean << " over "
-              << r.episodes << " fresh episodes (checkpoints/best.pt)" << std::endl;
+    print_line(st.config.label + "best: version " + std::to_string(r.version) + " scored " +
+               format_number(r.return_mean) + " over " + std::to_string(r.episodes) +
+               " fresh episodes (checkpoints/best.pt)");
 }
 
 // Now and then, within checkpoint.best.time_share of the time: fresh
@@ -226,9 +239,9 @@ void confirm(metrics_pointer self) {
             st.totals.confirmed_version = r.version;
             const bool passed = r.passed;
             if (st.config.log.progress)
-              std::cout << st.config.label << "confirming: version " << r.version << " scored " << r.return_mean
-                        << " over " << r.episodes << " fresh episodes"
-                        << (passed ? " (solved)" : " (below target; training on)") << std::endl;
+              print_line(st.config.label + "confirming: version " + std::to_string(r.version) + " scored " +
+                         format_number(r.return_mean) + " over " + std::to_string(r.episodes) + " fresh episodes" +
+                         (passed ? " (solved)" : " (below target; training on)"));
             if (passed)
               mark_solved(self);
             else
@@ -324,7 +337,7 @@ void write_row(metrics_pointer self, progress_row row, const batch_stats& batchi
   if (row.losses.batches > 0) st.last_losses = row.losses;
   row.mean_predict_batch =
       batching.forward_passes ? double(batching.observations) / batching.forward_passes : 0;
-  if (st.config.log.progress) std::cout << st.config.label << format_progress_line(row) << std::endl;
+  if (st.config.log.progress) print_line(st.config.label + format_progress_line(row));
   const bool cluster = st.nodes.size() > 1 || (st.nodes.size() == 1 && !st.nodes.count(learner_node));
   if (cluster && st.config.log.progress)
     for (const auto& s : node_table(st)) {

@@ -206,7 +206,8 @@ void print_header(const prepared_run& p) {
       const std::string side = team.empty()                ? "seat " + versus.seat
                                : versus.seat == "alternate" ? "a seat of " + team + " drawn per episode"
                                                             : "team " + team;
-      std::cout << "troupe: policy " << policy.name << ": " << policy.config.agents.count << " agents, " << side
+      const int count = policy.config.agents.count;
+      std::cout << "troupe: policy " << policy.name << ": " << count << (count == 1 ? " agent, " : " agents, ") << side
                 << ", " << policy.run_dir << std::endl;
     }
     if (!policy.resume_from.empty()) std::cout << "troupe: resuming from " << policy.resume_from << std::endl;

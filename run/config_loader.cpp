@@ -385,7 +385,8 @@ static void check_policies(const run_config& config, const std::string& path) {
   if (config.run.deterministic) fail("run.deterministic", "not with several policies: their learners train side by side, in no fixed order");
   if (config.devices.size() > 1) fail("devices", "several policies run on one device each for now: list one");
   if (config.agents.count > 0 && config.agents.count < int(config.policies.size()))
-    fail("agents.count", std::to_string(config.agents.count) + " agents for " + std::to_string(config.policies.size()) +
+    fail("agents.count", std::to_string(config.agents.count) + (config.agents.count == 1 ? " agent" : " agents") +
+                             " for " + std::to_string(config.policies.size()) +
                              " policies: each policy needs at least one (agent i plays for policy i mod " +
                              std::to_string(config.policies.size()) + "), or none at all (troupe serve: workers' agents only)");
 }

@@ -1,8 +1,9 @@
 // Several policies end to end, through the real binary: two policies of
 // Connect Four (configs/connect_four_selfplay.yaml with policies:), each
-// playing its own seat against the other's latest parameters, train with
-// their own model-owners, learners, metrics and checkpoints; the run's step
-// budget counts both; they resume; eval, play and export take --policy.
+// playing its own seat against the other's latest parameters and a league
+// of its snapshots, train with their own model-owners, learners, metrics
+// and checkpoints; the run's step budget counts both; they resume; eval and
+// export take --policy.
 // And the two agents of Signal-v0, whose spaces differ
 // (configs/signal_policies.yaml): each policy is built for its own seat's
 // spaces, and the pair learns a code neither could alone. And a team: the
@@ -23,112 +24,52 @@
 using namespace troupe::tests;
 
 namespace {
-const std::string policies_flags =
-    " --set selfplay.enabled=false --set model.kind=mlp --set agents.count=4"
-    " --set 'policies={red: {agents: [player_0]}, yellow: {agents: [player_1], model: {hidden: [48]}, algo: {lr: 0.001}}}'"
-    " --set checkpoint.every_seconds=0.5 --set log.progress_seconds=0.5";
-
 long policy_steps(const nlohmann::json& summary, int policy) {
   return summary["policies"][policy]["env_steps"].get<long>();
 }
 }  // namespace
 
 TEST_SUITE("e2e") {
-TEST_CASE("policies: two Connect Four policies train against each other, each with its own files; resume; eval, export --policy") {
-  const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
-  const std::string dir = fresh_dir("e2e_policies");
-  auto r = run_troupe("train " + config + " --run-dir " + dir + " --set run.stop.env_steps=600000" + policies_flags);
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, "troupe: policy red: 2 agents, seat first"));
-  CHECK(contains(r.output, "troupe: policy yellow: 2 agents, seat second"));
-  CHECK(contains(r.output, "\nred ["));  // each policy's progress lines, named
-  CHECK(contains(r.output, "\nyellow ["));
-  auto s = read_json(dir + "/summary.json");
-  CHECK(s["stop_reason"] == "env_steps");
-  REQUIRE(s["policies"].size() == 2);
-  // The budget counts both policies' steps; each policy has its own share.
-  CHECK(s["env_steps"].get<long>() == policy_steps(s, 0) + policy_steps(s, 1));
-  CHECK(s["env_steps"].get<long>() >= 600000);
-  CHECK(s["env_steps"].get<long>() < 800000);
-  for (int p = 0; p < 2; ++p) CHECK(policy_steps(s, p) > 150000);
-  check_accounting(s);
-  for (const std::string name : {"red", "yellow"}) {
-    CAPTURE(name);
-    const std::string own = dir + "/policies/" + name;
-    const auto mine = read_json(own + "/summary.json");
-    check_accounting(mine);
-    CHECK(mine["policy"] == name);
-    CHECK(mine["updates"].get<long>() > 0);
-    CHECK(std::filesystem::exists(own + "/metrics.csv"));
-    CHECK(std::filesystem::is_directory(dir + "/tensorboard/" + name));
-    CHECK(std::filesystem::is_directory(own + "/checkpoints"));
-    CHECK(contains(read_file(own + "/config.yaml"), name == "red" ? "seat: first" : "seat: second"));
-  }
-  CHECK(!std::filesystem::exists(dir + "/checkpoints"));
-  CHECK(contains(read_file(dir + "/policies/yellow/config.yaml"), "lr: 0.001"));
-  const long red_before = policy_steps(s, 0), yellow_before = policy_steps(s, 1);
-
-  // Resumed: each policy from its own newest checkpoint, its metrics.csv
-  // continued.
-  r = run_troupe("train --resume " + dir + " --set run.stop.env_steps=1500000");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, "resuming from " + dir + "/policies/red/checkpoints/"));
-  CHECK(contains(r.output, "resuming from " + dir + "/policies/yellow/checkpoints/"));
-  s = read_json(dir + "/summary.json");
-  CHECK(s["stop_reason"] == "env_steps");
-  CHECK(s["env_steps"].get<long>() >= 1500000);
-  CHECK(policy_steps(s, 0) > red_before);
-  CHECK(policy_steps(s, 1) > yellow_before);
-  check_accounting(s);
-
-  // Each policy evaluated from its own seat's view; red learned to beat a
-  // random player from the seat it trained in.
-  r = run_troupe("eval " + dir + " --policy red --greedy --episodes 100 --opponent random --seat first --json " + dir +
-                 "/red.json");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  const auto red = read_json(dir + "/red.json");
-  CHECK(red["seats"]["first"]["wins"].get<int>() >= 70);
-  r = run_troupe("eval " + dir + " --episodes 10 --opponent " + dir + "/policies/red --policy yellow --seat second");
-  INFO(r.output);
-  CHECK(r.exit_code == 0);
-  r = run_troupe("eval " + dir + " --policy blue --episodes 2");
-  CHECK(r.exit_code == 2);
-  CHECK(contains(r.output, "--policy blue: no such policy (the run's are red, yellow)"));
-
-  // Export: the named policy, the first by default.
-  r = run_troupe("export " + dir + " --policy yellow --out " + dir + "/yellow.pt");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, dir + "/policies/yellow/checkpoints/"));
-  CHECK(std::filesystem::file_size(dir + "/yellow.pt") > 0);
-  r = run_troupe("export " + dir + " --out " + dir + "/first.pt");
-  REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, dir + "/policies/red/checkpoints/"));
-  r = run_troupe("export " + dir + "/policies/red/checkpoints --policy red --out " + dir + "/x.pt");
-  CHECK(r.exit_code == 2);
-}
-
-TEST_CASE("policies with a league each: Connect Four's red and yellow each play the other's snapshots; resume; eval") {
+TEST_CASE("policies with a league each: Connect Four's red and yellow each play the other's snapshots, with files of their own; resume; eval, export --policy") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml";
   const std::string dir = fresh_dir("e2e_policies_leagues");
   // yellow's network is narrower, so that a snapshot's shape says whose it is.
   const std::string two = " --set 'policies={red: {agents: [player_0]}, yellow: {agents: [player_1], model: {hidden: [48]}}}'";
   const std::string quick = " --set selfplay.snapshot_every_updates=100 --set selfplay.pool_size=3"
                             " --set checkpoint.every_seconds=0.5 --set log.progress=false";
-  auto r = run_troupe("train " + config + " --run-dir " + dir + two + " --set run.stop.env_steps=400000" + quick);
+  auto r = run_troupe("train " + config + " --run-dir " + dir + two + " --set run.stop.env_steps=400000" + quick +
+                      " --set log.progress=true --set log.progress_seconds=0.5");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "troupe: policy red: 1 agent, seat first"));
+  CHECK(contains(r.output, "troupe: policy yellow: 1 agent, seat second"));
+  CHECK(contains(r.output, "\nred ["));  // each policy's progress lines, named
+  CHECK(contains(r.output, "\nyellow ["));
   auto s = read_json(dir + "/summary.json");
   CHECK(s["stop_reason"] == "env_steps");
   check_accounting(s);
+  REQUIRE(s["policies"].size() == 2);
+  // The budget counts both policies' steps; each policy has its own share.
+  CHECK(s["env_steps"].get<long>() == policy_steps(s, 0) + policy_steps(s, 1));
+  CHECK(s["env_steps"].get<long>() >= 400000);
+  CHECK(s["env_steps"].get<long>() < 550000);
+  for (int p = 0; p < 2; ++p) CHECK(policy_steps(s, p) > 100000);
+  CHECK(!std::filesystem::exists(dir + "/checkpoints"));  // each policy's are its own
   long games[2] = {0, 0}, taken[2] = {0, 0};
   const std::string names[2] = {"red", "yellow"}, other_seat[2] = {"seat: second", "seat: first"};
   for (int p = 0; p < 2; ++p) {
+    CAPTURE(names[p]);
     const std::string own = dir + "/policies/" + names[p];
-    const auto league = read_json(own + "/summary.json")["selfplay"];
+    const auto mine = read_json(own + "/summary.json");
+    check_accounting(mine);
+    CHECK(mine["policy"] == names[p]);
+    CHECK(mine["updates"].get<long>() > 0);
+    CHECK(std::filesystem::is_directory(dir + "/tensorboard/" + names[p]));
+    CHECK(std::filesystem::is_directory(own + "/checkpoints"));
+    const std::string own_config = read_file(own + "/config.yaml");
+    CHECK(contains(own_config, p == 0 ? "seat: first" : "seat: second"));
+    CHECK(contains(own_config, "\n    - 48\n") == (p == 1));  // yellow's own model keys
+    const auto league = mine["selfplay"];
     REQUIRE(league.is_object());
     games[p] = league["games"].get<long>();
     taken[p] = league["snapshots_taken"].get<long>();
@@ -156,12 +97,19 @@ TEST_CASE("policies with a league each: Connect Four's red and yellow each play 
     CHECK(report["seats"][seat]["wins"].get<int>() >= 75);
   }
 
-  // Resumed: both leagues go on from where they were.
+  // Resumed: each policy from its own newest checkpoint, both leagues from
+  // where they were.
+  const long red_before = policy_steps(s, 0), yellow_before = policy_steps(s, 1);
   r = run_troupe("train --resume " + dir + " --set run.stop.env_steps=550000" + quick);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, "resuming from " + dir + "/policies/red/checkpoints/"));
+  CHECK(contains(r.output, "resuming from " + dir + "/policies/yellow/checkpoints/"));
   s = read_json(dir + "/summary.json");
   check_accounting(s);
+  CHECK(s["env_steps"].get<long>() >= 550000);
+  CHECK(policy_steps(s, 0) > red_before);
+  CHECK(policy_steps(s, 1) > yellow_before);
   for (int p = 0; p < 2; ++p) {
     const auto league = read_json(dir + "/policies/" + names[p] + "/summary.json")["selfplay"];
     CHECK(league["games"].get<long>() > games[p]);
@@ -178,6 +126,25 @@ TEST_CASE("policies with a league each: Connect Four's red and yellow each play 
   CHECK(contains(vs["opponent_source"].get<std::string>(), "/policies/red/selfplay/snapshots/"));
   const auto& first = vs["seats"]["first"];
   CHECK(first["wins"].get<int>() + first["draws"].get<int>() + first["losses"].get<int>() == 20);
+  // The two policies against each other, one named as a run directory.
+  r = run_troupe("eval " + dir + " --episodes 10 --opponent " + dir + "/policies/red --policy yellow --seat second");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  r = run_troupe("eval " + dir + " --policy blue --episodes 2");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, "--policy blue: no such policy (the run's are red, yellow)"));
+
+  // Export: the named policy, the first by default.
+  r = run_troupe("export " + dir + " --policy yellow --out " + dir + "/yellow.pt");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, dir + "/policies/yellow/checkpoints/"));
+  CHECK(std::filesystem::file_size(dir + "/yellow.pt") > 0);
+  r = run_troupe("export " + dir + " --out " + dir + "/first.pt");
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.output, dir + "/policies/red/checkpoints/"));
+  r = run_troupe("export " + dir + "/policies/red/checkpoints --policy red --out " + dir + "/x.pt");
+  CHECK(r.exit_code == 2);
 }
 
 TEST_CASE("policies: what several policies cannot do yet is refused before anything runs") {
@@ -194,8 +161,8 @@ TEST_CASE("policies: Signal-v0's sender and receiver, of different spaces, each 
   auto r = run_troupe("train " + config + " --run-dir " + dir);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, "troupe: policy sender: 1 agents, seat first"));
-  CHECK(contains(r.output, "troupe: policy receiver: 1 agents, seat second"));
+  CHECK(contains(r.output, "troupe: policy sender: 1 agent, seat first"));
+  CHECK(contains(r.output, "troupe: policy receiver: 1 agent, seat second"));
   // A code both keep: random play scores -1/3, the bar is 0.95.
   auto s = read_json(dir + "/summary.json");
   CHECK(s["stop_reason"] == "solved");
@@ -282,9 +249,9 @@ TEST_CASE("policies: three policies, a seat each of a three-agent Python AEC gam
                       "[receiver]}}' --set log.progress=false");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, "troupe: policy sender: 1 agents, seat first"));
-  CHECK(contains(r.output, "troupe: policy relay: 1 agents, seat second"));
-  CHECK(contains(r.output, "troupe: policy receiver: 1 agents, seat third"));
+  CHECK(contains(r.output, "troupe: policy sender: 1 agent, seat first"));
+  CHECK(contains(r.output, "troupe: policy relay: 1 agent, seat second"));
+  CHECK(contains(r.output, "troupe: policy receiver: 1 agent, seat third"));
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["stop_reason"] == "solved");
   CHECK(s["confirmations"].get<int>() >= 1);
@@ -389,8 +356,8 @@ TEST_CASE("two teams: Contest-v0's red and blue policies each learn their team a
   auto r = run_troupe("train " + config + " --run-dir " + dir + " --set run.stop.env_steps=3000000");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.output, "troupe: policy red: 1 agents, team red_0, red_1"));
-  CHECK(contains(r.output, "troupe: policy blue: 1 agents, team blue_0, blue_1"));
+  CHECK(contains(r.output, "troupe: policy red: 1 agent, team red_0, red_1"));
+  CHECK(contains(r.output, "troupe: policy blue: 1 agent, team blue_0, blue_1"));
   const auto s = read_json(dir + "/summary.json");
   check_accounting(s);
   // Zero-sum: what one team won the other lost.

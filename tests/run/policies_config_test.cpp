@@ -157,7 +157,7 @@ TEST_CASE("policies: what cannot run is refused, naming the key and why") {
                        "policies: {red: {agents: [red_*]}, blue: {agents: [blue_*]}}\n") == "");
   CHECK(policies_error(base + two, {"run.deterministic=true"}).find("key 'run.deterministic'") != std::string::npos);
   CHECK(policies_error("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 1}\n" + two)
-            .find("key 'agents.count': 1 agents for 2 policies") != std::string::npos);
+            .find("key 'agents.count': 1 agent for 2 policies") != std::string::npos);
   // A recurrent policy may play another (its state carried across the
   // other seat's moves: agents/opponent_states.hpp).
   CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_1], model: {recurrent: {kind: lstm}}}}\n") == "");
