@@ -11,12 +11,14 @@
 
 #include "app/policy_flags.hpp"
 #include "agents/evaluate.hpp"
+#include "agents/league.hpp"
 #include "agents/match.hpp"
 #include "envs/games/builtin_opponents.hpp"
 #include "envs/registry.hpp"
 #include "app/commands.hpp"
 #include "run/config_loader.hpp"
 #include "run/trained_model.hpp"
+#include "model/checkpoint_file.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -33,6 +35,22 @@ struct eval_options {
   std::string opponent;      // empty: the environment as configured
   std::string seat = "each";
 };
+
+// Which snapshots a run's league holds, said for a user who named another.
+std::string pool_said(const std::string& run_dir) {
+  const std::string file = run_dir + "/selfplay/league.json";
+  if (!std::filesystem::exists(file)) return "the run took no snapshots (they are taken with selfplay.enabled)";
+  agents::league::state league;
+  try {
+    league = agents::league_from_json(model::read_checkpoint_file(file), file);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  std::string ids;
+  for (const auto& s : league.pool) ids += (ids.empty() ? "" : ", ") + std::to_string(s.id);
+  return "the pool holds " + (ids.empty() ? std::string("none yet") : ids) + " (" + file +
+         "); a snapshot leaves it, and the disk, once selfplay.pool_size newer ones are taken";
+}
 
 // The folder of the run (or, with policies:, of the policy) `trained` is
 // from, whose selfplay/snapshots/ a snapshot:ID names; empty for a
@@ -70,8 +88,7 @@ agents::opponents_factory opponent_named(const eval_options& opts, const std::st
     if (run_dir.empty())
       throw config_error("--opponent " + o + ": a snapshot belongs to a run directory; " + opts.target + " is not one");
     path = run_dir + "/selfplay/snapshots/" + id + ".pt";
-    if (!std::filesystem::exists(path))
-      throw config_error("--opponent " + o + ": no " + path + " (snapshots are taken with selfplay.enabled)");
+    if (!std::filesystem::exists(path)) throw config_error("--opponent " + o + ": no " + path + ": " + pool_said(run_dir));
   }
   run::trained_model other = run::load_trained_model(path);
   const envs::env_spec other_spec = envs::spec_of(other.config.env);

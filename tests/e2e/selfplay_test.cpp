@@ -150,6 +150,9 @@ TEST_CASE("self-play: Connect Four trains against its snapshots, checkpoints, re
   r = run_troupe("eval " + dir + " --episodes 2 --opponent snapshot:999");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "snapshot:999"));
+  std::string pool_ids;  // the user is told which there are
+  for (const auto& p : s["selfplay"]["pool"]) pool_ids += (pool_ids.empty() ? "" : ", ") + std::to_string(p["id"].get<long>());
+  CHECK(contains(r.output, "the pool holds " + pool_ids + " ("));
   r = run_troupe("eval " + dir + " --episodes 2 --opponent builtin:minimax");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, "'minimax' is not an opponent"));
