@@ -141,6 +141,13 @@ struct opponent_request {
 
 struct opponent_reply {
   std::vector<float> actions;
+  // Games begun in this request's events whose drawn player searches the
+  // game's own state (a Python game's alphabeta:N): the worker, which holds
+  // the games, plays them itself, player local_players[k] seeded
+  // local_seeds[k] for game local_games[k]; their rows' actions here are 0.
+  std::vector<std::int32_t> local_games;
+  std::vector<std::string> local_players;
+  std::vector<std::uint64_t> local_seeds;
   // For a viewer: who plays the watched game's other seat, and its policy's
   // outputs at its last move there (envs::other_seat_view).
   std::string watched_who;
@@ -344,7 +351,8 @@ typename Inspector::result_type inspect(Inspector& f, opponent_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, opponent_reply& x) {
-  return f(caf::meta::type_name("opponent_reply"), x.actions, x.watched_who, x.watched_policy);
+  return f(caf::meta::type_name("opponent_reply"), x.actions, x.local_games, x.local_players, x.local_seeds,
+           x.watched_who, x.watched_policy);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, cluster_final& x) {

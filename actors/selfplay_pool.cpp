@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -196,9 +197,15 @@ class pool_opponents final : public envs::opponents {
     states_.start(game);
     std::mt19937_64 rng(seed);
     std::uint64_t id = pool_->league().draw(rng);
+    handed_over_.erase(game);
     if (agents::league::is_builtin(id)) {  // a built-in player: no owner to ask
       playing_[size_t(game)] = id;
-      builtin_player(id).start_episode(game, rng());
+      const std::uint64_t player_seed = rng();
+      const std::string name = builtin_name(id);
+      if (!games_ && envs::games::searches_games(name, spec_.id))
+        handed_over_[game] = {name, player_seed};  // the games are a worker's
+      else
+        builtin_player(id).start_episode(game, player_seed);
       release_unused();
       return;
     }
@@ -212,8 +219,18 @@ class pool_opponents final : public envs::opponents {
     release_unused();
   }
 
+  std::optional<handed_over> handed_over_at_start(int game) const override {
+    const auto it = handed_over_.find(game);
+    if (it == handed_over_.end()) return std::nullopt;
+    return it->second;
+  }
+
   void describe(int game, envs::other_seat_view& view) const override {
     const std::uint64_t id = playing_[size_t(game)];
+    if (const auto it = handed_over_.find(game); it != handed_over_.end()) {
+      view.who = it->second.player;
+      return;
+    }
     if (agents::league::is_builtin(id)) {
       const auto it = builtins_.find(id);
       if (it != builtins_.end()) it->second->describe(game, view);
@@ -232,10 +249,14 @@ class pool_opponents final : public envs::opponents {
     }
   }
 
+  std::string builtin_name(std::uint64_t id) const {
+    return pool_->league().settings().builtins.at(size_t(id - agents::league::first_builtin));
+  }
+
   envs::opponents& builtin_player(std::uint64_t id) {
     auto it = builtins_.find(id);
     if (it == builtins_.end()) {
-      const std::string name = pool_->league().saved().builtins.at(size_t(id - agents::league::first_builtin)).builtin;
+      const std::string name = builtin_name(id);
       it = builtins_.emplace(id, envs::games::builtin_opponents(name, int(playing_.size()), env_, spec_, "selfplay.builtin")).first;
       if (games_) it->second->play_in(*games_);
     }
@@ -352,6 +373,7 @@ class pool_opponents final : public envs::opponents {
   envs::env_spec spec_;
   envs::turn_based_vector* games_ = nullptr;  // what the built-in players search
   std::vector<std::uint64_t> playing_;  // each game's opponent
+  std::map<int, handed_over> handed_over_;  // games whose drawn player searches them where they are
   std::map<std::uint64_t, player> players_;
   std::map<std::uint64_t, std::unique_ptr<envs::opponents>> builtins_;  // built-in players, made when first drawn
   size_t obs_, width_, mask_;

@@ -91,6 +91,8 @@ class league {
   static constexpr int recent_games = 500;
   std::vector<snapshot> pool() const;
   state saved() const;
+  // Fixed at construction, so read without the lock.
+  const league_settings& settings() const { return settings_; }
   // Restores `s`; built-in players are settings.builtins, each with its
   // rating and games from `s` where it names the same player.
   void restore(const state& s);

@@ -121,7 +121,7 @@ void play_in_window(envs::env& env, playback_policy& policy, const playback_opti
   }
   report_window(*window, opts.window, opts.who,
                 ", " + std::to_string(env_steps) + " env steps, " + std::to_string(episodes_done) +
-                    " episodes finished");
+                    (episodes_done == 1 ? " episode finished" : " episodes finished"));
 }
 
 }  // namespace troupe::app

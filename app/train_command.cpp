@@ -26,7 +26,6 @@
 #include "app/summary.hpp"
 #include "app/teardown_watchdog.hpp"
 #include "app/training.hpp"
-#include "envs/games/builtin_opponents.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::app {
@@ -138,12 +137,6 @@ prepared_run prepare(const train_options& opts) {
   const bool serving = !opts.listen.empty();
   if (!serving && config.agents.count == 0)
     throw config_error("agents.count is 0: only troupe serve runs without local agents");
-  if (serving && config.selfplay.enabled && config.selfplay.builtin_probability > 0)
-    for (const std::string& name : config.selfplay.builtin)
-      if (envs::games::searches_games(name, config.env.id))
-        throw config_error(p.config_path + ": key 'selfplay.builtin': '" + name + "' searches the game's own state, "
-                           "which stays on a worker's node in a run that serves workers: leave it out, or set "
-                           "selfplay.builtin_probability to 0");
   if (serving && config.run.deterministic)
     throw config_error(p.config_path + ": key 'run.deterministic': workers' rollouts arrive in the network's order, "
                        "not in rounds: a run that serves workers cannot be deterministic (leave the key off)");

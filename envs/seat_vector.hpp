@@ -20,6 +20,7 @@
 // the mover again.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,17 @@ class opponents {
   // when a policy made its last move in the watched game, that policy's
   // outputs there into view.policy.
   virtual void describe(int game, other_seat_view& view) const {}
+  // A player that searches the games themselves (envs/games/
+  // builtin_opponents.hpp's searches_games), drawn at game `game`'s start
+  // by an object that was never given the games (play_in): the learner's
+  // node, moving for a cluster worker's games. It cannot play there, so
+  // its name and seed go to whoever holds the games, and the game's rows
+  // are left unanswered here. None when this object plays the game.
+  struct handed_over {
+    std::string player;
+    std::uint64_t seed = 0;
+  };
+  virtual std::optional<handed_over> handed_over_at_start(int game) const { return std::nullopt; }
   // A viewer watches an agent's env 0: a policy that plays its other seat
   // asks its model-owner for that row's outputs too.
   static constexpr int watched_game = 0;

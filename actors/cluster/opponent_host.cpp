@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "actors/errors.hpp"
@@ -33,6 +34,17 @@ opponent_host_actor::behavior_type host_behavior(host_pointer self, opponents_ma
             else
               st.players->start_episode(req.event_games[k], req.event_seeds[k]);
           opponent_reply reply;
+          // Each game's episode now running, if it began in this request
+          // (its last event a start: earlier ones ended without a move here).
+          std::set<std::int32_t> seen;
+          for (size_t k = req.event_games.size(); k-- > 0;) {
+            if (!seen.insert(req.event_games[k]).second || req.event_ended[k]) continue;
+            if (const auto handed = st.players->handed_over_at_start(req.event_games[k])) {
+              reply.local_games.push_back(req.event_games[k]);
+              reply.local_players.push_back(handed->player);
+              reply.local_seeds.push_back(handed->seed);
+            }
+          }
           const int rows = int(req.games.size());
           if (rows > 0) {
             reply.actions.assign(size_t(rows) * size_t(width), 0.0f);

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "actors/cluster/message_checks.hpp"
+#include "envs/games/builtin_opponents.hpp"
 #include "envs/seat_vector.hpp"
 
 namespace troupe::actors {
@@ -18,9 +21,12 @@ constexpr auto move_timeout = std::chrono::seconds(60);
 class remote_players final : public envs::opponents {
  public:
   remote_players(caf::actor_system& sys, cluster_gateway_actor gateway, std::uint32_t agent_id, int games,
-                 const envs::env_spec& spec)
+                 const envs::env_config& env, const envs::env_spec& spec)
       : self_(sys),
         gateway_(std::move(gateway)),
+        games_(games),
+        env_(env),
+        spec_(spec),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
         mask_(size_t(spec.action.choice_count())) {
@@ -35,9 +41,19 @@ class remote_players final : public envs::opponents {
     if (!pending_.event_games.empty()) self_->send(gateway_, std::move(pending_));
   }
 
-  void start_episode(int game, std::uint64_t seed) override { add_event(game, false, seed, 0.0); }
+  void play_in(envs::turn_based_vector& games) override { held_ = &games; }
 
-  void end_episode(int game, double learner_return) override { add_event(game, true, 0, learner_return); }
+  void start_episode(int game, std::uint64_t seed) override {
+    playing_here_.erase(game);  // until the learner's node says otherwise
+    add_event(game, false, seed, 0.0);
+  }
+
+  void end_episode(int game, double learner_return) override {
+    if (const auto it = playing_here_.find(game); it != playing_here_.end())
+      local_[it->second]->end_episode(game, learner_return);
+    playing_here_.erase(game);
+    add_event(game, true, 0, learner_return);
+  }
 
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
            float* actions) override {
@@ -53,15 +69,71 @@ class remote_players final : public envs::opponents {
       throw std::runtime_error("the learner's node answered " + std::to_string(reply.actions.size()) +
                                " action floats for " + std::to_string(rows) + " moves");
     std::copy(reply.actions.begin(), reply.actions.end(), actions);
+    play_here(games, agents, rows, observations, masks, actions);
   }
 
   void describe(int game, envs::other_seat_view& view) const override {
     if (game != watched_game) return;
     view.who = watched_who_;
     view.policy = watched_policy_;
+    if (const auto it = playing_here_.find(game); it != playing_here_.end()) view.who = it->second + " (on this node)";
   }
 
  private:
+  // The games the learner's node handed back (a player that searches the
+  // game's own state, which is here): each started with its player.
+  void take_handovers(const opponent_reply& reply) {
+    const size_t n = reply.local_games.size();
+    if (reply.local_players.size() != n || reply.local_seeds.size() != n)
+      throw std::runtime_error("the learner's node handed over " + std::to_string(n) + " games with " +
+                               std::to_string(reply.local_players.size()) + " players and " +
+                               std::to_string(reply.local_seeds.size()) + " seeds");
+    for (size_t k = 0; k < n; ++k) {
+      const int game = reply.local_games[k];
+      const std::string& name = reply.local_players[k];
+      if (game < 0 || game >= games_)
+        throw std::runtime_error("the learner's node handed over game " + std::to_string(game) + " of " +
+                                 std::to_string(games_));
+      if (!envs::games::searches_games(name, spec_.id) || !held_)
+        throw std::runtime_error("the learner's node handed over game " + std::to_string(game) + " to '" +
+                                 name.substr(0, 64) + "', which is not a player that searches the games here");
+      auto it = local_.find(name);
+      if (it == local_.end()) {
+        it = local_.emplace(name, envs::games::builtin_opponents(name, games_, env_, spec_, "selfplay.builtin")).first;
+        it->second->play_in(*held_);
+      }
+      it->second->start_episode(game, reply.local_seeds[k]);
+      playing_here_[game] = name;
+    }
+  }
+
+  // The rows of games played here, by their players, into `actions`.
+  void play_here(const int* games, const int* agents, int rows, const float* observations,
+                 const std::uint8_t* masks, float* actions) {
+    if (playing_here_.empty()) return;
+    for (auto& [name, player] : local_) {
+      std::vector<int> mine, their_games, their_agents;
+      std::vector<float> obs, moves;
+      std::vector<std::uint8_t> legal;
+      for (int r = 0; r < rows; ++r) {
+        const auto it = playing_here_.find(games[r]);
+        if (it == playing_here_.end() || it->second != name) continue;
+        mine.push_back(r);
+        their_games.push_back(games[r]);
+        their_agents.push_back(agents[r]);
+        obs.insert(obs.end(), observations + size_t(r) * obs_, observations + size_t(r + 1) * obs_);
+        if (masks) legal.insert(legal.end(), masks + size_t(r) * mask_, masks + size_t(r + 1) * mask_);
+      }
+      if (mine.empty()) continue;
+      moves.resize(mine.size() * width_);
+      player->act(their_games.data(), their_agents.data(), int(mine.size()), obs.data(),
+                  masks ? legal.data() : nullptr, moves.data());
+      for (size_t i = 0; i < mine.size(); ++i)
+        std::copy(moves.begin() + long(i * width_), moves.begin() + long((i + 1) * width_),
+                  actions + size_t(mine[i]) * width_);
+    }
+  }
+
   void add_event(int game, bool ended, std::uint64_t seed, double learner_return) {
     if (pending_.event_games.size() >= most_events_) ask();  // no moves: the events alone
     pending_.event_games.push_back(game);
@@ -84,11 +156,18 @@ class remote_players final : public envs::opponents {
       throw std::runtime_error("the learner's node did not move for the other seat: " + failure);
     watched_who_ = reply.watched_who.substr(0, 64);
     watched_policy_ = reply.watched_policy;
+    take_handovers(reply);
     return reply;
   }
 
   caf::scoped_actor self_;
   cluster_gateway_actor gateway_;
+  int games_;
+  envs::env_config env_;  // a local player's game and interpreter
+  envs::env_spec spec_;
+  envs::turn_based_vector* held_ = nullptr;  // the games, which a local player searches
+  std::map<std::string, std::unique_ptr<envs::opponents>> local_;  // players made here, by name
+  std::map<int, std::string> playing_here_;  // games whose episode a local player plays
   size_t obs_, width_, mask_;
   size_t most_events_ = 0;
   opponent_request pending_;
@@ -99,8 +178,9 @@ class remote_players final : public envs::opponents {
 }  // namespace
 
 opponent_source remote_opponents(cluster_gateway_actor gateway, std::uint32_t agent_id) {
-  return [gateway, agent_id](caf::actor_system& sys, int games, const envs::env_config&, const envs::env_spec& spec) {
-    return std::make_unique<remote_players>(sys, gateway, agent_id, games, spec);
+  return [gateway, agent_id](caf::actor_system& sys, int games, const envs::env_config& env,
+                             const envs::env_spec& spec) {
+    return std::make_unique<remote_players>(sys, gateway, agent_id, games, env, spec);
   };
 }
 

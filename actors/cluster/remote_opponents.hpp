@@ -4,7 +4,10 @@
 // thread asks the gateway, which relays to the agent's opponent host
 // (actors/cluster/opponent_host.hpp). The episodes that began and ended
 // since the last request ride on the next one, in order, so a round of
-// moves is one round trip.
+// moves is one round trip. A player drawn there that searches the game's
+// own state (a Python game's alphabeta:N) cannot play on the learner's
+// node: the answer hands that game back, and it is played here, in the
+// worker's games, by the player and seed the league drew.
 #include <cstdint>
 
 #include "actors/agent_actor.hpp"

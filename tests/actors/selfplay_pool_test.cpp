@@ -157,6 +157,73 @@ TEST_CASE("selfplay pool: opponents from it answer every game through the owners
   pool->stop();
 }
 
+TEST_CASE("selfplay pool: a player that searches the game, drawn where the games are not, is handed over with its seed") {
+  // The learner's node moving for a worker's games: no play_in. A Python
+  // game's alphabeta:N searches the game's own state, so it is handed over;
+  // Connect Four's reads the board from the observation, so it plays here.
+  const std::string dir = tests::temp_file("selfplay_handed_over", "run/selfplay");
+  std::filesystem::remove_all(dir);
+  pool_fixture f(dir);
+  f.setup.selfplay.builtin = {"alphabeta:2", "alphabeta:3"};
+  f.setup.selfplay.builtin_probability = 1.0;
+  auto pool = f.pool();
+  const int games = 8;
+  envs::env_spec python_game = envs::games::connect_four_game().spec();
+  python_game.id = "python:tictactoe:make";
+  envs::env_config env;
+  env.id = python_game.id;
+  auto others = actors::opponents_from(*f.sys, pool, games, env, python_game);
+  auto again = actors::opponents_from(*f.sys, pool, games, env, python_game);
+  std::vector<int> rows(games), movers(size_t(games), 1);
+  std::iota(rows.begin(), rows.end(), 0);
+  std::vector<float> obs(size_t(games) * 84, 0.f);
+  std::vector<std::uint8_t> masks(size_t(games) * 7, 1);
+  std::set<std::string> drawn;
+  for (int round = 0; round < 10; ++round) {
+    for (int g = 0; g < games; ++g) {
+      const std::uint64_t seed = std::uint64_t(round * 100 + g);
+      others->start_episode(g, seed);
+      again->start_episode(g, seed);
+      const auto handed = others->handed_over_at_start(g);
+      REQUIRE(handed.has_value());
+      drawn.insert(handed->player);
+      // The player and its seed follow from the episode's seed alone.
+      CHECK(again->handed_over_at_start(g)->player == handed->player);
+      CHECK(again->handed_over_at_start(g)->seed == handed->seed);
+      envs::other_seat_view view;
+      others->describe(g, view);
+      CHECK(view.who == handed->player);
+    }
+    // Nothing here plays them: their rows are left as they were.
+    std::vector<float> actions(size_t(games), -1.f);
+    others->act(rows.data(), movers.data(), games, obs.data(), masks.data(), actions.data());
+    for (float a : actions) CHECK(a == -1.f);
+    for (int g = 0; g < games; ++g) others->end_episode(g, g % 2 ? 1.0 : -1.0);
+  }
+  CHECK(drawn == std::set<std::string>{"alphabeta:2", "alphabeta:3"});
+  // The results were rated against the players the games were handed to.
+  std::int64_t builtin_games = 0;
+  for (const auto& b : pool->league().saved().builtins) builtin_games += b.games;
+  CHECK(builtin_games == 10 * games);
+
+  // Connect Four's own alphabeta:2 plays on the learner's node: nothing handed over, every row answered.
+  const envs::env_spec native = envs::games::connect_four_game().spec();
+  envs::env_config c4;
+  c4.id = native.id;
+  auto here = actors::opponents_from(*f.sys, pool, games, c4, native);
+  std::vector<float> actions(size_t(games), -1.f);
+  for (int g = 0; g < games; ++g) {
+    here->start_episode(g, std::uint64_t(g));
+    CHECK_FALSE(here->handed_over_at_start(g).has_value());
+  }
+  here->act(rows.data(), movers.data(), games, obs.data(), masks.data(), actions.data());
+  for (float a : actions) CHECK((a >= 0.f && a < 7.f));
+  others.reset();
+  again.reset();
+  here.reset();
+  pool->stop();
+}
+
 TEST_CASE("selfplay pool: snapshots leave the pool with their files; a resumed pool serves the same ones, rated as they were") {
   const std::string dir = tests::temp_file("selfplay_resume", "run/selfplay");
   std::filesystem::remove_all(dir);

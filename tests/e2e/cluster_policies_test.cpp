@@ -249,13 +249,37 @@ TEST_CASE("cluster: self-play of a game of three agents on a worker: a snapshot 
   check_policy_accounting(s);
 }
 
-TEST_CASE("cluster: a built-in player that searches the game's own state cannot be drawn in a run that serves workers") {
-  // tic-tac-toe in Python: its alpha-beta player searches copies of the game, which stays on the worker.
-  const auto r = troupe::tests::run_troupe(
-      "serve " + std::string(TROUPE_SOURCE_DIR) + "/configs/connect_four_selfplay.yaml --listen 127.0.0.1:0 --token t"
-      " --set env.id=python:tictactoe:make --set model.kind=mlp --set env.python_path=[" +
-      std::string(TROUPE_SOURCE_DIR) + "/examples/python_game]");
-  CHECK(r.exit_code == 2);
-  CHECK(r.output.find("key 'selfplay.builtin': 'alphabeta:1' searches the game's own state") != std::string::npos);
+TEST_CASE("cluster: a built-in player that searches the game's own state, drawn by the learner's league, plays in the worker's games") {
+  // tic-tac-toe in Python: its alpha-beta players search copies of the
+  // game, which lives on the worker; the league on the learner draws them
+  // and hands each such game back to the worker with the player's seed.
+  const std::string dir = troupe::tests::fresh_dir("cluster_handed_over");
+  const std::string log = serve_with_workers(
+      dir, "connect_four_selfplay.yaml",
+      {"env.id=python:tictactoe:make", "env.python_path=[" + std::string(TROUPE_SOURCE_DIR) + "/examples/python_game]",
+       "model.kind=mlp", "selfplay.builtin=[alphabeta:1,alphabeta:2]", "selfplay.builtin_probability=0.5",
+       "selfplay.snapshot_every_updates=20", "env.envs_per_agent=8", "run.stop.env_steps=20000",
+       "run.stop.wall_seconds=90"},
+      1, 2);
+  const auto s = read_json(dir + "/summary.json");
+  CHECK(s["stop_reason"] == "env_steps");
+  CHECK(s["agent_restarts"] == 0);  // no handover the worker could not take
+  CHECK(s["cluster"]["messages_rejected"] == 0);
+  CHECK(nodes_that_stepped(s) == std::set<std::string>{"w1"});
+  check_policy_accounting(s);
+  // Both searchers played and were rated, about half the games between them.
+  const auto& league = s["selfplay"];
+  long builtin_games = 0;
+  for (const auto& b : league["builtins"]) {
+    INFO(b.dump());
+    CHECK(b["games"].get<long>() > 0);
+    builtin_games += b["games"].get<long>();
+  }
+  CHECK(builtin_games > league["games"].get<long>() / 4);
+  // The searcher played its own moves, not whatever the rows held: this
+  // early the learner scores well below even against depth 2 (a player of
+  // random moves would score about 0.5 over both seats).
+  for (const auto& b : league["builtins"])
+    if (b["name"] == "alphabeta:2") CHECK(b["learner_score"].get<double>() < 0.4);
 }
 }
