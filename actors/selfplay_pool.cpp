@@ -10,6 +10,7 @@
 #include "actors/model_owner.hpp"
 #include "agents/opponent_states.hpp"
 #include "envs/games/builtin_opponents.hpp"
+#include "envs/routed_opponents.hpp"
 #include "model/checkpoint.hpp"
 #include "model/checkpoint_file.hpp"
 #include "run/config_loader.hpp"
@@ -182,6 +183,7 @@ class pool_opponents final : public envs::opponents {
         env_(env),
         spec_(spec),
         playing_(size_t(games), agents::league::latest),
+        share_(spec),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
         mask_(size_t(spec.action.choice_count())),
@@ -270,18 +272,10 @@ class pool_opponents final : public envs::opponents {
     // side by side.
     std::vector<std::pair<player*, std::vector<int>>> asked;
     for (auto& [id, b] : builtins_) {
-      std::vector<float> obs, moves;
-      std::vector<std::uint8_t> legal;
-      const std::vector<int> mine = gather(id, games, rows, observations, masks, obs, legal);
-      if (mine.empty()) continue;
-      std::vector<int> their_games, their_agents;
-      for (int r : mine) {
-        their_games.push_back(games[r]);
-        their_agents.push_back(agents[r]);
-      }
-      moves.resize(mine.size() * width_);
-      b->act(their_games.data(), their_agents.data(), int(mine.size()), obs.data(), masks ? legal.data() : nullptr, moves.data());
-      scatter(mine, moves.data(), actions);
+      picked_.clear();
+      for (int r = 0; r < rows; ++r)
+        if (playing_[size_t(games[r])] == id) picked_.push_back(r);
+      if (!picked_.empty()) share_.act(*b, picked_, games, agents, observations, masks, actions);
     }
     for (auto& [id, p] : players_) {
       predict_request& req = p.client.request();
@@ -376,6 +370,8 @@ class pool_opponents final : public envs::opponents {
   std::map<int, handed_over> handed_over_;  // games whose drawn player searches them where they are
   std::map<std::uint64_t, player> players_;
   std::map<std::uint64_t, std::unique_ptr<envs::opponents>> builtins_;  // built-in players, made when first drawn
+  std::vector<int> picked_;  // one built-in player's rows of a round
+  envs::row_share share_;
   size_t obs_, width_, mask_;
   std::string failure_;  // the first opponent that did not answer this round
   std::vector<float> watched_policy_;  // the outputs of the watched game's last move by a policy

@@ -12,7 +12,7 @@ class routed final : public opponents {
  public:
   routed(std::vector<std::unique_ptr<opponents>> players, const std::vector<std::vector<int>>& agents_of_player,
          const env_spec& spec)
-      : players_(std::move(players)), sizes_(spec) {
+      : players_(std::move(players)), share_(spec) {
     if (agents_of_player.size() != players_.size())
       throw std::invalid_argument("route_by_agent: " + std::to_string(players_.size()) + " players, agents for " +
                                   std::to_string(agents_of_player.size()));
@@ -44,48 +44,51 @@ class routed final : public opponents {
 
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
            float* actions) override {
-    const size_t obs = size_t(sizes_.obs), width = size_t(sizes_.action), choices = size_t(sizes_.mask);
     for (size_t p = 0; p < players_.size(); ++p) {
       picked_.clear();
       for (int r = 0; r < rows; ++r) {
         const int a = agents[r];
         if (a < 0 || a >= int(player_of_agent_.size()) || player_of_agent_[size_t(a)] < 0)
           throw std::logic_error("routed opponents: no player for agent " + std::to_string(a));
-        if (player_of_agent_[size_t(a)] == int(p)) picked_.push_back(r);
-      }
-      if (picked_.empty()) continue;
-      const size_t n = picked_.size();
-      games_.resize(n);
-      agents_.resize(n);
-      obs_.resize(n * obs);
-      masks_.resize(n * choices);
-      actions_.resize(n * width);
-      for (size_t i = 0; i < n; ++i) {
-        const size_t r = size_t(picked_[i]);
-        games_[i] = games[r];
-        agents_[i] = agents[r];
-        std::copy_n(observations + r * obs, obs, &obs_[i * obs]);
-        if (masks) std::copy_n(masks + r * choices, choices, &masks_[i * choices]);
+        if (player_of_agent_[size_t(a)] != int(p)) continue;
+        picked_.push_back(r);
         if (games[r] == watched_game) watched_player_ = p;
       }
-      players_[p]->act(games_.data(), agents_.data(), int(n), obs_.data(), masks ? masks_.data() : nullptr,
-                           actions_.data());
-      for (size_t i = 0; i < n; ++i) std::copy_n(&actions_[i * width], width, actions + size_t(picked_[i]) * width);
+      if (!picked_.empty()) share_.act(*players_[p], picked_, games, agents, observations, masks, actions);
     }
   }
 
  private:
   std::vector<std::unique_ptr<opponents>> players_;
   std::vector<int> player_of_agent_;
-  side_sizes sizes_;
   size_t watched_player_ = 0;
-  // One player's rows of a round, reused.
-  std::vector<int> picked_, games_, agents_;
-  std::vector<float> obs_, actions_;
-  std::vector<std::uint8_t> masks_;
+  std::vector<int> picked_;  // one player's rows of a round, reused
+  row_share share_;
 };
 
 }  // namespace
+
+row_share::row_share(const env_spec& spec) : sizes_(spec) {}
+
+void row_share::act(opponents& player, const std::vector<int>& picked, const int* games, const int* agents,
+                    const float* observations, const std::uint8_t* masks, float* actions) {
+  const size_t obs = size_t(sizes_.obs), width = size_t(sizes_.action), choices = size_t(sizes_.mask);
+  const size_t n = picked.size();
+  games_.resize(n);
+  agents_.resize(n);
+  obs_.resize(n * obs);
+  masks_.resize(n * choices);
+  actions_.resize(n * width);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = size_t(picked[i]);
+    games_[i] = games[r];
+    agents_[i] = agents[r];
+    std::copy_n(observations + r * obs, obs, &obs_[i * obs]);
+    if (masks) std::copy_n(masks + r * choices, choices, &masks_[i * choices]);
+  }
+  player.act(games_.data(), agents_.data(), int(n), obs_.data(), masks ? masks_.data() : nullptr, actions_.data());
+  for (size_t i = 0; i < n; ++i) std::copy_n(&actions_[i * width], width, actions + size_t(picked[i]) * width);
+}
 
 std::unique_ptr<opponents> route_by_agent(std::vector<std::unique_ptr<opponents>> players,
                                           const std::vector<std::vector<int>>& agents_of_player,

@@ -12,6 +12,24 @@
 
 namespace troupe::envs {
 
+// One player's share of a round's rows: rows `picked` of the round (in
+// order) gathered, asked of `player` in one call, and its answers written
+// back into those rows of `actions`. Its buffers are kept for the next
+// round. What route_by_agent does for each of its players, and what any
+// object that splits a round between players does.
+class row_share {
+ public:
+  explicit row_share(const env_spec& spec);
+  void act(opponents& player, const std::vector<int>& picked, const int* games, const int* agents,
+           const float* observations, const std::uint8_t* masks, float* actions);
+
+ private:
+  side_sizes sizes_;
+  std::vector<int> games_, agents_;
+  std::vector<float> obs_, actions_;
+  std::vector<std::uint8_t> masks_;
+};
+
 // `agents_of_player[p]`: the agents (indices, 0 moves first) players[p]
 // plays; an agent no player lists is the side's, never asked. `spec`: the
 // spaces of the agents they play (alike: envs::specs_of_side). Throws

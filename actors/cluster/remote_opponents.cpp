@@ -9,6 +9,7 @@
 
 #include "actors/cluster/message_checks.hpp"
 #include "envs/games/builtin_opponents.hpp"
+#include "envs/routed_opponents.hpp"
 #include "envs/seat_vector.hpp"
 
 namespace troupe::actors {
@@ -27,6 +28,7 @@ class remote_players final : public envs::opponents {
         games_(games),
         env_(env),
         spec_(spec),
+        share_(spec),
         obs_(size_t(spec.observation.flat_size())),
         width_(size_t(spec.action.flat_size())),
         mask_(size_t(spec.action.choice_count())) {
@@ -112,25 +114,12 @@ class remote_players final : public envs::opponents {
                  const std::uint8_t* masks, float* actions) {
     if (playing_here_.empty()) return;
     for (auto& [name, player] : local_) {
-      std::vector<int> mine, their_games, their_agents;
-      std::vector<float> obs, moves;
-      std::vector<std::uint8_t> legal;
+      picked_.clear();
       for (int r = 0; r < rows; ++r) {
         const auto it = playing_here_.find(games[r]);
-        if (it == playing_here_.end() || it->second != name) continue;
-        mine.push_back(r);
-        their_games.push_back(games[r]);
-        their_agents.push_back(agents[r]);
-        obs.insert(obs.end(), observations + size_t(r) * obs_, observations + size_t(r + 1) * obs_);
-        if (masks) legal.insert(legal.end(), masks + size_t(r) * mask_, masks + size_t(r + 1) * mask_);
+        if (it != playing_here_.end() && it->second == name) picked_.push_back(r);
       }
-      if (mine.empty()) continue;
-      moves.resize(mine.size() * width_);
-      player->act(their_games.data(), their_agents.data(), int(mine.size()), obs.data(),
-                  masks ? legal.data() : nullptr, moves.data());
-      for (size_t i = 0; i < mine.size(); ++i)
-        std::copy(moves.begin() + long(i * width_), moves.begin() + long((i + 1) * width_),
-                  actions + size_t(mine[i]) * width_);
+      if (!picked_.empty()) share_.act(*player, picked_, games, agents, observations, masks, actions);
     }
   }
 
@@ -168,6 +157,8 @@ class remote_players final : public envs::opponents {
   envs::turn_based_vector* held_ = nullptr;  // the games, which a local player searches
   std::map<std::string, std::unique_ptr<envs::opponents>> local_;  // players made here, by name
   std::map<int, std::string> playing_here_;  // games whose episode a local player plays
+  std::vector<int> picked_;                  // one local player's rows of a round
+  envs::row_share share_;
   size_t obs_, width_, mask_;
   size_t most_events_ = 0;
   opponent_request pending_;
