@@ -353,14 +353,19 @@ TEST_CASE("a team: a Python Parallel game of three agents trains as one policy")
 TEST_CASE("two teams: Contest-v0's red and blue policies each learn their team against the other; each beats a random team") {
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/contest_teams.yaml";
   const std::string dir = fresh_dir("e2e_contest");
-  auto r = run_troupe("train " + config + " --run-dir " + dir + " --set run.stop.env_steps=3000000");
+  // A window of 1000 episodes a policy: red's and blue's are different
+  // games (each learner's agent plays the other's latest parameters), so
+  // the two means agree only up to their sampling spread, which 100
+  // episodes left near the bar below (0.022 + 0.036 failed it once).
+  auto r = run_troupe("train " + config + " --run-dir " + dir +
+                      " --set run.stop.env_steps=3000000 --set run.stop.window=1000");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.output, "troupe: policy red: 1 agent, team red_0, red_1"));
   CHECK(contains(r.output, "troupe: policy blue: 1 agent, team blue_0, blue_1"));
   const auto s = read_json(dir + "/summary.json");
   check_accounting(s);
-  // Zero-sum: what one team won the other lost.
+  // Zero-sum: what one team wins in its games the other loses in its own.
   INFO(s.dump(1));
   const double red_return = s["policies"][0]["final_mean_return"].get<double>(),
                blue_return = s["policies"][1]["final_mean_return"].get<double>();
