@@ -177,7 +177,7 @@ void print_header(const prepared_run& p) {
   const bool team = config.env.versus.seat == "all" ||
                     std::any_of(p.request.policies.begin(), p.request.policies.end(),
                                 [](const auto& policy) { return policy.config.env.versus.seat == "all"; });
-  std::cout << "troupe: " << config.env.id << ", " << config.agents.count << " agents x "
+  std::cout << "troupe: " << config.env.id << ", " << config.agents.count << (config.agents.count == 1 ? " agent x " : " agents x ")
             << config.env.envs_per_agent << (team ? " games, a team's agents in each (env.seat all)" : " envs")
             << ", devices [" << devices << "]"
             << (config.devices.size() > 1

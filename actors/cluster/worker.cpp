@@ -139,7 +139,7 @@ int run_worker(caf::actor_system& sys, const worker_options& o, std::atomic<bool
     crew.start_all();
     self->monitor(gateway);
     std::cout << "troupe join: joined " << o.host << ":" << o.port << " as " << o.name << ": "
-              << o.agents << " agents x " << config.env.envs_per_agent << " " << config.env.id
+              << o.agents << (o.agents == 1 ? " agent x " : " agents x ") << config.env.envs_per_agent << " " << config.env.id
               << (config.env.versus.seat == "all" ? " games, every agent of each played" : " envs")
               << (policies > 1 ? " for " + std::to_string(policies) + " policies" : std::string()) << std::endl;
     bool lost = false, ended = false, failed = false;
