@@ -200,8 +200,9 @@ void request_actions(agent_pointer self) {
 std::unique_ptr<envs::env_vector> environments_of(caf::actor_system& sys, const agent_config& config,
                                                   const opponent_source& opponents) {
   if (!opponents) return envs::make_env_vector(config.env, config.envs);
-  return envs::make_game_side(config.env, config.envs, envs::parse_seat(config.env.versus.seat),
-                              [&](const envs::env_spec& spec) { return opponents(sys, config.envs, config.env, spec); });
+  return envs::make_game_side(
+      config.env, config.envs, envs::parse_seat(config.env.versus.seat),
+      [&](const envs::env_spec& spec) { return opponents(sys, config.envs, config.env, spec); }, config.opening);
 }
 
 agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict_service owner,
@@ -271,6 +272,7 @@ agent_config agent_config_for(const run::run_config& config, std::uint32_t id, s
   a.state_size = config.model.recurrent.state_size();
   a.seed = seed;
   a.batch_scheduling = config.agents.batch_scheduling;
+  if (config.selfplay.enabled) a.opening = config.selfplay.random_opening;
   return a;
 }
 

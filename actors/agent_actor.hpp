@@ -42,6 +42,8 @@ struct agent_config {
   int state_size = 0;    // the policy's recurrent state per environment (0: feed-forward)
   std::uint64_t seed = 1;
   bool batch_scheduling = true;  // agents.batch_scheduling: see actors/agent_thread.hpp
+  // selfplay.random_opening, for the seat it plays against opponents.
+  envs::opening_options opening;
 };
 
 // What plays the other side of an agent's two-player games (the self-play

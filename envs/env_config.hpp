@@ -22,6 +22,16 @@ struct opponent_options {
   std::vector<std::string> team;
 };
 
+// Self-play's random openings (selfplay.random_opening): with `probability`
+// a training episode of a turn-based game begins with 1 to `max_moves`
+// (drawn uniformly) legal moves drawn uniformly at random, whoever is to
+// move, before any player's first move. The policy then meets positions its
+// own openings never lead to, against players that have met them too.
+struct opening_options {
+  double probability = 0;
+  int max_moves = 2;
+};
+
 // One env.mujoco value as the config wrote it: a scalar, or a list of
 // scalars (a range). The MuJoCo task it is for reads and checks it
 // (envs/mujoco/task_options.hpp).

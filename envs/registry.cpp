@@ -163,20 +163,26 @@ std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_conf
 
 // One seat of turn-based games (alternate: among env.team's agents).
 std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, const env_config& config,
-                                    seat_choice side, const opponents_for& others) {
+                                    seat_choice side, const opponents_for& others, const opening_options& opening) {
   const game_agents agents = agents_of(*games);
   const std::vector<int> team = team_agents(config, agents.names);
   const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
-  return std::make_unique<seat_vector>(std::move(games), side, others(other), team);
+  return std::make_unique<seat_vector>(std::move(games), side, others(other), team, opening);
 }
 
 // One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
-// their hosts say, against what `others` makes.
+// their hosts say, against what `others` makes; `opening` for AEC games.
 std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env_config& config, seat_choice side,
-                                             const opponents_for& others) {
-  if (hosts.kind == "parallel")
+                                             const opponents_for& others, const opening_options& opening = {}) {
+  if (hosts.kind == "parallel") {
+    if (opening.probability > 0)
+      throw env_key_error("selfplay.random_opening.probability",
+                          config.id + " made a PettingZoo Parallel game, whose agents move together: random openings "
+                                      "are moves of a turn-based (AEC) game; set it to 0");
     return side_of(std::make_unique<python::python_parallel_vector>(config, std::move(hosts)), config, side, others);
-  return seat_of(std::make_unique<python::python_game_vector>(config, std::move(hosts)), config, side, others);
+  }
+  return seat_of(std::make_unique<python::python_game_vector>(config, std::move(hosts)), config, side, others,
+                 opening);
 }
 
 // Environments from outside Troupe, by their id's prefix; null for a
@@ -286,7 +292,7 @@ const registry_entry* simultaneous_entry(const std::string& id) {
 }  // namespace
 
 std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
-                                           const opponents_for& others) {
+                                           const opponents_for& others, const opening_options& opening) {
   if (const registry_entry* e = simultaneous_entry(config.id)) {
     std::vector<std::unique_ptr<simultaneous_env>> games;
     for (int i = 0; i < count; ++i) games.push_back(e->make_simultaneous(config));
@@ -294,8 +300,8 @@ std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, 
   }
   if (parse_env_id(config.id).source == env_source::python)
     return python_game_side(python::start_environment_hosts(config, count, python::host_serves::games), config, side,
-                            others);
-  return seat_of(make_turn_based_vector(config, count), config, side, others);
+                            others, opening);
+  return seat_of(make_turn_based_vector(config, count), config, side, others, opening);
 }
 
 game_agents game_agents_of(const env_config& config) {

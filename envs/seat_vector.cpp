@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "envs/env_error.hpp"
+#include "envs/uniform_action.hpp"
 
 namespace troupe::envs {
 
@@ -100,8 +101,12 @@ seat_choice parse_seat(const std::string& text) {
 }
 
 seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats,
-                         std::unique_ptr<opponents> others, std::vector<int> team)
-    : games_(std::move(games)), choice_(seats), others_(std::move(others)), team_(std::move(team)) {
+                         std::unique_ptr<opponents> others, std::vector<int> team, opening_options opening)
+    : games_(std::move(games)),
+      choice_(seats),
+      others_(std::move(others)),
+      team_(std::move(team)),
+      opening_(opening) {
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("seat_vector: games and their opponents expected");
   if (games_->agent_count() < 2)
@@ -116,6 +121,11 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
   for (int a = 0; a < games_->agent_count(); ++a) {
     specs.push_back(&games_->agent_spec(a));
     names.push_back(games_->agent_name(a));
+    const space& action = specs.back()->action;
+    if (opening_.probability > 0 && (action.categories().empty() || action.continuous_size() > 0))
+      throw env_key_error("selfplay.random_opening.probability",
+                          games_->spec().id + ": " + names.back() + "'s actions (" + action.describe() +
+                              ") are not discrete, so no move of it can be drawn at random");
   }
   team_ = checked_team(std::move(team_), games_->agent_count(), seats, "seat_vector");
   sides_ = specs_of_side(specs, names, seats, team_);
@@ -134,17 +144,19 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
 }
 
 seat_vector::seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
-                         std::unique_ptr<opponents> others, std::vector<int> team)
+                         std::unique_ptr<opponents> others, std::vector<int> team, opening_options opening)
     : seat_vector(games.empty() ? nullptr : std::make_unique<native_turn_vector>(std::move(games)), seats,
-                  std::move(others), std::move(team)) {}
+                  std::move(others), std::move(team), opening) {}
 
 void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seeds) {
-  std::vector<std::uint64_t> game_seeds(games.size()), episode_seeds(games.size());
+  std::vector<std::uint64_t> game_seeds(games.size()), episode_seeds(games.size()), opening_draws(games.size());
   for (size_t i = 0; i < games.size(); ++i) {
-    // The seat, the game and the opponents each draw from the episode's seed.
+    // The seat, the game, the opponents and the opening each draw from the
+    // episode's seed.
     std::mt19937_64 rng(seeds[i]);
     const std::uint64_t seat_draw = rng();
     episode_seeds[i] = rng();
+    opening_draws[i] = rng();
     game_seeds[i] = seeds[i];
     const size_t g = size_t(games[i]);
     const int fixed = seat_agent(choice_);
@@ -155,6 +167,58 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
   if (games.empty()) return;
   games_->reset(games.data(), int(games.size()), game_seeds.data());
   for (size_t i = 0; i < games.size(); ++i) others_->start_episode(games[i], episode_seeds[i]);
+  if (opening_.probability > 0) play_openings(games, opening_draws);
+}
+
+void seat_vector::play_openings(const std::vector<int>& games, const std::vector<std::uint64_t>& draws) {
+  const size_t k = size_t(size());
+  std::vector<int> left(k, 0);  // each game's random moves still to play
+  std::vector<std::mt19937_64> rngs(k);
+  for (size_t i = 0; i < games.size(); ++i) {
+    std::mt19937_64& rng = rngs[size_t(games[i])];
+    rng.seed(draws[i]);
+    if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < opening_.probability)
+      left[size_t(games[i])] = std::uniform_int_distribution<int>(1, opening_.max_moves)(rng);
+  }
+  // Round by round, each round's moves in one batch per kind of mover (a
+  // batch's movers share their spaces): one for a game whose agents are alike.
+  const int agents = games_->agent_count();
+  std::vector<int> kind(static_cast<size_t>(agents));  // the first agent with the same spaces
+  for (int a = 0; a < agents; ++a)
+    for (kind[size_t(a)] = 0; !same_spaces(games_->agent_spec(kind[size_t(a)]), games_->agent_spec(a));)
+      ++kind[size_t(a)];
+  std::vector<int> movers;
+  std::vector<float> actions;
+  std::vector<std::uint8_t> mask;
+  for (;;) {
+    bool moved = false;
+    for (int agent = 0; agent < agents; ++agent) {
+      if (kind[size_t(agent)] != agent) continue;
+      movers.clear();
+      for (int g : games)
+        if (left[size_t(g)] > 0 && !over_[size_t(g)] && kind[size_t(games_->to_move(g))] == agent) movers.push_back(g);
+      if (movers.empty()) continue;
+      const env_spec& spec = games_->agent_spec(agent);
+      const side_sizes sizes(spec);
+      const std::vector<int> categories = spec.action.categories();
+      actions.assign(movers.size() * size_t(sizes.action), 0.0f);
+      mask.resize(size_t(sizes.mask));
+      for (size_t r = 0; r < movers.size(); ++r) {
+        if (sizes.mask > 0) games_->action_mask(movers[r], mask.data());
+        draw_uniform_action(categories, sizes.mask > 0 ? mask.data() : nullptr, rngs[size_t(movers[r])],
+                            &actions[r * size_t(sizes.action)]);
+        --left[size_t(movers[r])];
+      }
+      batch_results_.resize(movers.size());
+      games_->step(movers.data(), int(movers.size()), actions.data(), batch_results_.data());
+      for (size_t r = 0; r < movers.size(); ++r) take(movers[r], batch_results_[r]);
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  // The episode begins after them: nothing is owed to the learning seat
+  // yet. A game they ended starts again (start()).
+  for (int g : games) pending_[size_t(g)] = returns_[size_t(g)] = 0.0;
 }
 
 void seat_vector::take(int g, const turn_result& result) {

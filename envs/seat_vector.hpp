@@ -18,12 +18,17 @@
 // the game ends (eliminated: turn_result::left), its episode ends there and
 // the game is reset; an agent of the others that leaves is simply never
 // the mover again.
+//
+// With a random opening (envs/env_config.hpp: opening_options) an episode
+// may begin with legal moves drawn at random for whoever is to move: they
+// are no one's steps, and what they bring is credited to no one.
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "envs/env_config.hpp"
 #include "envs/env_vector.hpp"
 #include "envs/turn_based_vector.hpp"
 
@@ -121,12 +126,14 @@ class seat_vector final : public env_vector {
  public:
   // Games of two or more agents; when the agents' spaces differ, `seats` is
   // a fixed seat and the others' spaces are alike (specs_of_side).
-  // alternate draws among `team`'s agents (empty: every agent).
+  // alternate draws among `team`'s agents (empty: every agent). An
+  // `opening` with a probability needs every agent's actions discrete
+  // (throws env_key_error naming selfplay.random_opening).
   seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats, std::unique_ptr<opponents> others,
-              std::vector<int> team = {});
+              std::vector<int> team = {}, opening_options opening = {});
   // Games of this process (a native_turn_vector of them).
   seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
-              std::unique_ptr<opponents> others, std::vector<int> team = {});
+              std::unique_ptr<opponents> others, std::vector<int> team = {}, opening_options opening = {});
 
   // The learning seat's spaces.
   const env_spec& spec() const override { return *sides_.own; }
@@ -150,6 +157,9 @@ class seat_vector final : public env_vector {
   // Resets the listed games (seeds[i] for games[i]); the others' opening
   // moves are play_others' to make.
   void begin(const std::vector<int>& games, const std::uint64_t* seeds);
+  // The random openings of the listed games: game games[i] opens with
+  // opening_.max_moves or fewer random moves or none, as draws[i] decides.
+  void play_openings(const std::vector<int>& games, const std::vector<std::uint64_t>& draws);
   // Plays the others' moves of the listed games, all games together, until
   // each is at the learning seat's turn or over.
   void play_others(const std::vector<int>& games);
@@ -164,6 +174,7 @@ class seat_vector final : public env_vector {
   seat_choice choice_;
   std::unique_ptr<opponents> others_;
   std::vector<int> team_;  // the agents alternate draws among
+  opening_options opening_;
   side_specs sides_;
   side_sizes own_, other_;  // the learning seat's, the other seat's
   std::vector<int> seats_;

@@ -174,6 +174,8 @@ std::vector<field> selfplay_keys(run_config& c) {
     number("selfplay.latest_probability", c.selfplay.latest_probability, 0, 1, false, "of the episodes not against a built-in player, the share played against the learning policy itself (the rest against a snapshot drawn from the pool; all of them while the pool is empty)"),
     text("selfplay.sampling", c.selfplay.sampling, {"uniform", "pfsp"}, "how a snapshot is drawn: uniform, or pfsp (prioritised fictitious self-play: weight (1 - p)^2, p the learner's mean score against it, so the snapshots it beats least are drawn most)"),
     number("selfplay.elo_k", c.selfplay.elo_k, 0, 1000, true, "Elo's step per game, for the learner's and the snapshots' ratings"),
+    number("selfplay.random_opening.probability", c.selfplay.random_opening.probability, 0, 1, false, "turn-based games: the share of training episodes that begin with random moves (1 to selfplay.random_opening.max_moves of them, drawn uniformly, each a legal move drawn uniformly for whoever is to move), so the learner meets positions its own openings never lead to, from either seat and against players that have met them too; the moves are no one's steps and count in no return; evaluation (troupe eval, the run's evaluator, troupe play) starts every game from the beginning; 0: none"),
+    integer("selfplay.random_opening.max_moves", c.selfplay.random_opening.max_moves, 1, 1000, "turn-based games: the most random moves an opening of selfplay.random_opening.probability has (its count is drawn uniformly from 1 to this)"),
   };
 }
 

@@ -132,6 +132,7 @@ struct selfplay_config {
   double latest_probability = 0.5;  // of the others: against the learning policy itself
   std::string sampling = "uniform"; // uniform | pfsp (the snapshots the learner beats least, most)
   double elo_k = 16;
+  envs::opening_options random_opening;  // turn-based games' training episodes
 };
 
 // pbt: one hyperparameter a population explores (algo/hyperparameters.hpp

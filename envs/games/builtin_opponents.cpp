@@ -14,6 +14,7 @@
 #include "envs/games/contest_game.hpp"
 #include "envs/games/duel_pong.hpp"
 #include "envs/python/python_player.hpp"
+#include "envs/uniform_action.hpp"
 
 namespace troupe::envs::games {
 
@@ -41,19 +42,9 @@ class random_player final : public player_streams {
                                   spec.action.describe());
   }
   void act(const int* games, const int*, int rows, const float*, const std::uint8_t* masks, float* actions) override {
-    for (int r = 0; r < rows; ++r) {
-      const std::uint8_t* legal = masks ? masks + size_t(r) * size_t(mask_size_) : nullptr;
-      for (size_t c = 0; c < categories_.size(); ++c) {
-        const int n = categories_[c];
-        int open = 0;
-        for (int a = 0; a < n; ++a) open += !legal || legal[a];
-        if (open == 0) throw std::logic_error("random opponent: no legal move");
-        int k = std::uniform_int_distribution<int>(0, open - 1)(rngs_[size_t(games[r])]);
-        for (int a = 0; a < n; ++a)
-          if ((!legal || legal[a]) && k-- == 0) actions[size_t(r) * size_t(width_) + c] = float(a);
-        if (legal) legal += n;
-      }
-    }
+    for (int r = 0; r < rows; ++r)
+      draw_uniform_action(categories_, masks ? masks + size_t(r) * size_t(mask_size_) : nullptr,
+                          rngs_[size_t(games[r])], actions + size_t(r) * size_t(width_));
   }
 
  private:

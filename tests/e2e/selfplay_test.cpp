@@ -173,7 +173,7 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
   CHECK(league["snapshots_taken"].get<long>() >= 2);
   long search_games = 0;
   for (const auto& b : league["builtins"])
-    if (b["name"] == "alphabeta:4") search_games = b["games"].get<long>();
+    if (b["name"] == "alphabeta:5") search_games = b["games"].get<long>();
   CHECK(search_games > 20);  // the deepest searcher was drawn and played its games
   // Greedy, it beats a random player from the first seat already.
   auto r = run_troupe("eval " + dir + " --greedy --episodes 100 --opponent random --json " + dir + "/random.json");

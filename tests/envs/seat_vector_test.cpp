@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "envs/env_error.hpp"
 #include "envs/seat_vector.hpp"
 #include "envs/turn_based_env.hpp"
 
@@ -51,6 +52,7 @@ class countdown_game final : public envs::turn_based_env {
     r.rewards[size_t(mover_)] += 0.1;
     r.rewards[size_t(1 - mover_)] -= 0.05;
     left_ -= take;
+    ++moves;
     if (left_ == 0) {
       r.rewards[size_t(mover_)] += 1;
       r.rewards[size_t(1 - mover_)] -= 1;
@@ -59,7 +61,7 @@ class countdown_game final : public envs::turn_based_env {
     mover_ = 1 - mover_;
     return r;
   }
-  int resets = 0;
+  int resets = 0, moves = 0;  // since it was made
 
  private:
   envs::env_spec spec_;
@@ -71,11 +73,13 @@ struct take_one final : envs::opponents {
   std::vector<int> batches;              // rows per act() call
   std::vector<std::vector<float>> seen;  // observations, per row
   std::vector<double> ended;             // learner returns at each episode's end
+  std::vector<int> asked;                // the game of every row asked for
   int started = 0;
   void start_episode(int, std::uint64_t) override { ++started; }
   void act(const int* games, const int*, int rows, const float* obs, const std::uint8_t* masks, float* actions) override {
     batches.push_back(rows);
     for (int r = 0; r < rows; ++r) {
+      asked.push_back(games[r]);
       CHECK(masks[2 * r] == 1);
       seen.push_back({obs[2 * r], obs[2 * r + 1]});
       actions[r] = 0;
@@ -88,12 +92,18 @@ struct take_one final : envs::opponents {
   }
 };
 
-std::unique_ptr<envs::seat_vector> countdown_games(int k, envs::seat_choice seat, take_one*& others) {
+std::unique_ptr<envs::seat_vector> countdown_games(int k, envs::seat_choice seat, take_one*& others,
+                                                   envs::opening_options opening = {},
+                                                   std::vector<countdown_game*>* games = nullptr) {
   std::vector<std::unique_ptr<envs::turn_based_env>> g;
-  for (int i = 0; i < k; ++i) g.push_back(std::make_unique<countdown_game>());
+  for (int i = 0; i < k; ++i) {
+    auto game = std::make_unique<countdown_game>();
+    if (games) games->push_back(game.get());
+    g.push_back(std::move(game));
+  }
   auto o = std::make_unique<take_one>();
   others = o.get();
-  return std::make_unique<envs::seat_vector>(std::move(g), seat, std::move(o));
+  return std::make_unique<envs::seat_vector>(std::move(g), seat, std::move(o), std::vector<int>{}, opening);
 }
 
 }  // namespace
@@ -204,5 +214,104 @@ TEST_CASE("seat_vector: alternate seats are drawn per episode from its seed, and
   CHECK(second > 70);
   CHECK(second < 130);
   CHECK_THROWS_WITH_AS(envs::parse_seat("middle"), doctest::Contains("env.seat"), std::invalid_argument);
+}
+
+TEST_CASE("seat_vector: random openings are drawn with their probability and length, and credited to no one") {
+  // 2000 games, 30 % of them opened with 1 or 2 random moves. A game's
+  // random moves are its moves less those the other seat was asked for.
+  const int k = 2000;
+  take_one* others = nullptr;
+  std::vector<countdown_game*> games;
+  auto v = countdown_games(k, envs::seat_choice::first, others, {0.3, 2}, &games);
+  std::vector<std::uint64_t> seeds(k);
+  for (int g = 0; g < k; ++g) seeds[size_t(g)] = std::uint64_t(1000 + g);
+  std::vector<float> obs(2 * k), final_obs(2 * k), actions(k, 0.f);  // the learner takes one
+  v->reset(seeds.data(), obs.data());
+  const std::vector<float> first_obs = obs;
+  std::vector<int> moves_at_reset;
+  for (const countdown_game* game : games) moves_at_reset.push_back(game->moves);
+  std::vector<int> asked(k, 0);
+  for (int g : others->asked) ++asked[size_t(g)];
+  int opened = 0, one = 0, two = 0;
+  for (int g = 0; g < k; ++g) {
+    const int random_moves = games[size_t(g)]->moves - asked[size_t(g)];
+    REQUIRE(random_moves >= 0);
+    REQUIRE(random_moves <= 2);
+    opened += random_moves > 0;
+    one += random_moves == 1;
+    two += random_moves == 2;
+    CHECK(obs[size_t(2 * g) + 1] == 0);  // the learner's (first) seat to move
+    CHECK(obs[size_t(2 * g)] > 0);
+  }
+  // Binomial(2000, 0.3): mean 600, sd 20.5; of those, half each length.
+  CHECK(opened > 500);
+  CHECK(opened < 700);
+  CHECK(one > opened / 2 - 75);
+  CHECK(one < opened / 2 + 75);
+  CHECK(one + two == opened);
+  // The first step's reward is the learner's own move (+0.1) and -0.05 for
+  // each move of the other seat since the opening (before the learner's
+  // first move or in answer to it), +-1 to whoever took the last. The
+  // opening's own moves (+0.1 or -0.05 each to the learner) are in no step.
+  std::vector<envs::step_result> res(k);
+  v->step(actions.data(), nullptr, obs.data(), res.data(), final_obs.data());
+  std::vector<int> asked_after(k, 0);
+  for (int g : others->asked) ++asked_after[size_t(g)];
+  for (int g = 0; g < k; ++g) {
+    const int answered = asked_after[size_t(g)] - asked[size_t(g)];  // 0: the learner took the last
+    const double won = res[size_t(g)].terminated ? (answered ? -1.0 : 1.0) : 0.0;
+    CHECK(res[size_t(g)].reward == doctest::Approx(0.1 - 0.05 * asked_after[size_t(g)] + won));
+  }
+  // And a seed is an episode, its opening included.
+  take_one* again = nullptr;
+  std::vector<countdown_game*> games_again;
+  auto w = countdown_games(k, envs::seat_choice::first, again, {0.3, 2}, &games_again);
+  std::vector<float> obs_again(2 * k);
+  w->reset(seeds.data(), obs_again.data());
+  int same = 0;
+  for (int g = 0; g < k; ++g) same += games_again[size_t(g)]->moves == moves_at_reset[size_t(g)];
+  CHECK(same == k);
+  CHECK(obs_again == first_obs);
+}
+
+TEST_CASE("seat_vector: an opening that ends the game starts it again; openings need discrete actions") {
+  // Up to 5 random moves of 1 or 2 from 5 can take the last: the game is
+  // reset and opened again until the learner has a move.
+  take_one* others = nullptr;
+  std::vector<countdown_game*> games;
+  const int k = 200;
+  auto v = countdown_games(k, envs::seat_choice::second, others, {1.0, 5}, &games);
+  std::vector<std::uint64_t> seeds(k);
+  for (int g = 0; g < k; ++g) seeds[size_t(g)] = std::uint64_t(7 + g);
+  std::vector<float> obs(2 * k);
+  v->reset(seeds.data(), obs.data());
+  int restarted = 0;
+  for (int g = 0; g < k; ++g) {
+    restarted += games[size_t(g)]->resets > 1;
+    CHECK(obs[size_t(2 * g)] > 0);       // a game goes on
+    CHECK(obs[size_t(2 * g) + 1] == 1);  // at the second seat's move
+  }
+  CHECK(restarted > 10);  // 3 or more moves of 5 end it: many games did
+  CHECK(others->ended.empty());  // an episode in which the learner never moved is no episode
+  // A seat of a game whose actions are continuous cannot open at random.
+  class reach final : public envs::turn_based_env {
+   public:
+    const envs::env_spec& spec() const override { return spec_; }
+    int agent_count() const override { return 2; }
+    std::string agent_name(int a) const override { return "p" + std::to_string(a); }
+    void reset(std::uint64_t) override {}
+    int to_move() const override { return 0; }
+    void observe(int, float* obs) const override { obs[0] = 0; }
+    envs::turn_result step(const float*) override { return {}; }
+
+   private:
+    envs::env_spec spec_{"Test/Reach", envs::space::box_space({1}, {0}, {1}),
+                         envs::space::box_space({1}, {-1}, {1}), 0};
+  };
+  std::vector<std::unique_ptr<envs::turn_based_env>> g;
+  g.push_back(std::make_unique<reach>());
+  CHECK_THROWS_WITH_AS(envs::seat_vector(std::move(g), envs::seat_choice::first, std::make_unique<take_one>(),
+                                         std::vector<int>{}, envs::opening_options{0.5, 1}),
+                       doctest::Contains("not discrete"), envs::env_key_error);
 }
 }
