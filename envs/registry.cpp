@@ -174,13 +174,8 @@ std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, co
 // their hosts say, against what `others` makes; `opening` for AEC games.
 std::unique_ptr<env_vector> python_game_side(python::host_group hosts, const env_config& config, seat_choice side,
                                              const opponents_for& others, const opening_options& opening = {}) {
-  if (hosts.kind == "parallel") {
-    if (opening.probability > 0)
-      throw env_key_error("selfplay.random_opening.probability",
-                          config.id + " made a PettingZoo Parallel game, whose agents move together: random openings "
-                                      "are moves of a turn-based (AEC) game; set it to 0");
+  if (hosts.kind == "parallel")  // its agents move together: no opening
     return side_of(std::make_unique<python::python_parallel_vector>(config, std::move(hosts)), config, side, others);
-  }
   return seat_of(std::make_unique<python::python_game_vector>(config, std::move(hosts)), config, side, others,
                  opening);
 }

@@ -80,7 +80,7 @@ using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& g
 // the agents outside the side played by what `others` makes. Throws
 // env_key_error naming env.id when config's environment is no game.
 // `opening`: a turn-based game's random openings (training's; none by
-// default, as evaluation and play want).
+// default, as evaluation and play want; a simultaneous game has none).
 std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
                                            const opponents_for& others, const opening_options& opening = {});
 // A game's agents in seat order: their ids ("player_0", "player_1") and

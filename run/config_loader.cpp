@@ -262,10 +262,6 @@ static void check_selfplay(const run_config& config, const std::string& path) {
     } catch (const std::invalid_argument& e) {
       fail("selfplay.builtin", e.what());
     }
-  if (config.selfplay.random_opening.probability > 0 && !envs::is_turn_based_game(config.env.id))
-    fail("selfplay.random_opening.probability",
-         "random openings are moves of a turn-based game (" + envs::turn_based_games() + "); " + config.env.id +
-             " is not one: set it to 0");
 }
 
 // env.mujoco against the MuJoCo task's own arguments, each blamed where it
