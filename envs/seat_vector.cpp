@@ -140,6 +140,10 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
   last_moves_.assign(k * size_t(other_.action), 0.0f);
   last_masks_.assign(k * size_t(other_.mask), 0);
   moved_.assign(k, 0);
+  mover_kinds_.resize(size_t(games_->agent_count()));
+  for (int a = 0; a < games_->agent_count(); ++a)
+    for (mover_kinds_[size_t(a)] = 0; !same_spaces(games_->agent_spec(mover_kinds_[size_t(a)]), games_->agent_spec(a));)
+      ++mover_kinds_[size_t(a)];
   others_->play_in(*games_);
 }
 
@@ -171,32 +175,34 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
 }
 
 void seat_vector::play_openings(const std::vector<int>& games, const std::vector<std::uint64_t>& draws) {
-  const size_t k = size_t(size());
-  std::vector<int> left(k, 0);  // each game's random moves still to play
-  std::vector<std::mt19937_64> rngs(k);
+  // Per listed game (by its place in `games`): random moves still to play.
+  std::vector<int> left(games.size(), 0);
+  std::vector<std::mt19937_64> rngs(games.size());
   for (size_t i = 0; i < games.size(); ++i) {
-    std::mt19937_64& rng = rngs[size_t(games[i])];
-    rng.seed(draws[i]);
-    if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < opening_.probability)
-      left[size_t(games[i])] = std::uniform_int_distribution<int>(1, opening_.max_moves)(rng);
+    rngs[i].seed(draws[i]);
+    if (std::uniform_real_distribution<double>(0.0, 1.0)(rngs[i]) < opening_.probability)
+      left[i] = std::uniform_int_distribution<int>(1, opening_.max_moves)(rngs[i]);
   }
   // Round by round, each round's moves in one batch per kind of mover (a
   // batch's movers share their spaces): one for a game whose agents are alike.
   const int agents = games_->agent_count();
-  std::vector<int> kind(static_cast<size_t>(agents));  // the first agent with the same spaces
-  for (int a = 0; a < agents; ++a)
-    for (kind[size_t(a)] = 0; !same_spaces(games_->agent_spec(kind[size_t(a)]), games_->agent_spec(a));)
-      ++kind[size_t(a)];
   std::vector<int> movers;
+  std::vector<size_t> places;  // each mover's place in `games`
   std::vector<float> actions;
   std::vector<std::uint8_t> mask;
   for (;;) {
     bool moved = false;
     for (int agent = 0; agent < agents; ++agent) {
-      if (kind[size_t(agent)] != agent) continue;
+      if (mover_kinds_[size_t(agent)] != agent) continue;
       movers.clear();
-      for (int g : games)
-        if (left[size_t(g)] > 0 && !over_[size_t(g)] && kind[size_t(games_->to_move(g))] == agent) movers.push_back(g);
+      places.clear();
+      for (size_t i = 0; i < games.size(); ++i) {
+        const int g = games[i];
+        if (left[i] > 0 && !over_[size_t(g)] && mover_kinds_[size_t(games_->to_move(g))] == agent) {
+          movers.push_back(g);
+          places.push_back(i);
+        }
+      }
       if (movers.empty()) continue;
       const env_spec& spec = games_->agent_spec(agent);
       const side_sizes sizes(spec);
@@ -205,9 +211,9 @@ void seat_vector::play_openings(const std::vector<int>& games, const std::vector
       mask.resize(size_t(sizes.mask));
       for (size_t r = 0; r < movers.size(); ++r) {
         if (sizes.mask > 0) games_->action_mask(movers[r], mask.data());
-        draw_uniform_action(categories, sizes.mask > 0 ? mask.data() : nullptr, rngs[size_t(movers[r])],
+        draw_uniform_action(categories, sizes.mask > 0 ? mask.data() : nullptr, rngs[places[r]],
                             &actions[r * size_t(sizes.action)]);
-        --left[size_t(movers[r])];
+        --left[places[r]];
       }
       batch_results_.resize(movers.size());
       games_->step(movers.data(), int(movers.size()), actions.data(), batch_results_.data());

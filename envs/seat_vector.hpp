@@ -175,6 +175,9 @@ class seat_vector final : public env_vector {
   std::unique_ptr<opponents> others_;
   std::vector<int> team_;  // the agents alternate draws among
   opening_options opening_;
+  // Each agent's kind: the first agent with the same spaces (movers of a
+  // kind are stepped in one batch).
+  std::vector<int> mover_kinds_;
   side_specs sides_;
   side_sizes own_, other_;  // the learning seat's, the other seat's
   std::vector<int> seats_;
