@@ -16,8 +16,9 @@ enum class optimizer_kind { rmsprop, adam };
 // Off-policy correction of the policy lag (A3C).
 enum class correction_kind { none, vtrace };
 
-// The learning rate: constant, or annealed linearly to 0 over the run's
-// env-step budget (run.stop.env_steps).
+// The learning rate: constant, or annealed linearly from algo.lr to
+// algo.lr_final over algo.lr_schedule_env_steps (0: the run's env-step
+// budget, run.stop.env_steps), and held there after.
 enum class lr_schedule_kind { constant, linear };
 
 // What PPO's advantages and value targets are: GAE, or V-trace (which also
@@ -32,6 +33,10 @@ struct ppo_config {
   double target_kl = 0.0;   // > 0: no further epoch once an epoch's mean approximate KL exceeds it
   ppo_targets_kind targets = ppo_targets_kind::gae;
   bool normalize_advantages = true;  // per minibatch
+  // Advantages and value targets computed again with the current network
+  // before every epoch after the first (Andrychowicz et al. 2020, "What
+  // matters in on-policy RL"), rather than once per batch.
+  bool recompute_advantages = false;
 };
 
 struct algo_config {
@@ -41,6 +46,8 @@ struct algo_config {
   int batch_rollouts = 1;          // rollouts trained together, from any agents, in arrival order
   double lr = 7e-4;
   lr_schedule_kind lr_schedule = lr_schedule_kind::constant;
+  std::int64_t lr_schedule_env_steps = 0;  // linear: the schedule's length; 0: run.stop.env_steps
+  double lr_final = 0.0;                   // linear: the learning rate at its end and after
   optimizer_kind optimizer = optimizer_kind::rmsprop;  // PPO's default is adam (the config loader)
   double entropy_coef = 0.01;
   double value_coef = 0.5;

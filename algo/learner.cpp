@@ -85,7 +85,8 @@ train_result learner::train(std::vector<rollout> batch, std::vector<float>* delt
   const algo_config& a = c.config.algo;
   double lr = a.lr;
   if (a.lr_schedule == lr_schedule_kind::linear && c.config.schedule_env_steps > 0)
-    lr *= std::max(0.0, 1.0 - double(c.samples_seen) / double(c.config.schedule_env_steps));
+    lr = a.lr_final + (a.lr - a.lr_final) *
+                          std::max(0.0, 1.0 - double(c.samples_seen) / double(c.config.schedule_env_steps));
   for (auto& group : c.optimizer->param_groups()) group.options().set_lr(lr);
   c.samples_seen += merged.samples();
 

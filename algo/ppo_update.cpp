@@ -66,31 +66,39 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
   const torch::Tensor actions = core.taken_actions(batch);
   const torch::Tensor legal = core.legal_actions(batch);  // undefined: no masks
 
-  // 1. The targets, once, from what the network says of the batch's states
-  // now (and, for V-trace, of the actions taken).
-  rollout_outputs start;
-  std::vector<float> target_logp;
-  {
+  // 1. The targets from what the network says of the batch's states now
+  // (and, for V-trace, of the actions taken): once, or again before every
+  // epoch (algo.ppo.recompute_advantages), so that later epochs' advantages
+  // follow the value function they train.
+  algo_config rule = cfg;
+  rule.correction = ppo.targets == ppo_targets_kind::vtrace ? correction_kind::vtrace : correction_kind::none;
+  const auto targets_now = [&](rollout_outputs& outputs) {
     torch::NoGradGuard no_grad;
-    start = core.run(batch);
+    outputs = core.run(batch);
+    std::vector<float> target_logp;
     if (ppo.targets == ppo_targets_kind::vtrace) {
       const torch::Tensor lp =
-          core.terms(start.out.policy.slice(0, 0, samples), start.out.log_std, actions, legal)
+          core.terms(outputs.out.policy.slice(0, 0, samples), outputs.out.log_std, actions, legal)
               .logp.to(torch::kCPU)
               .contiguous();
       target_logp.assign(lp.data_ptr<float>(), lp.data_ptr<float>() + samples);
     }
-  }
-  algo_config rule = cfg;
-  rule.correction = ppo.targets == ppo_targets_kind::vtrace ? correction_kind::vtrace : correction_kind::none;
-  const learning_targets targets = compute_targets(rule, batch, start.values, start.next_values, target_logp);
+    return compute_targets(rule, batch, outputs.values, outputs.next_values, target_logp);
+  };
+  rollout_outputs start;
+  learning_targets targets = targets_now(start);
   // Per sample, side by side, so that a minibatch takes its share of all
-  // four at once: the behaviour log-probability, V at the batch's start,
-  // the advantage and the value target.
-  const torch::Tensor per_sample =
-      torch::stack({tensor_of(core, batch.behaviour_logp), tensor_of(core, start.values),
-                    tensor_of(core, targets.advantages), tensor_of(core, targets.returns)},
-                   1);
+  // four at once: the behaviour log-probability, V at the batch's start
+  // (the value clip's reference, whatever the epoch), the advantage and the
+  // value target.
+  const torch::Tensor behaviour_logp = tensor_of(core, batch.behaviour_logp);
+  const torch::Tensor start_values = tensor_of(core, start.values);
+  torch::Tensor per_sample;
+  const auto gather_targets = [&] {
+    per_sample = torch::stack(
+        {behaviour_logp, start_values, tensor_of(core, targets.advantages), tensor_of(core, targets.returns)}, 1);
+  };
+  gather_targets();
   train_result result;
   measure_lag(batch, start.version, result);
 
@@ -102,6 +110,8 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
   const int count = static_cast<int>(std::min<std::int64_t>(ppo.minibatches, items));
   const ppo_loss_settings settings{ppo.clip, ppo.value_clip, cfg.value_coef, cfg.entropy_coef,
                                    ppo.normalize_advantages};
+  // The by-hand step reads `targets` through these pointers, which a
+  // recomputation leaves valid (the vectors keep their sizes).
   const ppo_sample_targets by_sample{batch.behaviour_logp.data(), start.values.data(),
                                      targets.advantages.data(), targets.returns.data()};
   double loss_sum = 0, policy_sum = 0, value_sum = 0, entropy_sum = 0, kl_sum = 0, clipped_sum = 0;
@@ -126,6 +136,13 @@ train_result ppo_update(learner_core& core, const rollout& batch) {
   };
   for (int epoch = 0; epoch < ppo.epochs; ++epoch) {
     epoch_kl = 0;
+    if (epoch > 0 && ppo.recompute_advantages) {
+      rollout_outputs now;
+      const learning_targets fresh = targets_now(now);
+      std::copy(fresh.advantages.begin(), fresh.advantages.end(), targets.advantages.begin());
+      std::copy(fresh.returns.begin(), fresh.returns.end(), targets.returns.begin());
+      gather_targets();
+    }
     const auto minibatches = shuffled_minibatches(items, count, core.rng);
     for (const auto& minibatch : minibatches) {
       if (core.by_hand && !recurrent) {

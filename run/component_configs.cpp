@@ -54,7 +54,9 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
 }
 
 algo::learner_config learner_config_for(const run_config& config, const envs::env_spec& env, std::uint64_t seed) {
-  algo::learner_config learner{config.algo, config.normalize, config.run.stop.env_steps, seed};
+  const std::int64_t schedule =
+      config.algo.lr_schedule_env_steps > 0 ? config.algo.lr_schedule_env_steps : config.run.stop.env_steps;
+  algo::learner_config learner{config.algo, config.normalize, schedule, seed};
   if (env.action.type == envs::space::kind::hybrid) {
     learner.action_low = env.action.low;
     learner.action_high = env.action.high;

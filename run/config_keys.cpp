@@ -67,7 +67,9 @@ std::vector<field> algo_keys(run_config& c) {
     integer("algo.n_steps", c.algo.n_steps, 1, 10000, "env steps per rollout and environment (the n of n-step returns)"),
     integer("algo.batch_rollouts", c.algo.batch_rollouts, 1, 65536, "rollouts the learner gathers (from any agents, in arrival order) and trains as one batch; a rollout is acknowledged when its batch has trained, so agents.count x algo.max_rollouts_in_flight (per device) must reach it"),
     number("algo.lr", c.algo.lr, 0, 1, true, "learning rate"),
-    choice("algo.lr_schedule", c.algo.lr_schedule, {{"constant", algo::lr_schedule_kind::constant}, {"linear", algo::lr_schedule_kind::linear}}, "constant, or linear: annealed from algo.lr to 0 over run.stop.env_steps (which must be set)"),
+    choice("algo.lr_schedule", c.algo.lr_schedule, {{"constant", algo::lr_schedule_kind::constant}, {"linear", algo::lr_schedule_kind::linear}}, "constant, or linear: annealed from algo.lr to algo.lr_final over algo.lr_schedule_env_steps env steps (0: over run.stop.env_steps, which must then be set), and held at algo.lr_final after"),
+    integer("algo.lr_schedule_env_steps", c.algo.lr_schedule_env_steps, 0, std::int64_t(1) << 50, "algo.lr_schedule linear: the env steps trained over which the learning rate falls to algo.lr_final (0: run.stop.env_steps)"),
+    number("algo.lr_final", c.algo.lr_final, 0, 1, false, "algo.lr_schedule linear: the learning rate at the schedule's end, and after it (at most algo.lr)"),
     choice("algo.optimizer", c.algo.optimizer, {{"rmsprop", algo::optimizer_kind::rmsprop}, {"adam", algo::optimizer_kind::adam}}, "optimiser (default: rmsprop for a3c, adam for ppo)"),
     number("algo.entropy_coef", c.algo.entropy_coef, 0, inf, false, "weight of the entropy bonus"),
     number("algo.value_coef", c.algo.value_coef, 0, inf, false, "weight of the value loss"),
@@ -89,6 +91,7 @@ std::vector<field> algo_keys(run_config& c) {
     number("algo.ppo.target_kl", c.algo.ppo.target_kl, 0, inf, false, "PPO: > 0 ends a batch's epochs early once an epoch's mean approximate KL from the acting policy exceeds this (0: all epochs)"),
     choice("algo.ppo.targets", c.algo.ppo.targets, {{"gae", algo::ppo_targets_kind::gae}, {"vtrace", algo::ppo_targets_kind::vtrace}}, "PPO: advantages and value targets by GAE (algo.gae_lambda), or by V-trace, which corrects them for the policy lag (algo.vtrace.*)"),
     boolean("algo.ppo.normalize_advantages", c.algo.ppo.normalize_advantages, "PPO: normalise the advantages of each minibatch to mean 0 and standard deviation 1"),
+    boolean("algo.ppo.recompute_advantages", c.algo.ppo.recompute_advantages, "PPO: compute the advantages and value targets again with the current network before every epoch after the first (false: once per batch, from the network as the batch began training)"),
     number("algo.reward_scale", c.algo.reward_scale, 0, inf, true, "rewards are multiplied by this for learning (metrics show the true return)"),
   };
 }

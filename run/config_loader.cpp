@@ -202,8 +202,14 @@ static void check_algo(run_config& config, const std::string& path, const std::s
   // measurements), unless the config asks for GAE, which V-trace replaces.
   if (!ppo && !seen.count("algo.correction") && a.gae_lambda >= 1.0)
     a.correction = algo::correction_kind::vtrace;
-  if (a.lr_schedule == algo::lr_schedule_kind::linear && config.run.stop.env_steps == 0)
-    fail("algo.lr_schedule", "linear anneals the learning rate over run.stop.env_steps, which is 0 (no limit): set it");
+  if (a.lr_schedule == algo::lr_schedule_kind::linear && a.lr_schedule_env_steps == 0 &&
+      config.run.stop.env_steps == 0)
+    fail("algo.lr_schedule",
+         "linear anneals the learning rate over algo.lr_schedule_env_steps, or run.stop.env_steps when that is 0, "
+         "and both are 0 (no limit): set one");
+  if (a.lr_final > a.lr)
+    fail("algo.lr_final", "is " + std::to_string(a.lr_final) + ", above algo.lr (" + std::to_string(a.lr) +
+                              "): a linear schedule anneals down to it");
   if (ppo && a.correction != algo::correction_kind::none)
     fail("algo.correction", "is A3C's; PPO corrects for the policy lag with algo.ppo.targets: vtrace");
   if (ppo) {

@@ -5,7 +5,7 @@
 #
 #   scripts/pbt_results.sh [--out DIR] [--seeds "1 2 3"] [--only cartpole|minatar]... [--troupe PATH]
 #
-#   cartpole  configs/cartpole_ppo.yaml, 4 members from lr 1e-6..2e-6
+#   cartpole  configs/cartpole_ppo_pbt.yaml, 4 members from lr 1e-6..2e-6
 #             (log scale over [1e-6, 0.1]), interval 20k env steps, 3M env
 #             steps of all members at most; beside it one run at lr 1e-6 for
 #             750k env steps (a few minutes a seed)
@@ -60,12 +60,12 @@ for part in "${only[@]}"; do
   for seed in $seeds; do
     case "$part" in
       cartpole)
-        train "$out/cartpole_pbt_s$seed" configs/cartpole_ppo.yaml --set run.seed=$seed \
+        train "$out/cartpole_pbt_s$seed" configs/cartpole_ppo_pbt.yaml --set run.seed=$seed \
           --set pbt.population=4 --set pbt.interval_env_steps=20000 \
           --set 'pbt.hyperparams={algo.lr: {min: 0.000001, max: 0.1, scale: log, init: [0.000001, 0.000002]}}' \
           --set run.stop.env_steps=3000000 --set run.stop.wall_seconds=1800
         report cartpole_pbt "$seed" "$out/cartpole_pbt_s$seed" | tee -a "$results"
-        train "$out/cartpole_lr1e-6_s$seed" configs/cartpole_ppo.yaml --set run.seed=$seed \
+        train "$out/cartpole_lr1e-6_s$seed" configs/cartpole_ppo_pbt.yaml --set run.seed=$seed \
           --set algo.lr=0.000001 --set run.stop.env_steps=750000 --set run.stop.wall_seconds=1800
         report cartpole_lr1e-6 "$seed" "$out/cartpole_lr1e-6_s$seed" | tee -a "$results"
         ;;

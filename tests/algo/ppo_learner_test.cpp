@@ -175,6 +175,47 @@ TEST_CASE("algo.lr_schedule linear anneals the learning rate to 0 over the env-s
   CHECK(learner.train_one(acted_rollout(*m, 3, 4, 0, 0, 1)).lr == 0.0f);  // past the budget
 }
 
+TEST_CASE("algo.lr_schedule linear over algo.lr_schedule_env_steps falls to algo.lr_final and stays there") {
+  auto m = model::make_shared_model(model::mlp_spec(4, 2, {16}), 3);
+  // The run's budget (10 batches) is not the schedule's length (4 batches).
+  algo::learner_config c{ppo_algo_config(1, 1), {}, 4 * 12, 1};
+  c.algo.lr_schedule = algo::lr_schedule_kind::linear;
+  c.algo.lr_final = 0.002;
+  algo::learner learner(m, c);
+  // lr_final + (lr - lr_final) x (1 - trained / 48): 0.01, 0.008, 0.006, 0.004.
+  for (double expected : {0.01, 0.008, 0.006, 0.004})
+    CHECK(learner.train_one(acted_rollout(*m, 3, 4, 0, 0, 1)).lr == doctest::Approx(expected).epsilon(1e-6));
+  for (int i = 0; i < 3; ++i)
+    CHECK(learner.train_one(acted_rollout(*m, 3, 4, 0, 0, 1)).lr == doctest::Approx(0.002).epsilon(1e-6));
+}
+
+TEST_CASE("algo.ppo.recompute_advantages: each epoch trains on targets from the network as it is then") {
+  // Without value clipping, normalisation or a schedule, an epoch that
+  // recomputes its targets is one epoch of a new train call on the same
+  // batch (the ratio is against the behaviour policy either way): two
+  // epochs with recomputation equal two one-epoch trains, by LibTorch's
+  // operations and by hand alike.
+  for (bool by_hand : {true, false}) {
+    CAPTURE(by_hand);
+    model::net_spec spec = model::mlp_spec(4, 2, {16});
+    spec.by_hand = by_hand;
+    auto recomputing = model::make_shared_model(spec, 5);
+    auto once = model::make_shared_model(spec, 5);
+    auto twice = model::make_shared_model(spec, 5);
+    const algo::rollout batch = acted_rollout(*twice, 6, 4, 0, 0, 23);
+    algo::algo_config two_epochs = ppo_algo_config(2, 1);
+    two_epochs.ppo.recompute_advantages = true;
+    algo::learner(recomputing, two_epochs).train_one(batch);
+    algo::learner(once, ppo_algo_config(2, 1)).train_one(batch);
+    algo::learner one_epoch(twice, ppo_algo_config(1, 1));
+    one_epoch.train_one(batch);
+    one_epoch.train_one(batch);
+    CHECK(close_parameters(*recomputing, *twice, 1e-6));
+    // The comparison can fail: targets kept from the batch's start train otherwise.
+    CHECK_FALSE(close_parameters(*once, *twice, 1e-6));
+  }
+}
+
 TEST_CASE("normalisation: a batch's observations join the statistics after its updates") {
   model::net_spec spec = model::mlp_spec(4, 2, {16});
   spec.normalize.observation = true;

@@ -36,7 +36,7 @@ TEST_CASE("bench learner: multiply-adds per sample of each network kind, from it
 TEST_CASE("bench learner: a config's learner trains synthetic batches of its shapes, timed per minibatch step") {
   const auto r = bench::bench_learner(shipped("cartpole_ppo.yaml"), "cartpole_ppo.yaml", 1, 2);
   CHECK(r.algorithm == "ppo");
-  CHECK(r.minibatch == 2 * 16 * 8);  // batch_rollouts x n_steps x envs_per_agent, one minibatch
+  CHECK(r.minibatch == 2 * 16 * 8 / 4);  // batch_rollouts x n_steps x envs_per_agent, in 4 minibatches
   CHECK(r.flops_per_sample == 6.0 * (4 * 64 + 64 * 64 + 64 * 2 + 64));
   REQUIRE(r.repeat_us_per_step.size() == 2);
   CHECK(r.us_per_step > 0);

@@ -70,7 +70,7 @@ void check_policy_accounting(const nlohmann::json& s) {
 TEST_SUITE("e2e") {
 TEST_CASE("cluster: a population's members train on workers' agents, dealt in turn") {
   const std::string dir = troupe::tests::fresh_dir("cluster_pbt");
-  serve_with_workers(dir, "cartpole_ppo.yaml",
+  serve_with_workers(dir, "cartpole_ppo_pbt.yaml",
                      {"pbt={population: 2, interval_env_steps: 10000, hyperparams: {algo.lr: {min: 0.0001, max: 0.01, "
                       "scale: log, init: [0.0003, 0.003]}}}",
                       "run.stop.env_steps=120000", "run.stop.wall_seconds=90"},

@@ -1,5 +1,5 @@
 // Population-based training end to end, through the real binary: CartPole
-// PPO (configs/cartpole_ppo.yaml) with four members that all start at a
+// PPO (configs/cartpole_ppo_pbt.yaml) with four members that all start at a
 // hopeless learning rate; the population finds a better one, copies it and
 // learns (the rate it ends at may be lower: PBT's schedules often decay); pbt.csv, pbt.json, summary.json and each member's TensorBoard
 // folder say what happened; SIGKILL at random moments, then --resume,
@@ -26,7 +26,7 @@
 using namespace troupe::tests;
 
 namespace {
-const std::string pbt_cartpole_config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo.yaml";
+const std::string pbt_cartpole_config = std::string(TROUPE_SOURCE_DIR) + "/configs/cartpole_ppo_pbt.yaml";
 const std::string pbt_flags =
     " --set pbt.population=4 --set pbt.interval_env_steps=20000"
     " --set 'pbt.hyperparams={algo.lr: {min: 0.000001, max: 0.1, scale: log, init: [0.000001, 0.000002]}}'";
