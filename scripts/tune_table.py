@@ -38,7 +38,7 @@ def main():
                 "env_steps_to_target": summary.get("env_steps_to_target"),
                 "seconds_to_target": summary.get("seconds_to_target"),
                 "final_mean_return": summary.get("final_mean_return"),
-                "eval_mean_return": json.loads(evaluation.read_text()).get("mean_return")
+                "eval_mean_return": json.loads(evaluation.read_text()).get("return_mean")
                 if evaluation.exists() else None,
             })
         rows.append({"candidate": candidate, "runs": runs})
