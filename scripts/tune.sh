@@ -13,11 +13,11 @@
 #              shorter horizon than the config's)
 #   --out      where the runs and tune.json go (default: tune/<config name>)
 #
-# Each config's comment names the candidates and seeds its values were
-# chosen from; e.g. CartPole PPO's search is
+# Each tuned config's comment names the candidates and seeds its values
+# were chosen from, and the command that reruns the search; e.g.
 #
-#   scripts/tune.sh configs/cartpole_ppo.yaml --seeds "11 12 13 14 15" -- \
-#     "" "algo.ppo.epochs=10" "algo.ppo.epochs=20 algo.lr=0.001"
+#   scripts/tune.sh configs/mujoco_halfcheetah.yaml --seeds "1 2 3 4 5 11 12 13" -- \
+#     "model.log_std_init=-0.5" "model.log_std_init=-1.0"
 #
 # Runs already finished in DIR are kept, so an interrupted search resumes.
 # Per candidate the table has: solved runs, env steps and seconds to the
