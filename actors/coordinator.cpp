@@ -10,6 +10,7 @@
 #include "actors/errors.hpp"
 #include "actors/pbt_driver.hpp"
 #include "algo/learner.hpp"
+#include "run/config_loader.hpp"
 #include "run/run_directory.hpp"
 
 namespace troupe::actors {
@@ -109,10 +110,16 @@ struct running {
   run_parts run;
   run_outcome outcome;                // the run's
   std::vector<run_outcome> policies;  // each policy's, as run.policies
-  std::optional<pbt_driver> pbt;      // pbt: the population's decisions
+  pbt_driver_actor pbt;               // pbt: the population's decisions (else invalid)
   std::vector<size_t> policy_of;      // agent i's policy
 
   running(caf::actor_system& s, const run_request& r) : sys(s), request(r), self(s) {}
+  ~running() {
+    // The driver keeps its own clock: the actor system would wait for it.
+    if (pbt) self->send_exit(pbt, caf::exit_reason::user_shutdown);
+  }
+  running(const running&) = delete;
+  running& operator=(const running&) = delete;
 
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -163,13 +170,15 @@ bool checkpoint_policy(running& r, const policy_parts& policy, run_outcome& done
 bool checkpoint(running& r) {
   for (size_t p = 0; p < r.run.policies.size(); ++p)
     if (!checkpoint_policy(r, r.run.policies[p], r.policies[p])) return false;
-  if (r.pbt) try {
-      r.pbt->save();
-    } catch (const std::exception& e) {
-      r.outcome.checkpoint_failure = e.what();
-      return false;
-    }
-  return true;
+  bool saved = true;
+  if (r.pbt)
+    r.self->request(r.pbt, shutdown_timeout, checkpoint_atom_v)
+        .receive([](bool) {},
+                 [&](caf::error& err) {
+                   r.outcome.checkpoint_failure = detail_of(err);
+                   saved = false;
+                 });
+  return saved;
 }
 
 // What best.pt holds now, if the policy keeps one: closed to the evaluator
@@ -187,6 +196,37 @@ void read_best(const policy_parts& policy, run_outcome& done) {
   } catch (const model::checkpoint_error& e) {
     std::cerr << "troupe: warning: " << e.what() << std::endl;
   }
+}
+
+// Population-based training's driver, started before any agent acts: a
+// resumed run's members have their hyperparameters back by then. Throws
+// run::config_error naming a damaged pbt.json.
+void start_pbt(running& r) {
+  const run_request& request = r.request;
+  std::vector<pbt_member> members;
+  bool resumed = false;
+  for (const auto& p : r.run.policies) {
+    members.push_back({p.learners[0], p.metrics, p.hyperparams});
+    resumed = resumed || !p.plan.resume_from.empty();
+  }
+  r.pbt = spawn_pbt_driver(r.sys, agents::population(request.config.pbt, request.config.run.seed), request.run_dir,
+                           std::move(members), caf::actor_cast<run_control>(r.self));
+  r.self->request(r.pbt, shutdown_timeout, start_atom_v, resumed)
+      .receive([](bool) {},
+               [&](caf::error& err) {
+                 if (code_of(err) == errc::malformed) throw run::config_error(detail_of(err));
+                 throw std::runtime_error(detail_of(err));
+               });
+}
+
+// The driver's last decision carried out, and what it leaves.
+pbt_final stop_pbt(running& r) {
+  pbt_final out;
+  r.self->request(r.pbt, shutdown_timeout, stop_atom_v)
+      .receive([&](pbt_final& f) { out = std::move(f); },
+               [&](caf::error& err) { out.failure = "pbt: the driver did not stop: " + detail_of(err); });
+  if (out.state_json.empty()) throw std::runtime_error(out.failure);
+  return out;
 }
 
 // Waits for the first stop condition, checkpointing on the way. The
@@ -210,7 +250,6 @@ run::stop_reason wait_for_stop(running& r, agent_supervisor& agents, const std::
     if (reason != run::stop_reason::none) break;
     if (interrupted.load()) return run::stop_reason::interrupted;
     if (wall_limit > 0 && r.elapsed() >= wall_limit) return run::stop_reason::wall_seconds;
-    if (r.pbt) r.pbt->poll(r.self);
     if (every > 0 && r.elapsed() - last_checkpoint >= every) {
       if (!checkpoint(r)) return run::stop_reason::checkpoint_failed;
       last_checkpoint = r.elapsed();
@@ -362,23 +401,20 @@ run_outcome coordinate(caf::actor_system& sys, const run_request& request,
   r.policies.resize(r.run.policies.size());
   // A viewer's panel follows the first policy's figures.
   if (request.frame_hub) r.self->send(request.frame_hub, metrics_atom_v, r.run.policies.front().metrics);
-  if (request.config.pbt.enabled()) {
-    std::vector<pbt_member> members;
-    bool resumed = false;
-    for (const auto& p : r.run.policies) {
-      members.push_back({p.learners[0], p.metrics, p.hyperparams});
-      resumed = resumed || !p.plan.resume_from.empty();
-    }
-    r.pbt.emplace(agents::population(request.config.pbt, request.config.run.seed), request.run_dir, std::move(members));
-    r.pbt->start(r.self, resumed);
-  }
+  if (request.config.pbt.enabled()) start_pbt(r);
   agent_supervisor agents = supervise_agents(sys, r.self, request, r.run, r.policy_of);
   agents.start_all();
   r.outcome.stop = wait_for_stop(r, agents, interrupted);
   r.outcome.wall_seconds = r.elapsed();
+  std::optional<pbt_final> population;
+  if (r.pbt) population = stop_pbt(r);  // no decision while the learners drain
   shut_down(r, agents);
   combine(r);
-  if (r.pbt) r.outcome.pbt = r.pbt->state();
+  if (population) {
+    r.outcome.pbt = agents::population(request.config.pbt, request.config.run.seed)
+                        .state_from_json(population->state_json, "the pbt driver's state");
+    r.outcome.pbt_failure = population->failure;
+  }
   return r.outcome;
 }
 

@@ -55,6 +55,9 @@ struct run_outcome {
   std::string run_dir;
   std::vector<run_outcome> policies;
   std::optional<agents::pbt_state> pbt;  // pbt: the population at the end
+  // Why population-based training's driver stopped the run (a member that
+  // did not answer); the run then stops with run::stop_reason::pbt_failed.
+  std::string pbt_failure;
 };
 
 // Runs to the first stop condition, or until `interrupted` is set.

@@ -327,20 +327,25 @@ bool from_a_peer(learner_pointer self) {
   return false;
 }
 
-// A population's decision for this member: the source's learned state
-// (taken inside its critical section) in place of this one's, then the new
-// hyperparameters, all before the next batch trains.
-caf::result<std::uint64_t> apply_pbt_step(learner_pointer self, const population_members* members,
-                                          const pbt_step& step) {
+// This learner as population-based training sees it (null: a trainer
+// that is not one, e.g. a test's).
+algo::learner* population_member(learner_pointer self) {
+  return dynamic_cast<algo::learner*>(self->state.trainer.get());
+}
+
+// A population's decision for this member: the source's learned state, as
+// the source's learner sent it, in place of this one's, then the new
+// hyperparameters, all before the next batch trains (a message is handled
+// between batches).
+caf::result<std::uint64_t> apply_pbt_step(learner_pointer self, const pbt_step& step) {
   auto& st = self->state;
-  auto* me = dynamic_cast<algo::learner*>(st.trainer.get());
-  if (!members || !me) return make_error(errc::failed, "this learner is no member of a population");
+  algo::learner* me = population_member(self);
+  if (!me) return make_error(errc::failed, "this learner is no member of a population");
   if (step.keys.size() != step.values.size()) return make_error(errc::malformed, "a pbt step's keys and values differ in number");
   try {
     std::uint64_t version = me->version();
     if (step.source >= 0) {
-      if (size_t(step.source) >= members->size()) return make_error(errc::malformed, "a pbt step from no member");
-      version = me->adopt(*(*members)[size_t(step.source)]->export_state());
+      version = me->adopt(step.state);
       st.totals.version = version;
     }
     for (size_t i = 0; i < step.keys.size(); ++i) me->set_hyperparameter(step.keys[i], step.values[i]);
@@ -352,8 +357,7 @@ caf::result<std::uint64_t> apply_pbt_step(learner_pointer self, const population
 
 learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::trainer> trainer,
                                     metrics_actor metrics, replica_setup replica,
-                                    rollout_admission admission, update_hook after_updates,
-                                    std::shared_ptr<const population_members> population) {
+                                    rollout_admission admission, update_hook after_updates) {
   auto& st = self->state;
   st.after_updates = std::move(after_updates);
   st.trainer = std::move(trainer);
@@ -469,7 +473,17 @@ learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::
       },
       [=](pbt_atom, const pbt_step& step) -> caf::result<std::uint64_t> {
         if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a pbt step");
-        return apply_pbt_step(self, population.get(), step);
+        return apply_pbt_step(self, step);
+      },
+      [=](snapshot_atom) -> caf::result<algo::learned_state> {
+        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a snapshot request");
+        algo::learner* me = population_member(self);
+        if (!me) return make_error(errc::failed, "this learner is no member of a population");
+        try {
+          return me->export_state();
+        } catch (const std::exception& e) {
+          return make_error(errc::failed, e.what());
+        }
       },
   };
 }
@@ -478,11 +492,9 @@ learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::
 
 learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> trainer,
                             metrics_actor metrics, const replica_setup& replica,
-                            const rollout_admission& admission, update_hook after_updates,
-                            std::shared_ptr<const population_members> population) {
+                            const rollout_admission& admission, update_hook after_updates) {
   return caf::actor_cast<learner_actor>(sys.spawn<caf::detached>(learner, std::move(trainer), std::move(metrics),
-                                                                 replica, admission, std::move(after_updates),
-                                                                 std::move(population)));
+                                                                 replica, admission, std::move(after_updates)));
 }
 
 void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners) {

@@ -47,7 +47,11 @@ using replica_link = caf::typed_actor<caf::replies_to<replica_update>::with<std:
 
 // checkpoint_atom: save the model and optimiser to the path, with the given
 // counters; answers the parameter version saved. pbt_atom: a population's
-// decision for this member (below). drain_atom: answered once
+// decision for this member (a pbt_step: adopt the learned state it carries,
+// then the new hyperparameters; answers the version after it).
+// snapshot_atom: what this learner has learned, as a plain value taken
+// between two of its batches (algo::learner::export_state), for a pbt_step
+// to another member. drain_atom: answered once
 // every rollout already sent has been trained (or dropped) and every peer has
 // applied every update of this replica's. peers_atom: every replica's
 // learner, in replica order (this one included), sent once before any rollout.
@@ -59,11 +63,8 @@ using learner_actor = replica_link::extend<
     caf::replies_to<drain_atom>::with<learner_final>,
     caf::replies_to<checkpoint_atom, std::string, model::checkpoint_meta>::with<std::uint64_t>,
     caf::reacts_to<peers_atom, std::vector<caf::strong_actor_ptr>>,
-    caf::replies_to<pbt_atom, pbt_step>::with<std::uint64_t>>;
-
-// pbt: the members' learners, in member order (a pbt_step names its source
-// by its place here).
-using population_members = std::vector<std::shared_ptr<algo::learner>>;
+    caf::replies_to<pbt_atom, pbt_step>::with<std::uint64_t>,
+    caf::replies_to<snapshot_atom>::with<algo::learned_state>>;
 
 // This learner's place among the replicas. The defaults: a lone replica.
 struct replica_setup {
@@ -99,13 +100,13 @@ struct rollout_admission {
 // Called on the learner's thread after each batch whose updates reached the
 // parameters, with how many they were (self-play's snapshots count them).
 using update_hook = std::function<void(std::int64_t updates)>;
-
-// With `population` (pbt), it takes pbt_steps: on its own thread, between
-// batches, so no update of its own is under way (algo::learner::adopt).
+//
+// A learner whose trainer is an algo::learner answers snapshot requests and
+// takes pbt_steps, each on its own thread between batches: no learner is
+// reached from another's thread, only its state, copied, by message.
 learner_actor spawn_learner(caf::actor_system& sys, std::shared_ptr<algo::trainer> learner,
                             metrics_actor metrics, const replica_setup& replica = {},
-                            const rollout_admission& admission = {}, update_hook after_updates = {},
-                            std::shared_ptr<const population_members> population = nullptr);
+                            const rollout_admission& admission = {}, update_hook after_updates = {});
 
 // Tells each learner who its peers are (all of `learners`, in replica order).
 void introduce_replicas(caf::actor_system& sys, const std::vector<learner_actor>& learners);

@@ -13,6 +13,7 @@
 
 #include "actors/byte_vector_field.hpp"
 #include "run/stop_reason.hpp"
+#include "algo/learned_state.hpp"
 #include "algo/trainer.hpp"
 #include "algo/rollout.hpp"
 #include "envs/render.hpp"
@@ -64,13 +65,23 @@ struct replica_update {
 };
 
 // Population-based training's decision for one member's learner (actors/
-// pbt_driver.hpp): copy member `source`'s learned state first (-1: none),
+// pbt_driver.hpp): adopt `state`, member `source`'s learned state as its
+// learner answered a snapshot_atom (source -1: no copy, `state` empty),
 // then set each key's value (algo/hyperparameters.hpp). The answer is the
 // learner's parameter version after it.
 struct pbt_step {
   std::int32_t source = -1;
+  algo::learned_state state;
   std::vector<std::string> keys;
   std::vector<double> values;
+};
+
+// What the population-based training driver answers its stop with: the
+// population's state (RUN/pbt.json's text) and why the driver failed (empty:
+// it did not).
+struct pbt_final {
+  std::string state_json;
+  std::string failure;
 };
 
 // An agent's progress since its last report.
@@ -320,7 +331,11 @@ typename Inspector::result_type inspect(Inspector& f, replica_update& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, pbt_step& x) {
-  return f(caf::meta::type_name("pbt_step"), x.source, x.keys, x.values);
+  return f(caf::meta::type_name("pbt_step"), x.source, x.state, x.keys, x.values);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pbt_final& x) {
+  return f(caf::meta::type_name("pbt_final"), x.state_json, x.failure);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
@@ -432,6 +447,14 @@ typename Inspector::result_type inspect(Inspector& f, train_result& x) {
            x.lag_max, x.loss, x.policy_loss, x.value_loss, x.entropy, x.approx_kl,
            x.clip_fraction, x.lr);
 }
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, optimizer_state& x) {
+  return f(caf::meta::type_name("optimizer_state"), x.kind, x.step, x.tensors);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, learned_state& x) {
+  return f(caf::meta::type_name("learned_state"), x.parameters, x.optimizer);
+}
 }  // namespace troupe::algo
 
 namespace troupe::envs {
@@ -443,6 +466,14 @@ typename Inspector::result_type inspect(Inspector& f, rgb_frame& x) {
 }  // namespace troupe::envs
 
 namespace troupe::model {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, running_moments& x) {
+  return f(caf::meta::type_name("running_moments"), x.mean, x.var, x.count);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, parameter_state& x) {
+  return f(caf::meta::type_name("parameter_state"), x.flat, x.buffers, x.obs_moments, x.return_moments, x.version);
+}
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, checkpoint_meta& x) {
   return f(caf::meta::type_name("checkpoint_meta"), x.version, x.env_steps, x.episodes,
@@ -496,6 +527,10 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, final_atom, "final")
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::opponent_request))
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::opponent_reply))
+  CAF_ADD_TYPE_ID(troupe, (troupe::algo::learned_state))
+  CAF_ADD_ATOM(troupe, troupe::actors, snapshot_atom, "snapshot")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::pbt_final))
+  CAF_ADD_ATOM(troupe, troupe::actors, decide_atom, "decide")
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -2,34 +2,28 @@
 
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
-#include "model/checkpoint_error.hpp"
+#include "actors/errors.hpp"
 #include "model/checkpoint_file.hpp"
-#include "run/config_loader.hpp"
 
 namespace troupe::actors {
 
 namespace {
 
 constexpr auto answer_timeout = std::chrono::seconds(60);
+// How often the members' totals are read: a decision falls due at a
+// member's env steps, so it comes at most this late (the coordinator's
+// loop polled as often).
+constexpr auto decide_period = std::chrono::milliseconds(20);
 
 std::string state_file(const std::string& dir) { return dir + "/pbt.json"; }
 std::string log_file(const std::string& dir) { return dir + "/pbt.csv"; }
-
-// Sends member `learner` its step and waits for the version it answers.
-std::uint64_t send_step(caf::scoped_actor& self, const learner_actor& learner, const pbt_step& step) {
-  std::uint64_t version = 0;
-  self->request(learner, answer_timeout, pbt_atom_v, step)
-      .receive([&](std::uint64_t v) { version = v; },
-               [&](caf::error& err) {
-                 throw std::runtime_error("pbt: a member's learner did not take its step: " + caf::to_string(err));
-               });
-  return version;
-}
 
 pbt_step step_of(int source, const agents::hyperparams& values) {
   pbt_step step;
@@ -49,97 +43,267 @@ std::string number(double v) {
   return out.str();
 }
 
-}  // namespace
+// A decision made, waiting to be carried out, with what its row says.
+struct pending_decision {
+  agents::pbt_decision decision;
+  double score = 0, source_score = 0;
+  std::int64_t member_steps = 0, run_steps = 0;
+};
 
-pbt_driver::pbt_driver(agents::population population, std::string dir, std::vector<pbt_member> members)
-    : population_(std::move(population)), dir_(std::move(dir)), members_(std::move(members)) {}
-
-void pbt_driver::start(caf::scoped_actor& self, bool resumed) {
-  state_ = population_.first_state();
-  const bool have_state = !dir_.empty() && std::filesystem::exists(state_file(dir_));
-  if (resumed && have_state) {
-    try {
-      state_ = population_.state_from_json(model::read_checkpoint_file(state_file(dir_)), state_file(dir_));
-    } catch (const std::exception& e) {
-      throw run::config_error(e.what());
-    }
-    for (size_t m = 0; m < members_.size(); ++m) send_step(self, members_[m].learner, step_of(-1, state_.members[m].values));
-    // Rows past the decisions pbt.json lists were written after its last save.
-    std::ifstream in(log_file(dir_));
-    std::string line, kept;
-    for (std::uint64_t rows = 0; rows <= state_.decisions && std::getline(in, line); ++rows) kept += line + "\n";
-    model::write_file_atomically(log_file(dir_), kept);
-  } else if (!dir_.empty()) {
-    std::string header = "decision,run_env_steps,member,member_env_steps,action,source,score,source_score";
-    for (const auto& [key, range] : population_.config().hyperparams) header += ",before:" + key;
-    for (const auto& [key, range] : population_.config().hyperparams) header += ",after:" + key;
-    model::write_file_atomically(log_file(dir_), header + "\n");
-  }
-  for (size_t m = 0; m < members_.size(); ++m)
-    if (members_[m].shown) members_[m].shown->set(state_.members[m].values);
-  save();
-}
-
-void pbt_driver::poll(caf::scoped_actor& self) {
+// One reading of every member's totals.
+struct totals_round {
   std::vector<double> scores;
   std::vector<std::int64_t> steps;
-  std::int64_t run_steps = 0;
-  for (const auto& m : members_)
-    self->request(m.metrics, answer_timeout, totals_atom_v)
-        .receive(
-            [&](const metrics_totals& t) {
-              scores.push_back(t.episodes > 0 ? t.final_mean_return : std::nan(""));
-              steps.push_back(t.env_steps);
-              run_steps += t.env_steps;
-            },
-            [&](caf::error& err) {
-              throw std::runtime_error("pbt: a member's metrics did not answer: " + caf::to_string(err));
-            });
-  std::vector<agents::hyperparams> current;
-  for (const auto& m : state_.members) current.push_back(m.values);
-  for (int m = 0; m < int(members_.size()); ++m) {
-    if (steps[size_t(m)] < state_.members[size_t(m)].next_decision_at) continue;
-    const agents::pbt_decision d = population_.decide(state_.decisions, m, scores, current);
-    apply(self, m, d, scores, steps[size_t(m)], run_steps);
-    current[size_t(m)] = d.after;
-  }
+  size_t answered = 0;
+};
+
+struct pbt_driver_state {
+  std::optional<agents::population> population;
+  std::string dir;
+  std::vector<pbt_member> members;
+  run_control coordinator;
+  agents::pbt_state state;
+  bool started = false;
+  bool stopping = false;
+  bool busy = false;  // a reading or a decision is under way
+  std::string failure;
+  std::optional<totals_round> reading;
+  std::deque<pending_decision> queue;  // made, not yet carried out, in order
+  std::vector<caf::typed_response_promise<pbt_final>> stops;
+
+  static inline const char* name = "pbt_driver";
+};
+
+using driver_pointer = pbt_driver_actor::stateful_pointer<pbt_driver_state>;
+
+// RUN/pbt.json now; throws model::checkpoint_error when it cannot be written.
+void save(const pbt_driver_state& st) {
+  if (st.dir.empty()) return;
+  model::write_file_atomically(state_file(st.dir), agents::population::state_json(st.state));
 }
 
-void pbt_driver::apply(caf::scoped_actor& self, int member, const agents::pbt_decision& d,
-                       const std::vector<double>& scores, std::int64_t member_steps, std::int64_t run_steps) {
-  agents::pbt_member_state& m = state_.members[size_t(member)];
-  if (d.exploit) {
-    send_step(self, members_[size_t(member)].learner, step_of(d.source, d.after));
-    ++state_.exploits;
-    m.lineage.push_back({d.index, member_steps, d.source});
-  }
-  m.values = d.after;
-  m.env_steps = member_steps;
-  m.score = scores[size_t(member)];
-  const std::int64_t interval = population_.config().interval_env_steps;
-  while (m.next_decision_at <= member_steps) m.next_decision_at += interval;
-  ++state_.decisions;
-  if (members_[size_t(member)].shown) members_[size_t(member)].shown->set(m.values);
-  append_row(d, scores[size_t(member)], d.exploit ? scores[size_t(d.source)] : std::nan(""), member_steps, run_steps);
-  save();
-}
-
-void pbt_driver::append_row(const agents::pbt_decision& d, double score, double source_score,
-                            std::int64_t member_steps, std::int64_t run_steps) const {
-  if (dir_.empty()) return;
+void append_row(const pbt_driver_state& st, const pending_decision& p) {
+  if (st.dir.empty()) return;
+  const agents::pbt_decision& d = p.decision;
   std::ostringstream row;
-  row << d.index << ',' << run_steps << ',' << d.member << ',' << member_steps << ','
+  row << d.index << ',' << p.run_steps << ',' << d.member << ',' << p.member_steps << ','
       << (d.exploit ? "exploit" : "keep") << ',' << (d.exploit ? std::to_string(d.source) : "") << ','
-      << number(score) << ',' << number(source_score);
+      << number(p.score) << ',' << number(p.source_score);
   for (const auto& [key, value] : d.before) row << ',' << number(value);
   for (const auto& [key, value] : d.after) row << ',' << number(value);
-  std::ofstream out(log_file(dir_), std::ios::app);
+  std::ofstream out(log_file(st.dir), std::ios::app);
   out << row.str() << '\n';
 }
 
-void pbt_driver::save() const {
-  if (dir_.empty()) return;
-  model::write_file_atomically(state_file(dir_), agents::population::state_json(state_));
+pbt_final final_of(const pbt_driver_state& st) {
+  return {agents::population::state_json(st.state), st.failure};
+}
+
+// Nothing is under way any more: a stop waiting for that is answered.
+void settle(driver_pointer self) {
+  auto& st = self->state;
+  st.busy = false;
+  if (!st.stopping) return;
+  for (auto& p : st.stops) p.deliver(final_of(st));
+  st.stops.clear();
+}
+
+// The driver stops deciding, and the run stops.
+void fail(driver_pointer self, const std::string& why) {
+  auto& st = self->state;
+  if (!st.failure.empty()) return;
+  st.failure = why;
+  st.stopping = true;
+  st.queue.clear();
+  st.reading.reset();
+  if (st.coordinator) self->send(st.coordinator, stop_request{run::stop_reason::pbt_failed});
+  settle(self);
+}
+
+// The member's decision, carried out: its state, a row, pbt.json.
+void record(driver_pointer self, const pending_decision& p) {
+  auto& st = self->state;
+  const agents::pbt_decision& d = p.decision;
+  agents::pbt_member_state& m = st.state.members[size_t(d.member)];
+  if (d.exploit) {
+    ++st.state.exploits;
+    m.lineage.push_back({d.index, p.member_steps, d.source});
+  }
+  m.values = d.after;
+  m.env_steps = p.member_steps;
+  m.score = p.score;
+  const std::int64_t interval = st.population->config().interval_env_steps;
+  while (m.next_decision_at <= p.member_steps) m.next_decision_at += interval;
+  ++st.state.decisions;
+  if (st.members[size_t(d.member)].shown) st.members[size_t(d.member)].shown->set(m.values);
+  append_row(st, p);
+  save(st);
+}
+
+// Carries out the oldest decision made, then the next, each once the one
+// before it is done.
+void carry_out_next(driver_pointer self) {
+  auto& st = self->state;
+  if (!st.failure.empty()) return;
+  if (st.queue.empty()) return settle(self);
+  const pending_decision p = st.queue.front();
+  st.queue.pop_front();
+  const auto done = [=] {
+    try {
+      record(self, p);
+    } catch (const std::exception& e) {
+      return fail(self, std::string("pbt: ") + e.what());
+    }
+    carry_out_next(self);
+  };
+  if (!p.decision.exploit) return done();
+  const int member = p.decision.member, source = p.decision.source;
+  const auto failed = [=](int who, const char* what) {
+    return [=](caf::error& err) {
+      fail(self, "pbt: member " + std::to_string(who) + "'s learner " + what + ": " + detail_of(err));
+    };
+  };
+  self->request(st.members[size_t(source)].learner, answer_timeout, snapshot_atom_v)
+      .then(
+          [=](algo::learned_state& learned) {
+            pbt_step step = step_of(source, p.decision.after);
+            step.state = std::move(learned);
+            self->request(self->state.members[size_t(member)].learner, answer_timeout, pbt_atom_v, step)
+                .then([=](std::uint64_t) { done(); }, failed(member, "did not take its step"));
+          },
+          failed(source, "sent no snapshot"));
+}
+
+// Every member's totals are in: the decisions due, made in member order,
+// then carried out.
+void decide(driver_pointer self) {
+  auto& st = self->state;
+  totals_round r = std::move(*st.reading);
+  st.reading.reset();
+  if (st.stopping) return settle(self);  // no decision after the stop
+  std::int64_t run_steps = 0;
+  for (std::int64_t s : r.steps) run_steps += s;
+  std::vector<agents::hyperparams> current;
+  for (const auto& m : st.state.members) current.push_back(m.values);
+  std::uint64_t index = st.state.decisions;
+  for (int m = 0; m < int(st.members.size()); ++m) {
+    if (r.steps[size_t(m)] < st.state.members[size_t(m)].next_decision_at) continue;
+    const agents::pbt_decision d = st.population->decide(index++, m, r.scores, current);
+    current[size_t(m)] = d.after;
+    st.queue.push_back({d, r.scores[size_t(m)], d.exploit ? r.scores[size_t(d.source)] : std::nan(""),
+                        r.steps[size_t(m)], run_steps});
+  }
+  carry_out_next(self);
+}
+
+// Reads every member's totals; the decisions follow when all have answered.
+void read_totals(driver_pointer self) {
+  auto& st = self->state;
+  st.busy = true;
+  const size_t n = st.members.size();
+  st.reading = totals_round{std::vector<double>(n), std::vector<std::int64_t>(n), 0};
+  for (size_t m = 0; m < n; ++m)
+    self->request(st.members[m].metrics, answer_timeout, totals_atom_v)
+        .then(
+            [=](const metrics_totals& t) {
+              auto& st = self->state;
+              if (!st.reading) return;  // failed meanwhile
+              st.reading->scores[m] = t.episodes > 0 ? t.final_mean_return : std::nan("");
+              st.reading->steps[m] = t.env_steps;
+              if (++st.reading->answered == st.reading->scores.size()) decide(self);
+            },
+            [=](caf::error& err) { fail(self, "pbt: member " + std::to_string(m) + "'s metrics did not answer: " + detail_of(err)); });
+}
+
+// A fresh run's state, or a resumed run's from pbt.json (throws
+// std::invalid_argument naming a damaged file); pbt.csv as it goes on.
+void open_files(pbt_driver_state& st, bool resumed) {
+  st.state = st.population->first_state();
+  const bool have_state = !st.dir.empty() && std::filesystem::exists(state_file(st.dir));
+  if (resumed && have_state) {
+    st.state = st.population->state_from_json(model::read_checkpoint_file(state_file(st.dir)), state_file(st.dir));
+    // Rows past the decisions pbt.json lists were written after its last save.
+    std::ifstream in(log_file(st.dir));
+    std::string line, kept;
+    for (std::uint64_t rows = 0; rows <= st.state.decisions && std::getline(in, line); ++rows) kept += line + "\n";
+    model::write_file_atomically(log_file(st.dir), kept);
+  } else if (!st.dir.empty()) {
+    std::string header = "decision,run_env_steps,member,member_env_steps,action,source,score,source_score";
+    for (const auto& [key, range] : st.population->config().hyperparams) header += ",before:" + key;
+    for (const auto& [key, range] : st.population->config().hyperparams) header += ",after:" + key;
+    model::write_file_atomically(log_file(st.dir), header + "\n");
+  }
+}
+
+pbt_driver_actor::behavior_type pbt_driver(driver_pointer self, agents::population population, std::string dir,
+                                           std::vector<pbt_member> members, run_control coordinator) {
+  auto& st = self->state;
+  st.population.emplace(std::move(population));
+  st.dir = std::move(dir);
+  st.members = std::move(members);
+  st.coordinator = std::move(coordinator);
+  return {
+      [=](start_atom, bool resumed) -> caf::result<bool> {
+        auto& st = self->state;
+        if (st.started) return make_error(errc::malformed, "the pbt driver has started already");
+        st.started = true;
+        try {
+          open_files(st, resumed);
+          for (size_t m = 0; m < st.members.size(); ++m)
+            if (st.members[m].shown) st.members[m].shown->set(st.state.members[m].values);
+          save(st);
+        } catch (const std::exception& e) {
+          return make_error(errc::malformed, e.what());
+        }
+        self->delayed_send(self, decide_period, decide_atom_v);
+        if (!resumed) return true;
+        // Each member's learner takes its hyperparameters before any agent acts.
+        auto promise = self->make_response_promise<bool>();
+        auto left = std::make_shared<size_t>(st.members.size());
+        if (*left == 0) return true;
+        for (size_t m = 0; m < st.members.size(); ++m)
+          self->request(st.members[m].learner, answer_timeout, pbt_atom_v, step_of(-1, st.state.members[m].values))
+              .then(
+                  [=](std::uint64_t) mutable {
+                    if (--*left == 0) promise.deliver(true);
+                  },
+                  [=](caf::error& err) mutable {
+                    promise.deliver(make_error(errc::failed, "pbt: member " + std::to_string(m) +
+                                                                 "'s learner did not take its hyperparameters: " +
+                                                                 detail_of(err)));
+                  });
+        return promise;
+      },
+      [=](checkpoint_atom) -> caf::result<bool> {
+        try {
+          save(self->state);
+        } catch (const std::exception& e) {
+          return make_error(errc::failed, e.what());
+        }
+        return true;
+      },
+      [=](stop_atom) -> caf::result<pbt_final> {
+        auto& st = self->state;
+        st.stopping = true;
+        if (!st.busy) return final_of(st);
+        st.stops.push_back(self->make_response_promise<pbt_final>());
+        return st.stops.back();
+      },
+      [=](decide_atom) {
+        auto& st = self->state;
+        if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self)) return;
+        if (st.stopping) return;
+        self->delayed_send(self, decide_period, decide_atom_v);
+        if (!st.busy) read_totals(self);
+      },
+  };
+}
+
+}  // namespace
+
+pbt_driver_actor spawn_pbt_driver(caf::actor_system& sys, agents::population population, std::string dir,
+                                  std::vector<pbt_member> members, run_control coordinator) {
+  return sys.spawn(pbt_driver, std::move(population), std::move(dir), std::move(members), std::move(coordinator));
 }
 
 }  // namespace troupe::actors

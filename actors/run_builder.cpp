@@ -113,8 +113,6 @@ struct shared_setup {
   run_control coordinator;
   // Several policies: their env steps together (run.stop.env_steps counts these).
   std::shared_ptr<std::atomic<std::int64_t>> run_env_steps;
-  // pbt: the members' learners, each one's added as it is built.
-  std::shared_ptr<population_members> population;
 };
 
 // Policy `index`'s parameters: one replica per device and its learner,
@@ -217,8 +215,7 @@ void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_par
   if (policy.selfplay) mcfg.league = policy.selfplay->shared_league();
   if (!p.name.empty()) mcfg.label = p.name + " ";
   mcfg.run_env_steps = shared.run_env_steps;
-  if (shared.population) {
-    shared.population->push_back(policy.trainers[0]);
+  if (shared.request.config.pbt.enabled()) {  // a population's member
     policy.hyperparams = std::make_shared<live_hyperparams>();
     mcfg.hyperparams = policy.hyperparams;
   }
@@ -232,7 +229,7 @@ void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_par
                           config.algo.max_rollouts_in_flight,
                           std::uint64_t(algo::max_policy_lag(config.algo)),
                           deterministic ? config.agents.count : 0},
-        d == 0 ? snapshot_hook(snapshots) : update_hook{}, shared.population));
+        d == 0 ? snapshot_hook(snapshots) : update_hook{}));
   if (replicas > 1) introduce_replicas(sys, policy.learners);
 }
 
@@ -374,8 +371,7 @@ run_parts build_run(caf::actor_system& sys, const run_request& request, run_cont
   if (config.run.deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
   std::vector<policy_request> plans = policy_requests(request);
   run.env = plans.front().env;
-  shared_setup shared{request, start, std::move(coordinator), nullptr, nullptr};
-  if (config.pbt.enabled()) shared.population = std::make_shared<population_members>();
+  shared_setup shared{request, start, std::move(coordinator), nullptr};
   if (plans.size() > 1) {
     std::int64_t before = 0;  // what the policies' earlier segments stepped
     for (const auto& p : plans)

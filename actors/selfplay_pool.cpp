@@ -86,7 +86,7 @@ void selfplay_pool::on_updates(std::int64_t updates) {
 
 std::uint64_t selfplay_pool::add_snapshot() {
   auto frozen = model::make_shared_model(model::spec_of(*learning_), setup_.seed);
-  model::copy_parameters(*learning_, *frozen);  // inside both sections: one version
+  model::copy_parameters(*learning_, *frozen);  // one version, read inside its section
   model::freeze(*frozen);
   const std::uint64_t version = model::current_version(*frozen);
   std::vector<std::uint64_t> evicted;

@@ -69,7 +69,6 @@ void learner::check(const rollout& r) const { check_shapes(r, core_->model->spec
 
 train_result learner::train(std::vector<rollout> batch, std::vector<float>* delta) {
   learner_core& c = *core_;
-  std::lock_guard<std::mutex> whole_batch(c.training);
   model::use_compute_threads_here();
   if (batch.empty()) throw std::invalid_argument("an empty batch");
   for (const rollout& r : batch) check(r);
@@ -126,57 +125,74 @@ model::checkpoint_meta learner::restore(const std::string& path) {
 
 namespace {
 
-// A deep copy of one parameter's optimiser state (Adam's or RMSprop's, the
-// two make_optimizer makes): a plain clone() would share its tensors.
-std::unique_ptr<torch::optim::OptimizerParamState> copy_of(const torch::optim::OptimizerParamState& s) {
-  if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(&s)) {
-    auto c = std::make_unique<torch::optim::AdamParamState>();
-    c->step(a->step());
-    c->exp_avg(a->exp_avg().clone());
-    c->exp_avg_sq(a->exp_avg_sq().clone());
-    if (a->max_exp_avg_sq().defined()) c->max_exp_avg_sq(a->max_exp_avg_sq().clone());
-    return c;
-  }
-  if (const auto* r = dynamic_cast<const torch::optim::RMSpropParamState*>(&s)) {
-    auto c = std::make_unique<torch::optim::RMSpropParamState>();
-    c->step(r->step());
-    c->square_avg(r->square_avg().clone());
-    if (r->momentum_buffer().defined()) c->momentum_buffer(r->momentum_buffer().clone());
-    if (r->grad_avg().defined()) c->grad_avg(r->grad_avg().clone());
-    return c;
-  }
-  throw std::logic_error("an optimiser state of a kind make_optimizer does not make");
+// The optimiser state of the one tensor an optimiser steps (model.flat), or
+// null before its first step.
+torch::optim::OptimizerParamState* flat_state(torch::optim::Optimizer& o) {
+  auto& all = o.state();
+  return all.empty() ? nullptr : all.begin()->second.get();
 }
 
-// The state of the one tensor an optimiser steps (model.flat), or null
-// before its first step.
-const torch::optim::OptimizerParamState* flat_state(const torch::optim::Optimizer& o) {
-  const auto& all = o.state();
-  return all.empty() ? nullptr : all.begin()->second.get();
+std::vector<float> host_values(const torch::Tensor& t) {
+  if (!t.defined()) return {};
+  const torch::Tensor host = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+  return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
+}
+
+// `values` as a tensor laid out as `flat` (on its device); undefined when
+// empty (a tensor the optimiser does not keep).
+torch::Tensor like_flat(const std::vector<float>& values, const torch::Tensor& flat) {
+  if (values.empty()) return {};
+  if (std::int64_t(values.size()) != flat.numel())
+    throw std::invalid_argument("adopt: an optimiser state of another network");
+  return torch::from_blob(const_cast<float*>(values.data()), {flat.numel()}).to(flat.device(), flat.dtype(), false, true);
+}
+
+optimizer_state state_of(torch::optim::Optimizer& o) {
+  optimizer_state out;
+  const auto* s = flat_state(o);
+  if (!s) return out;
+  if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(s)) {
+    out = {"adam", a->step(), {host_values(a->exp_avg()), host_values(a->exp_avg_sq()), host_values(a->max_exp_avg_sq())}};
+  } else if (const auto* r = dynamic_cast<const torch::optim::RMSpropParamState*>(s)) {
+    out = {"rmsprop", r->step(),
+           {host_values(r->square_avg()), host_values(r->momentum_buffer()), host_values(r->grad_avg())}};
+  } else {
+    throw std::logic_error("an optimiser state of a kind make_optimizer does not make");
+  }
+  return out;
+}
+
+// `state` as the optimiser's state of `flat` (null: no step taken yet);
+// throws std::invalid_argument for another kind of optimiser or network.
+std::unique_ptr<torch::optim::OptimizerParamState> param_state_of(const optimizer_state& state,
+                                                                  torch::optim::Optimizer& o,
+                                                                  const torch::Tensor& flat) {
+  if (state.kind.empty()) return nullptr;
+  if (state.tensors.size() != 3) throw std::invalid_argument("adopt: a damaged optimiser state");
+  const auto& t = state.tensors;
+  if (state.kind == "adam" && dynamic_cast<torch::optim::Adam*>(&o)) {
+    auto a = std::make_unique<torch::optim::AdamParamState>();
+    a->step(state.step).exp_avg(like_flat(t[0], flat)).exp_avg_sq(like_flat(t[1], flat));
+    a->max_exp_avg_sq(like_flat(t[2], flat));
+    return a;
+  }
+  if (state.kind == "rmsprop" && dynamic_cast<torch::optim::RMSprop*>(&o)) {
+    auto r = std::make_unique<torch::optim::RMSpropParamState>();
+    r->step(state.step).square_avg(like_flat(t[0], flat)).momentum_buffer(like_flat(t[1], flat));
+    r->grad_avg(like_flat(t[2], flat));
+    return r;
+  }
+  throw std::invalid_argument("adopt: the state of another optimiser (" + state.kind + ")");
 }
 
 }  // namespace
 
-struct learner::learned_state {
-  torch::Tensor flat;
-  std::vector<torch::Tensor> buffers;
-  model::running_moments obs_moments, return_moments;
-  std::unique_ptr<torch::optim::OptimizerParamState> optimizer;  // null: none yet
-  std::uint64_t version = 0;
-};
-
-std::shared_ptr<const learner::learned_state> learner::export_state() {
+learned_state learner::export_state() {
   learner_core& c = *core_;
-  auto out = std::make_shared<learned_state>();
-  std::lock_guard<std::mutex> between_batches(c.training);
+  learned_state out;
   c.model->params.run_shared([&] {
-    torch::NoGradGuard no_grad;
-    out->flat = c.model->flat.detach().clone();
-    for (const auto& b : c.model->net->buffers()) out->buffers.push_back(b.detach().clone());
-    out->obs_moments = c.model->obs_moments;
-    out->return_moments = c.model->return_moments;
-    if (const auto* s = flat_state(*c.optimizer)) out->optimizer = copy_of(*s);
-    out->version = c.model->version;
+    out.parameters = model::read_parameter_state(*c.model);
+    out.optimizer = state_of(*c.optimizer);
   });
   return out;
 }
@@ -184,24 +200,16 @@ std::shared_ptr<const learner::learned_state> learner::export_state() {
 std::uint64_t learner::adopt(const learned_state& state) {
   learner_core& c = *core_;
   model::shared_model& m = *c.model;
-  if (state.flat.numel() != m.flat.numel() || state.buffers.size() != m.net->buffers().size())
-    throw std::invalid_argument("adopt: another network's state");
+  // Built outside the section (it checks the kind and sizes); installing it is a swap.
+  std::unique_ptr<torch::optim::OptimizerParamState> optimizer = param_state_of(state.optimizer, *c.optimizer, m.flat);
   return m.params.run([&] {
-    torch::NoGradGuard no_grad;
-    m.flat.copy_(state.flat);
-    auto buffers = m.net->buffers();
-    for (size_t i = 0; i < buffers.size(); ++i) buffers[i].copy_(state.buffers[i]);
-    m.obs_moments = state.obs_moments;
-    m.return_moments = state.return_moments;
+    model::write_parameter_state(m, state.parameters);
     auto& states = c.optimizer->state();
     states.clear();
-    if (state.optimizer)
-      states[c10::guts::to_string(m.flat.unsafeGetTensorImpl())] = copy_of(*state.optimizer);
+    if (optimizer) states[c10::guts::to_string(m.flat.unsafeGetTensorImpl())] = std::move(optimizer);
     return ++m.version;
   });
 }
-
-std::uint64_t learner::version_of(const learned_state& state) { return state.version; }
 
 std::uint64_t learner::fingerprint(const learned_state& state) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a over every byte the state holds
@@ -209,33 +217,24 @@ std::uint64_t learner::fingerprint(const learned_state& state) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
   };
-  const auto tensor = [&](const torch::Tensor& t) {
-    if (!t.defined()) return bytes("-", 1);
-    const torch::Tensor host = t.detach().to(torch::kCPU).contiguous();
-    bytes(host.data_ptr(), size_t(host.numel()) * host.element_size());
+  const auto floats = [&](const std::vector<float>& v) {
+    const std::uint64_t n = v.size();
+    bytes(&n, sizeof n);
+    bytes(v.data(), v.size() * sizeof(float));
   };
   const auto moments = [&](const model::running_moments& m) {
     bytes(m.mean.data(), m.mean.size() * sizeof(double));
     bytes(m.var.data(), m.var.size() * sizeof(double));
     bytes(&m.count, sizeof m.count);
   };
-  tensor(state.flat);
-  for (const auto& b : state.buffers) tensor(b);
-  moments(state.obs_moments);
-  moments(state.return_moments);
-  if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(state.optimizer.get())) {
-    const std::int64_t step = a->step();
-    bytes(&step, sizeof step);
-    tensor(a->exp_avg());
-    tensor(a->exp_avg_sq());
-    tensor(a->max_exp_avg_sq());
-  } else if (const auto* r = dynamic_cast<const torch::optim::RMSpropParamState*>(state.optimizer.get())) {
-    const std::int64_t step = r->step();
-    bytes(&step, sizeof step);
-    tensor(r->square_avg());
-    tensor(r->momentum_buffer());
-    tensor(r->grad_avg());
-  }
+  const model::parameter_state& p = state.parameters;
+  floats(p.flat);
+  for (const auto& b : p.buffers) floats(b);
+  moments(p.obs_moments);
+  moments(p.return_moments);
+  bytes(state.optimizer.kind.data(), state.optimizer.kind.size());
+  bytes(&state.optimizer.step, sizeof state.optimizer.step);
+  for (const auto& t : state.optimizer.tensors) floats(t);
   return h;
 }
 

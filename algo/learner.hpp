@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "algo/algo_config.hpp"
+#include "algo/learned_state.hpp"
 #include "algo/learner_config.hpp"
 #include "algo/rollout.hpp"
 #include "algo/trainer.hpp"
@@ -51,21 +52,21 @@ class learner final : public trainer {
   // Also continues the learning-rate schedule from the checkpoint's env steps.
   model::checkpoint_meta restore(const std::string& path);
 
-  // Population-based training's exploit: a copy of what a learner has
-  // learned (parameters and buffers, normalisation statistics, optimiser
-  // state), taken between two of its batches (a batch's updates and its
-  // statistics go in as a whole) inside its parameters' critical section
-  // (where its optimiser steps too), so no update is half in it.
-  struct learned_state;
-  std::shared_ptr<const learned_state> export_state();
+  // Population-based training's exploit: a copy of what this learner has
+  // learned (algo/learned_state.hpp: parameters and buffers, normalisation
+  // statistics, optimiser state), inside its parameters' critical section
+  // (where its optimiser steps too). Call it on the thread that trains, as
+  // adopt and train: then it falls between two batches (a batch's updates
+  // and the statistics it folds in afterwards change the model in separate
+  // sections), so no batch is half in it. A plain value: it goes to another
+  // member's learner by message (actors/learner_actor.hpp's snapshot_atom).
+  learned_state export_state();
   // Takes `state` in place of its own, inside its own critical section, as
   // one update: the version moves on by one (from its own), so rollouts
   // acted on before it count as that much older. Call it on the thread that
-  // trains (between batches); reading and writing in two sections one after
-  // the other, two learners copying each other never deadlock.
+  // trains (between batches). Throws std::invalid_argument, with nothing
+  // changed, for the state of another network or optimiser.
   std::uint64_t adopt(const learned_state& state);
-  // The version of the parameters `state` holds, at the source.
-  static std::uint64_t version_of(const learned_state& state);
   // A checksum of everything `state` holds but its version: parameters,
   // buffers, normalisation statistics, optimiser state.
   static std::uint64_t fingerprint(const learned_state& state);

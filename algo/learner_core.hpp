@@ -7,7 +7,6 @@
 // files include it.
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <random>
 
@@ -54,10 +53,6 @@ struct learner_core {
   // PPO's minibatch steps by hand, where they compute this network and
   // policy and model.by_hand allows (null: LibTorch's autograd).
   std::shared_ptr<mlp_ppo_step> by_hand = {};
-  // Held by train() from start to end: a batch's updates and the
-  // normalisation statistics it folds in afterwards change the model in
-  // separate sections, and export_state must see the model between batches.
-  std::mutex training;
 
   void prepare_bounds();
 

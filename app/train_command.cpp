@@ -292,6 +292,7 @@ int report(const prepared_run& p, const actors::run_outcome& outcome) {
     if (outcome.policies.empty()) plot_run(p.dir.root);
     for (const auto& policy : outcome.policies) plot_run(policy.run_dir);
   }
+  if (!outcome.pbt_failure.empty()) std::cerr << "troupe: error: " << outcome.pbt_failure << "; the run stopped.\n";
   if (outcome.stop == run::stop_reason::agent_failures)
     std::cerr << "troupe: error: agents failed " << outcome.agent_restarts
               << " times, more than agents.max_restarts allows; the last failure: "

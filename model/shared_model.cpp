@@ -35,23 +35,53 @@ std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint6
 
 namespace {
 
-// Every parameter and buffer of `from` into `to`, with the version; the
-// caller holds whatever sections it needs.
-void copy_tensors(const shared_model& from, shared_model& to) {
-  torch::NoGradGuard no_grad;
-  to.flat.copy_(from.flat);
-  const auto source_buffers = from.net->buffers();
-  auto target_buffers = to.net->buffers();
-  for (size_t i = 0; i < source_buffers.size(); ++i) target_buffers[i].copy_(source_buffers[i]);
-  to.obs_moments = from.obs_moments;  // what a checkpoint of the copy saves
-  to.return_moments = from.return_moments;
-  to.version = from.version;
+// A host copy of `t`'s values, flattened.
+std::vector<float> host_values(const torch::Tensor& t) {
+  const torch::Tensor host = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+  return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
+}
+
+// `values` into `t` (its shape, dtype and device).
+void assign_values(torch::Tensor& t, const std::vector<float>& values) {
+  const torch::Tensor host = torch::from_blob(const_cast<float*>(values.data()), {std::int64_t(values.size())});
+  t.copy_(host.view(t.sizes()));
 }
 
 }  // namespace
 
+parameter_state read_parameter_state(const shared_model& model) {
+  torch::NoGradGuard no_grad;
+  parameter_state state;
+  state.flat = host_values(model.flat);
+  for (const auto& b : model.net->buffers()) state.buffers.push_back(host_values(b));
+  state.obs_moments = model.obs_moments;
+  state.return_moments = model.return_moments;
+  state.version = model.version;
+  return state;
+}
+
+void write_parameter_state(shared_model& model, const parameter_state& state) {
+  auto buffers = model.net->buffers();
+  bool fits = std::int64_t(state.flat.size()) == model.flat.numel() && state.buffers.size() == buffers.size() &&
+              state.obs_moments.dim() == model.obs_moments.dim() &&
+              state.return_moments.dim() == model.return_moments.dim();
+  for (size_t i = 0; fits && i < buffers.size(); ++i) fits = std::int64_t(state.buffers[i].size()) == buffers[i].numel();
+  if (!fits) throw std::invalid_argument("a parameter state of another network");
+  torch::NoGradGuard no_grad;
+  assign_values(model.flat, state.flat);
+  for (size_t i = 0; i < buffers.size(); ++i) assign_values(buffers[i], state.buffers[i]);
+  model.obs_moments = state.obs_moments;  // what a checkpoint of the copy saves
+  model.return_moments = state.return_moments;
+}
+
 void copy_parameters(shared_model& from, shared_model& to) {
-  from.params.run_shared([&] { to.params.run([&] { copy_tensors(from, to); }); });
+  // Read and written in two sections one after the other: two models copied
+  // into each other never deadlock, and the copy is still one version.
+  const parameter_state state = from.params.run_shared([&] { return read_parameter_state(from); });
+  to.params.run([&] {
+    write_parameter_state(to, state);
+    to.version = state.version;
+  });
 }
 
 namespace {
@@ -227,7 +257,9 @@ bool judge_parameters(shared_model& model, const std::function<bool(shared_model
     // A copy, since judge's forward passes enter the copy's own section; the
     // original's is held by this thread already.
     shared_model copy(model.spec);
-    copy_tensors(model, copy);
+    const parameter_state state = read_parameter_state(model);
+    write_parameter_state(copy, state);
+    copy.version = state.version;
     // Written under the shared claim; apply_gradients reads it under the
     // exclusive one, which begins only after this claim ends.
     const bool freeze = judge(copy);

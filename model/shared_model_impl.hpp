@@ -7,6 +7,7 @@
 #include "model/actor_critic.hpp"
 #include "model/critical_section.hpp"
 #include "model/mlp_by_hand.hpp"
+#include "model/parameter_state.hpp"
 #include "model/running_moments.hpp"
 #include "model/shared_model.hpp"
 
@@ -50,6 +51,15 @@ struct shared_model {
   running_moments obs_moments;
   running_moments return_moments;
 };
+
+// The model's parameter state (model/parameter_state.hpp), on the host; the
+// caller holds the parameters' section (shared is enough).
+parameter_state read_parameter_state(const shared_model& model);
+// Writes `state`'s parameters, buffers and statistics into the model (on its
+// device); the version is left to the caller. The caller holds the section
+// exclusively (or owns the model alone). Throws std::invalid_argument, with
+// nothing written, when `state` is of another network.
+void write_parameter_state(shared_model& model, const parameter_state& state);
 
 // Makes the network's obs_mean and obs_scale those of model.obs_moments; the
 // caller holds the parameters' section exclusively (or owns the model alone).

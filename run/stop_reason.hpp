@@ -14,6 +14,7 @@ enum class stop_reason : std::uint8_t {
   interrupted,        // SIGINT or SIGTERM
   agent_failures,     // more than agents.max_restarts
   checkpoint_failed,  // a checkpoint could not be written (a full disk, say)
+  pbt_failed,         // population-based training's driver could not carry out a decision
 };
 
 // As summary.json and the log name it ("solved", "env_steps", ...).
@@ -26,6 +27,7 @@ inline const char* name_of(stop_reason r) {
     case stop_reason::interrupted: return "interrupted";
     case stop_reason::agent_failures: return "agent_failures";
     case stop_reason::checkpoint_failed: return "checkpoint_failed";
+    case stop_reason::pbt_failed: return "pbt_failed";
   }
   return "unknown";
 }
@@ -33,7 +35,8 @@ inline const char* name_of(stop_reason r) {
 // The run failed: its command exits with 1. Every other stop is an end the
 // user asked for (a target, a budget, an interrupt): exit 0.
 inline bool is_failure(stop_reason r) {
-  return r == stop_reason::agent_failures || r == stop_reason::checkpoint_failed;
+  return r == stop_reason::agent_failures || r == stop_reason::checkpoint_failed ||
+         r == stop_reason::pbt_failed;
 }
 
 }  // namespace troupe::run

@@ -103,8 +103,8 @@ else
   # The tests of the concurrency claims (docs/design.md's table), each a loop of
   # many rounds on real threads: the critical section, judging parameters,
   # the model-owner, its lane and its reply courier, the rollout pipeline,
-  # replicas, self-play's pool and league.
+  # replicas, self-play's pool and league, PBT's exploit by message.
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/sanitizers/tsan.supp" \
     "$dir/tests/troupe_tests" \
-    --source-file='*/critical_section_test.cpp,*/judge_parameters_test.cpp,*/model_owner_test.cpp,*/predict_lane_test.cpp,*/pipeline_test.cpp,*/replicas_test.cpp,*/selfplay_pool_test.cpp,*/league_test.cpp' "$@"
+    --source-file='*/critical_section_test.cpp,*/judge_parameters_test.cpp,*/model_owner_test.cpp,*/predict_lane_test.cpp,*/pipeline_test.cpp,*/replicas_test.cpp,*/selfplay_pool_test.cpp,*/league_test.cpp,*/pbt_exploit_test.cpp' "$@"
 fi

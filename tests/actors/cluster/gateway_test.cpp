@@ -55,6 +55,7 @@ learner_actor::behavior_type fake_learner(learner_actor::pointer, seen* s) {
       [=](const replica_update&) { return std::uint64_t{0}; },
       [=](peers_atom, const std::vector<caf::strong_actor_ptr>&) {},
       [=](pbt_atom, const pbt_step&) { return std::uint64_t(0); },
+      [=](snapshot_atom) { return algo::learned_state{}; },
   };
 }
 
