@@ -206,7 +206,7 @@ void start_pbt(running& r) {
   std::vector<pbt_member> members;
   bool resumed = false;
   for (const auto& p : r.run.policies) {
-    members.push_back({p.learners[0], p.metrics, p.hyperparams});
+    members.push_back({p.learners[0], p.metrics});
     resumed = resumed || !p.plan.resume_from.empty();
   }
   r.pbt = spawn_pbt_driver(r.sys, agents::population(request.config.pbt, request.config.run.seed), request.run_dir,

@@ -84,6 +84,14 @@ struct pbt_final {
   std::string failure;
 };
 
+// Population-based training: a member's hyperparameters as they are now,
+// sent by the driver to the member's metrics actor, which shows them in
+// every row it writes (TensorBoard's hyperparams/KEY).
+struct member_hyperparams {
+  std::vector<std::string> keys;
+  std::vector<double> values;
+};
+
 // An agent's progress since its last report.
 struct episode_report {
   std::uint32_t agent_id = 0;
@@ -338,6 +346,10 @@ typename Inspector::result_type inspect(Inspector& f, pbt_final& x) {
   return f(caf::meta::type_name("pbt_final"), x.state_json, x.failure);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, member_hyperparams& x) {
+  return f(caf::meta::type_name("member_hyperparams"), x.keys, x.values);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, episode_report& x) {
   return f(caf::meta::type_name("episode_report"), x.agent_id, x.env_steps, x.returns,
            x.lengths, x.predict_seconds, x.predicts, x.node, x.rollout);
@@ -531,6 +543,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe, troupe::actors, snapshot_atom, "snapshot")
   CAF_ADD_TYPE_ID(troupe, (troupe::actors::pbt_final))
   CAF_ADD_ATOM(troupe, troupe::actors, decide_atom, "decide")
+  CAF_ADD_TYPE_ID(troupe, (troupe::actors::member_hyperparams))
 CAF_END_TYPE_ID_BLOCK(troupe)
 
 namespace troupe::actors {

@@ -53,6 +53,7 @@ constexpr auto owner_stats_timeout = std::chrono::seconds(5);
 
 struct metrics_state {
   metrics_config config;
+  std::map<std::string, double> hyperparams;  // pbt: the member's, as the driver last sent them
   model_owner_actor owner;
   run_control coordinator;
   run_metrics metrics;
@@ -302,7 +303,7 @@ progress_row take_row(metrics_pointer self) {
   row.mean_length = st.metrics.mean_length();
   row.lr = st.metrics.lr();
   row.losses = st.metrics.take_period_losses();
-  if (st.config.hyperparams) row.hyperparams = st.config.hyperparams->get();
+  row.hyperparams = st.hyperparams;
   if (const auto& league = st.config.league)
     row.league = progress_row::league_figures{league->learner_rating(), league->recent_score(),
                                               int(league->pool().size())};
@@ -495,6 +496,12 @@ metrics_impl::behavior_type metrics(metrics_pointer self, metrics_config config,
       },
       [=](const algo::train_result& result) {
         if (from_this_process(self)) self->state.metrics.add_update(result);
+      },
+      [=](const member_hyperparams& h) {
+        if (!from_this_process(self) || h.keys.size() != h.values.size()) return;
+        auto& shown = self->state.hyperparams;
+        shown.clear();
+        for (size_t i = 0; i < h.keys.size(); ++i) shown[h.keys[i]] = h.values[i];
       },
       [=](caf::tick_atom) {
         if (self->state.stop_sent) return;  // the stop's row ends the curve

@@ -4,8 +4,6 @@
 // coordinator to stop when a stop condition is met.
 #include <atomic>
 #include <chrono>
-#include <map>
-#include <mutex>
 #include <memory>
 #include <string>
 
@@ -30,34 +28,17 @@ namespace troupe::actors {
 // fall at the same points of every run of the config and seed.
 // final_atom: the run is over (every report is in): a last row of the
 // figures as they end, unless the last row written has them already, and
-// the totals.
+// the totals. member_hyperparams (pbt): the member's hyperparameters from
+// the population's driver, shown in every row from then on.
 using metrics_actor =
     caf::typed_actor<caf::reacts_to<episode_report>, caf::reacts_to<algo::train_result>,
+                     caf::reacts_to<member_hyperparams>,
                      caf::replies_to<totals_atom>::with<metrics_totals>,
                      caf::replies_to<final_atom>::with<metrics_totals>,
                      caf::replies_to<round_atom, std::uint64_t>::with<bool>>;
 
 // Whoever runs the run (the coordinator): told once when a stop condition is met.
 using run_control = caf::typed_actor<caf::reacts_to<stop_request>>;
-
-// pbt: one member's hyperparameters as they are now, set by the population's
-// driver (actors/pbt_driver.hpp) and shown in every row the member's
-// metrics actor writes.
-class live_hyperparams {
- public:
-  void set(std::map<std::string, double> values) {
-    std::lock_guard<std::mutex> guard(lock_);
-    values_ = std::move(values);
-  }
-  std::map<std::string, double> get() const {
-    std::lock_guard<std::mutex> guard(lock_);
-    return values_;
-  }
-
- private:
-  mutable std::mutex lock_;
-  std::map<std::string, double> values_;
-};
 
 struct metrics_config {
   run::stop_config stop;
@@ -78,8 +59,6 @@ struct metrics_config {
   // run.stop.env_steps counts (null: this actor's own).
   std::string label = {};
   std::shared_ptr<std::atomic<std::int64_t>> run_env_steps = nullptr;
-  // pbt: the member's hyperparameters, as the driver sets them (null: none).
-  std::shared_ptr<const live_hyperparams> hyperparams = nullptr;
 };
 
 // `coordinator` receives one stop_request when a stop condition is met.

@@ -120,6 +120,17 @@ void fail(driver_pointer self, const std::string& why) {
   settle(self);
 }
 
+// Member `member`'s hyperparameters as they are now, to its metrics actor.
+void show(driver_pointer self, int member) {
+  const auto& st = self->state;
+  member_hyperparams h;
+  for (const auto& [key, value] : st.state.members[size_t(member)].values) {
+    h.keys.push_back(key);
+    h.values.push_back(value);
+  }
+  self->send(st.members[size_t(member)].metrics, std::move(h));
+}
+
 // The member's decision, carried out: its state, a row, pbt.json.
 void record(driver_pointer self, const pending_decision& p) {
   auto& st = self->state;
@@ -135,7 +146,7 @@ void record(driver_pointer self, const pending_decision& p) {
   const std::int64_t interval = st.population->config().interval_env_steps;
   while (m.next_decision_at <= p.member_steps) m.next_decision_at += interval;
   ++st.state.decisions;
-  if (st.members[size_t(d.member)].shown) st.members[size_t(d.member)].shown->set(m.values);
+  show(self, d.member);
   append_row(st, p);
   save(st);
 }
@@ -249,8 +260,7 @@ pbt_driver_actor::behavior_type pbt_driver(driver_pointer self, agents::populati
         st.started = true;
         try {
           open_files(st, resumed);
-          for (size_t m = 0; m < st.members.size(); ++m)
-            if (st.members[m].shown) st.members[m].shown->set(st.state.members[m].values);
+          for (size_t m = 0; m < st.members.size(); ++m) show(self, int(m));
           save(st);
         } catch (const std::exception& e) {
           return make_error(errc::malformed, e.what());

@@ -25,10 +25,11 @@
 
 namespace troupe::actors {
 
+// A member's learner, and its metrics actor: the driver reads its totals
+// there and sends it the member's hyperparameters, which its rows show.
 struct pbt_member {
   learner_actor learner;
   metrics_actor metrics;
-  std::shared_ptr<live_hyperparams> shown;  // what its rows show
 };
 
 // The driver's protocol:

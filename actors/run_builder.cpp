@@ -215,10 +215,6 @@ void start_policy(caf::actor_system& sys, const shared_setup& shared, policy_par
   if (policy.selfplay) mcfg.league = policy.selfplay->shared_league();
   if (!p.name.empty()) mcfg.label = p.name + " ";
   mcfg.run_env_steps = shared.run_env_steps;
-  if (shared.request.config.pbt.enabled()) {  // a population's member
-    policy.hyperparams = std::make_shared<live_hyperparams>();
-    mcfg.hyperparams = policy.hyperparams;
-  }
   policy.metrics = spawn_metrics(sys, mcfg, policy.owners[0], shared.coordinator);
   auto clock = replicas > 1 ? std::make_shared<model::replica_clock>(int(replicas)) : nullptr;
   for (size_t d = 0; d < replicas; ++d)

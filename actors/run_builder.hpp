@@ -97,7 +97,6 @@ struct policy_parts {
   evaluator_actor evaluator;       // with run.stop.confirm_episodes > 0 or a best.pt to keep
   std::shared_ptr<best_file_gate> best_gate;  // the evaluator's, closed before the summary reads best.pt
   std::shared_ptr<selfplay_pool> selfplay;  // with selfplay.enabled: the pool and its league
-  std::shared_ptr<live_hyperparams> hyperparams;  // pbt: the member's, as its rows show them
 };
 
 struct run_parts {

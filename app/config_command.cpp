@@ -1,32 +1,54 @@
-// troupe config --describe | --check FILE
+// troupe config --describe | --check FILE...
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
+#include "envs/env_error.hpp"
 #include "run/config_loader.hpp"
 
 namespace troupe::app {
 
+namespace {
+
+// One file checked: "FILE: ok" on stdout, or its error on stderr as a
+// command that stopped at it would print it. False when it is refused.
+bool check_one(const std::string& path) {
+  try {
+    run::load_config(path);
+  } catch (const config_error& e) {
+    std::cerr << "troupe: error: " << e.what() << "\n";
+    return false;
+  } catch (const envs::env_key_error& e) {
+    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
+    return false;
+  }
+  std::cout << path << ": ok\n";
+  return true;
+}
+
+}  // namespace
+
 void add_config_command(CLI::App& cli, int& exit_code) {
   struct options {
     bool describe = false;
-    std::string check_path;
+    std::vector<std::string> check_paths;
   };
   auto opts = std::make_shared<options>();
-  auto* cmd = cli.add_subcommand("config", "describe the config keys or check a config file");
+  auto* cmd = cli.add_subcommand("config", "describe the config keys or check config files");
   cmd->add_flag("--describe", opts->describe, "print every config key");
-  cmd->add_option("--check", opts->check_path, "validate a config file without training");
+  cmd->add_option("--check", opts->check_paths,
+                  "validate config files without training: each one's error, then exit code 2 if any was refused");
   cmd->callback([opts, &exit_code] {
-    if (opts->check_path.empty() && !opts->describe)
-      throw CLI::ValidationError("config", "give --describe or --check FILE");
-    if (!opts->check_path.empty()) {
-      run::load_config(opts->check_path);
-      std::cout << opts->check_path << ": ok\n";
-    }
+    if (opts->check_paths.empty() && !opts->describe)
+      throw CLI::ValidationError("config", "give --describe or --check FILE...");
+    bool all_ok = true;
+    for (const auto& path : opts->check_paths) all_ok = check_one(path) && all_ok;
     if (opts->describe) std::cout << run::describe_config();
-    exit_code = 0;
+    exit_code = all_ok ? 0 : exit_usage;
   });
 }
 

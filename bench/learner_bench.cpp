@@ -51,9 +51,9 @@ double macs_of(const bench_case& c, const model::shared_model& m) {
       macs += double(w.numel());  // a linear layer or a recurrent cell's gates
     } else if (w.dim() == 4) {
       // A 3x3 valid convolution: every weight once per output position.
-      std::vector<int> hwc = c.net.obs_shape;
-      if (name.rfind("encoder_", 0) == 0) hwc = c.net.image_inputs.at(std::stoul(name.substr(8))).shape;
-      macs += double(w.numel()) * (hwc[0] - w.size(2) + 1) * (hwc[1] - w.size(3) + 1);
+      model::image_input image = c.net.whole_image();
+      if (name.rfind("encoder_", 0) == 0) image = c.net.image_inputs.at(std::stoul(name.substr(8)));
+      macs += double(w.numel()) * (image.height() - w.size(2) + 1) * (image.width() - w.size(3) + 1);
     }
   }
   return macs;

@@ -42,15 +42,15 @@ void add_conv(torch::nn::Sequential& layers, const net_spec& spec, int channels)
   layers->push_back(torch::nn::Flatten());
 }
 
-int conv_features(const net_spec& spec, const std::vector<int>& hwc) {
-  return spec.conv_channels * (hwc[0] - 2) * (hwc[1] - 2);
+int conv_features(const net_spec& spec, const image_input& image) {
+  return spec.conv_channels * (image.height() - 2) * (image.width() - 2);
 }
 
 // The width of what the trunk's dense layers read of a structured
 // observation with images: its other values, then each image's features.
 int encoded_width(const net_spec& spec) {
   int width = spec.obs_size;
-  for (const image_input& image : spec.image_inputs) width += conv_features(spec, image.shape) - image.size();
+  for (const image_input& image : spec.image_inputs) width += conv_features(spec, image) - image.size();
   return width;
 }
 
@@ -66,9 +66,9 @@ std::pair<torch::nn::Sequential, int> make_trunk(const net_spec& spec) {
                 : add_dense_layers<torch::nn::ReLU>(trunk, encoded_width(spec), spec.hidden);
   } else if (spec.kind == "cnn") {
     if (spec.obs_shape.size() != 3)
-      throw std::invalid_argument("model.kind cnn needs H x W x C observations");
-    add_conv(trunk, spec, spec.obs_shape[2]);
-    width = add_dense_layers<torch::nn::ReLU>(trunk, conv_features(spec, spec.obs_shape), spec.hidden);
+      throw std::invalid_argument("model.kind cnn needs image observations (H x W x C or C x H x W)");
+    add_conv(trunk, spec, spec.whole_image().channels());
+    width = add_dense_layers<torch::nn::ReLU>(trunk, conv_features(spec, spec.whole_image()), spec.hidden);
   } else if (spec.kind == "mlp" && spec.activation == "relu") {
     width = add_dense_layers<torch::nn::ReLU>(trunk, width, spec.hidden);
   } else if (spec.kind == "mlp" && spec.activation == "tanh") {
@@ -87,11 +87,11 @@ ActorCriticImpl::ActorCriticImpl(const net_spec& spec) : spec_(spec) {
     std::vector<char> in_image(size_t(spec.obs_size), 0);
     for (size_t i = 0; i < spec.image_inputs.size(); ++i) {
       const image_input& image = spec.image_inputs[i];
-      if (image.shape.size() != 3 || image.shape[0] < 3 || image.shape[1] < 3 || image.offset < 0 ||
+      if (image.shape.size() != 3 || image.height() < 3 || image.width() < 3 || image.offset < 0 ||
           image.offset + image.size() > spec.obs_size)
-        throw std::invalid_argument("an image input must be H x W x C (H, W >= 3) within the observation");
+        throw std::invalid_argument("an image input must be of rank 3 with height and width >= 3, within the observation");
       torch::nn::Sequential encoder;
-      add_conv(encoder, spec, image.shape[2]);
+      add_conv(encoder, spec, image.channels());
       encoders_.push_back(register_module("encoder_" + std::to_string(i), encoder));
       std::fill(in_image.begin() + image.offset, in_image.begin() + image.offset + image.size(), 1);
     }
@@ -144,19 +144,22 @@ torch::Tensor ActorCriticImpl::normalized(const torch::Tensor& observations) con
 
 namespace {
 // Rows arrive flattened: a CNN reads [y][x][c] rows as N x C x H x W.
-torch::Tensor as_image(const torch::Tensor& rows, const std::vector<int>& hwc) {
-  return rows.reshape({-1, hwc[0], hwc[1], hwc[2]}).permute({0, 3, 1, 2});
+// Rows of an image's values as N x C x H x W, what a convolution reads.
+torch::Tensor as_image(const torch::Tensor& rows, const image_input& image) {
+  const auto& d = image.shape;
+  if (image.channels_first) return rows.reshape({-1, d[0], d[1], d[2]});
+  return rows.reshape({-1, d[0], d[1], d[2]}).permute({0, 3, 1, 2});
 }
 }  // namespace
 
 torch::Tensor ActorCriticImpl::encoded(const torch::Tensor& observations) {
   const torch::Tensor x = normalized(observations);
-  if (encoders_.empty()) return spec_.kind == "cnn" ? as_image(x, spec_.obs_shape) : x;
+  if (encoders_.empty()) return spec_.kind == "cnn" ? as_image(x, spec_.whole_image()) : x;
   std::vector<torch::Tensor> parts;
   if (flat_columns_.numel() > 0) parts.push_back(x.index_select(1, flat_columns_));
   for (size_t i = 0; i < encoders_.size(); ++i) {
     const image_input& image = spec_.image_inputs[i];
-    parts.push_back(encoders_[i]->forward(as_image(x.narrow(1, image.offset, image.size()), image.shape)));
+    parts.push_back(encoders_[i]->forward(as_image(x.narrow(1, image.offset, image.size()), image)));
   }
   return torch::cat(parts, 1);
 }

@@ -43,21 +43,31 @@ struct model_config {
   // cnn (a 3x3 convolution; the default for an image, a rank-3 Box) or flat
   // (its values as they are; the default for every other leaf).
   std::map<std::string, std::string> encoders = {};
+  // model.image_layout: how an image's values lie, hwc (channels last, as
+  // Gymnasium's Atari and MinAtar give them), chw (channels first, as
+  // PyTorch's), or auto: chw when its first dimension is at most 4 and its
+  // last more than 4, else hwc (run/component_configs.cpp).
+  std::string image_layout = "auto";
 };
 
-// An image among a structured observation's leaves (a rank-3 Box of H x W x
-// C at `offset` in the encoded row), which a 3x3 convolution of its own
-// (conv_channels, ReLU) reads before the trunk's dense layers.
+// An image in a row of observation values (a rank-3 Box at `offset`: a
+// structured observation's leaf, or the whole row for a cnn), which a 3x3
+// convolution (conv_channels, ReLU) reads.
 struct image_input {
   int offset = 0;
-  std::vector<int> shape;  // H, W, C
+  std::vector<int> shape;       // as the space gives it: H, W, C, or C, H, W when channels_first
+  bool channels_first = false;
   int size() const { return shape[0] * shape[1] * shape[2]; }
+  int height() const { return shape[channels_first ? 1 : 0]; }
+  int width() const { return shape[channels_first ? 2 : 1]; }
+  int channels() const { return shape[channels_first ? 0 : 2]; }
 };
 
 // What a network is built from: sizes come from the environment's spaces.
 struct net_spec {
   std::string kind = "mlp";    // mlp | cnn (cnn reads observations as H x W x C)
   std::vector<int> obs_shape;  // e.g. {4} or {10, 10, 4}
+  bool obs_channels_first = false;  // cnn: obs_shape is C x H x W
   int obs_size = 0;            // product of obs_shape
   bool continuous = false;     // Box actions: Gaussian head; else categorical
   int action_size = 0;         // the policy head's outputs: logits, then any Gaussian means
@@ -93,6 +103,8 @@ struct net_spec {
   bool hybrid() const { return gaussian_size > 0; }
   // Dimensions of the Gaussian part: a Box policy's all, a hybrid's Box part.
   int gaussian_dims() const { return continuous ? action_size : gaussian_size; }
+  // A cnn's whole row as one image.
+  image_input whole_image() const { return {0, obs_shape, obs_channels_first}; }
   // Logits over all components (the length of an action mask row); 0 for a Box policy.
   int logit_count() const { return continuous ? 0 : action_size - gaussian_size; }
 };

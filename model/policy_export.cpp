@@ -35,6 +35,15 @@ std::string number(double v) {
 // TorchScript lines applying the layers of a Sequential (`prefix` its
 // name among the network's modules) to variable `x`, in order. Every layer
 // kind Troupe's networks use is known; any other is refused.
+// Python that makes rows of `image`'s values N x C x H x W, as
+// model/actor_critic.cpp's as_image does.
+std::string as_image(const image_input& image) {
+  const auto& d = image.shape;
+  const std::string shape = ".reshape(-1, " + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+                            std::to_string(d[2]) + ")";
+  return image.channels_first ? shape : shape + ".permute(0, 3, 1, 2)";
+}
+
 void emit_layers(std::ostream& out, const std::shared_ptr<torch::nn::Module>& sequential,
                  const std::string& prefix, const std::string& x) {
   for (const auto& item : sequential->named_children()) {
@@ -130,18 +139,14 @@ std::string forward_source(const ActorCriticImpl& net, const net_spec& spec, con
     for (size_t i = 0; i < spec.image_inputs.size(); ++i) {
       const image_input& in = spec.image_inputs[i];
       const std::string name = "e" + std::to_string(i), module = "encoder_" + std::to_string(i);
-      out << "    " << name << " = x.narrow(1, " << in.offset << ", " << in.size() << ").reshape(-1, "
-          << in.shape[0] << ", " << in.shape[1] << ", " << in.shape[2] << ").permute(0, 3, 1, 2)\n";
+      out << "    " << name << " = x.narrow(1, " << in.offset << ", " << in.size() << ")" << as_image(in) << "\n";
       emit_layers(out, children.at(module), module, name);
       parts += ", " + name;
     }
     out << "    x = torch.cat([" << parts << "], 1)\n";
   }
-  // A CNN reads each row as H x W x C, channels first.
-  const std::string image = spec.kind == "cnn" && spec.image_inputs.empty() ? ".reshape(-1, " + std::to_string(spec.obs_shape[0]) +
-                                                     ", " + std::to_string(spec.obs_shape[1]) + ", " +
-                                                     std::to_string(spec.obs_shape[2]) + ").permute(0, 3, 1, 2)"
-                                               : "";
+  // A CNN reads each row as one image.
+  const std::string image = spec.kind == "cnn" && spec.image_inputs.empty() ? as_image(spec.whole_image()) : "";
   out << "    h = x" << image << "\n";
   emit_layers(out, trunk, "trunk", "h");
   if (value_trunk) {

@@ -8,6 +8,22 @@ namespace troupe::run {
 
 namespace {
 
+// An image of `dims` (a rank-3 Box) at `offset`, its layout as
+// model.image_layout says; `what` names it in a refusal (a convolution needs
+// height and width of at least 3).
+model::image_input image_of(const run_config& config, const std::vector<int>& dims, int offset, const std::string& what) {
+  const std::string& layout = config.model.image_layout;
+  const bool channels_first = layout == "chw" || (layout == "auto" && dims[0] <= 4 && dims[2] > 4);
+  const model::image_input image{offset, dims, channels_first};
+  if (image.height() < 3 || image.width() < 3) {
+    const std::string shape = std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " + std::to_string(dims[2]);
+    throw config_error(what + " is a " + shape + " image, read as " + (channels_first ? "C x H x W" : "H x W x C") +
+                       " (model.image_layout " + layout + "): a 3x3 convolution needs its height and width at least 3" +
+                       (layout == "auto" ? "; set model.image_layout to hwc or chw if that is not its layout" : ""));
+  }
+  return image;
+}
+
 // The leaves of a structured observation that a convolution reads
 // (model.encoders, by default every image), checked against the leaves.
 std::vector<model::image_input> image_inputs_for(const run_config& config, const envs::env_spec& env) {
@@ -29,9 +45,10 @@ std::vector<model::image_input> image_inputs_for(const run_config& config, const
     const bool cnn = chosen == encoders.end() ? image : chosen->second == "cnn";
     if (!cnn) continue;
     if (!image)
-      throw config_error("model.encoders." + leaf.key + ": cnn reads an image (a rank-3 Box, H x W x C), but '" +
+      throw config_error("model.encoders." + leaf.key + ": cnn reads an image (a rank-3 Box, H x W x C or C x H x W), but '" +
                                   leaf.key + "' is a " + leaf.kind + " leaf of " + std::to_string(leaf.size) + " values");
-    images.push_back({leaf.offset, leaf.shape});
+    images.push_back(image_of(config, leaf.shape, leaf.offset,
+                              "model.encoders." + leaf.key + ": " + config.env.id + "'s observation '" + leaf.key + "'"));
   }
   return images;
 }
@@ -48,8 +65,11 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
   net.normalize = config.normalize;
   net.image_inputs = image_inputs_for(config, env);
   if (net.kind == "cnn" && net.obs_shape.size() != 3 && net.image_inputs.empty())
-    throw config_error("model.kind: cnn needs image-like (H x W x C) observations, but " +
+    throw config_error("model.kind: cnn needs image-like (H x W x C or C x H x W) observations, but " +
                                 config.env.id + " has " + env.observation.describe());
+  if (net.kind == "cnn" && net.image_inputs.empty())
+    net.obs_channels_first =
+        image_of(config, net.obs_shape, 0, "model.kind: cnn: " + config.env.id + "'s observation").channels_first;
   return net;
 }
 

@@ -99,12 +99,13 @@ std::vector<field> algo_keys(run_config& c) {
 // model: the network
 std::vector<field> model_keys(run_config& c) {
   return {
-    text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: an MLP (model.activation), or a 3x3 convolution (model.conv_channels) then ReLU layers for H x W x C observations"),
+    text("model.kind", c.model.kind, {"mlp", "cnn"}, "network kind: an MLP (model.activation), or a 3x3 convolution (model.conv_channels) then ReLU layers for image observations (H x W x C or C x H x W: model.image_layout)"),
     boolean("model.by_hand", c.model.by_hand, "a feed-forward mlp on the CPU (one categorical or a Gaussian policy for PPO's steps) runs its forward passes (the agents' predictions, eval, play) and PPO's minibatch steps on Troupe's own passes over BLAS (model/mlp_by_hand.cpp) rather than LibTorch's operations: the same arithmetic, equal within float rounding, several times faster for small networks (docs/benchmarks.md); false: LibTorch's"),
     boolean("model.shared_trunk", c.model.shared_trunk, "policy and value heads share one trunk (false: the value head gets its own)"),
     number("model.log_std_init", c.model.log_std_init, -20, 5, false, "Gaussian policies: initial log standard deviation of the actions"),
     int_list("model.hidden", c.model.hidden, 1, 65536, "widths of the hidden layers"),
     integer("model.conv_channels", c.model.conv_channels, 1, 1024, "cnn (and cnn encoders of structured observations): channels of the 3x3 convolution"),
+    text("model.image_layout", c.model.image_layout, {"auto", "hwc", "chw"}, "how an image's values lie (a rank-3 Box: the observation of a cnn, or a cnn-encoded leaf): hwc (H x W x C, channels last, as Gymnasium's Atari and MinAtar), chw (C x H x W, channels first, as PyTorch's), or auto: chw when the first dimension is at most 4 and the last more than 4, else hwc"),
     name_map("model.encoders", c.model.encoders, {"cnn", "flat"}, "a structured observation's leaves (Dict keys and Tuple indices joined by '.', as troupe envs --describe names them): how the network reads each, cnn (a 3x3 convolution of its own, then the dense layers; the default for an image, a rank-3 Box) or flat (its values, one-hot for a discrete leaf; the default for the others); e.g. model.encoders.view: flat"),
     text("model.activation", c.model.activation, {"tanh", "relu"}, "activation of an mlp's hidden layers (a cnn's are ReLU); relu is several times cheaper to compute on a CPU"),
     text("model.recurrent.kind", c.model.recurrent.kind, {"none", "lstm", "gru"}, "a recurrent core between the trunk and the heads (one state per environment, reset at every episode start; trained by backpropagation through each rollout); needs model.shared_trunk: true"),

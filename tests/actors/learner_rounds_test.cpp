@@ -191,6 +191,7 @@ TEST_CASE("a deterministic learner trains no round that the metrics actor stops"
     return {
         [](const episode_report&) {},
         [](const algo::train_result&) {},
+        [](const member_hyperparams&) {},
         [](totals_atom) { return metrics_totals{}; },
         [](final_atom) { return metrics_totals{}; },
         [&asked](round_atom, std::uint64_t round) {

@@ -49,6 +49,7 @@ metrics_actor::behavior_type fixed_metrics(metrics_actor::pointer, std::int64_t 
   return {
       [](const episode_report&) {},
       [](const algo::train_result&) {},
+      [](const member_hyperparams&) {},
       [=](totals_atom) { return totals(); },
       [=](final_atom) { return totals(); },
       [](round_atom, std::uint64_t) { return true; },
@@ -108,7 +109,7 @@ TEST_CASE_FIXTURE(driver_fixture, "pbt driver: the bottom member takes the top m
   std::vector<pbt_member> members;
   for (int m = 0; m < 2; ++m) {
     learners.push_back(learner(1 + m));
-    members.push_back({learners.back(), sys.spawn(fixed_metrics, 1000, m == 0 ? 100.0 : 10.0), nullptr});
+    members.push_back({learners.back(), sys.spawn(fixed_metrics, 1000, m == 0 ? 100.0 : 10.0)});
   }
   caf::scoped_actor self{sys};
   REQUIRE(algo::learner::fingerprint(snapshot_of(self, learners[0])) !=
@@ -148,8 +149,8 @@ TEST_CASE_FIXTURE(driver_fixture, "pbt driver: the bottom member takes the top m
 TEST_CASE_FIXTURE(driver_fixture, "pbt driver: a member whose learner gives no snapshot stops the run with pbt_failed, naming the member") {
   learner_actor refusing = sys.spawn(refusing_learner);
   learner_actor bottom = learner(2);
-  std::vector<pbt_member> members{{refusing, sys.spawn(fixed_metrics, 1000, 100.0), nullptr},
-                                  {bottom, sys.spawn(fixed_metrics, 1000, 10.0), nullptr}};
+  std::vector<pbt_member> members{{refusing, sys.spawn(fixed_metrics, 1000, 100.0)},
+                                  {bottom, sys.spawn(fixed_metrics, 1000, 10.0)}};
   caf::scoped_actor self{sys};
   auto driver = spawn_pbt_driver(sys, agents::population(two_members(), 3), "", members,
                                  caf::actor_cast<run_control>(self));

@@ -43,6 +43,7 @@ metrics_actor::behavior_type recorder(metrics_actor::pointer, trace* log) {
         for (const auto& id : r.rollouts) log->trained.emplace_back(id.agent_id, id.sequence);
         log->batches.push_back(r);
       },
+      [=](const member_hyperparams&) {},
       [=](totals_atom) { return metrics_totals{}; },
       [=](final_atom) { return metrics_totals{}; },
       [=](round_atom, std::uint64_t) { return true; },  // deterministic runs only

@@ -152,6 +152,18 @@ TEST_CASE("structured spaces: an image inside a Dict observation is read by a co
                                " --set env.envs_per_agent=16 --set log.progress=false");
   CHECK(flat.exit_code == 2);
   CHECK(contains(flat.output, "model.encoders.clock: cnn reads an image"));
+  // The same view in PyTorch's channels-first layout (2 x 5 x 5) learns as
+  // well; read channels last it would be 2 rows high, which is refused.
+  const std::string chw = " --set env.id=python:test_envs:glimpse_channels_first" + python_path;
+  const auto first = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + dir + "_chw" + chw +
+                                " --set env.envs_per_agent=16 --set run.stop.mean_return=9.5 --set log.progress=false");
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK(read_json(dir + "_chw/summary.json")["solved"] == true);
+  const auto last = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + dir + "_hwc" + chw +
+                               " --set model.image_layout=hwc --set log.progress=false");
+  CHECK(last.exit_code == 2);
+  CHECK(contains(last.output, "model.encoders.view: python:test_envs:glimpse_channels_first's observation 'view' is a 2 x 5 x 5 image, read as H x W x C (model.image_layout hwc)"));
 }
 }
 

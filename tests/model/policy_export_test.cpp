@@ -46,6 +46,11 @@ std::vector<network_case> cases() {
   cnn.obs_shape = {10, 10, 4};
   cnn.normalize.observation = true;
   out.push_back({"cnn", cnn, {10, 10, 4}, {}});
+  net_spec cnn_chw = cnn;  // channels first: C x H x W
+  cnn_chw.obs_shape = {2, 6, 5};
+  cnn_chw.obs_size = 60;
+  cnn_chw.obs_channels_first = true;
+  out.push_back({"cnn, channels first", cnn_chw, {2, 6, 5}, {}});
   for (const std::string core : {"lstm", "gru"}) {
     net_spec rec = mlp_spec(2, 2, {16});
     rec.recurrent.kind = core;
@@ -59,6 +64,9 @@ std::vector<network_case> cases() {
   images.image_inputs = {{0, {5, 5, 2}}};
   images.normalize.observation = true;
   out.push_back({"an image leaf, its own convolution", images, {54}, {}});
+  net_spec images_chw = images;
+  images_chw.image_inputs = {{0, {2, 5, 5}, true}};
+  out.push_back({"an image leaf channels first", images_chw, {54}, {}});
   net_spec gaussian = mlp_spec(3, 2, {16});
   gaussian.continuous = true;
   gaussian.log_std_init = -0.5;

@@ -55,6 +55,28 @@ TEST_CASE("model.encoders: an image leaf gets a convolution by default; flat rea
                     doctest::Contains("model.encoders.view"));
 }
 
+TEST_CASE("model.image_layout: an image is read channels first or last as its shape or the key says; one too small is refused naming it") {
+  envs::env_spec spec = glimpse_spec();
+  const auto layout_of = [&](const std::vector<int>& shape, const std::string& layout) {
+    spec.observation.leaves[0].shape = shape;
+    return run::net_spec_for(config_with(layout.empty() ? "" : "  image_layout: " + layout + "\n"), spec).image_inputs.at(0);
+  };
+  CHECK_FALSE(layout_of({5, 5, 2}, "").channels_first);  // H x W x C
+  const model::image_input chw = layout_of({2, 5, 5}, "");  // C x H x W
+  CHECK(chw.channels_first);
+  CHECK(chw.channels() == 2);
+  CHECK(chw.height() == 5);
+  CHECK_FALSE(layout_of({4, 4, 4}, "").channels_first);  // ambiguous: channels last, as before
+  CHECK(layout_of({4, 4, 4}, "chw").channels_first);
+  spec.observation.leaves[0].shape = {2, 5, 5};
+  CHECK_THROWS_WITH(run::net_spec_for(config_with("  image_layout: hwc\n"), spec),
+                    doctest::Contains("model.encoders.view: CartPole-v1's observation 'view' is a 2 x 5 x 5 "
+                                      "image, read as H x W x C (model.image_layout hwc)"));
+  spec.observation.leaves[0].shape = {1, 2, 25};
+  CHECK_THROWS_WITH(run::net_spec_for(config_with(""), spec),
+                    doctest::Contains("set model.image_layout to hwc or chw"));
+}
+
 TEST_CASE("model.encoders: the image's convolution reads only the image; the other values reach the dense layers as they are") {
   const model::net_spec net = run::net_spec_for(config_with(""), glimpse_spec());
   auto m = model::make_shared_model(net, 3);

@@ -63,6 +63,7 @@ metrics_actor::behavior_type fake_metrics(metrics_actor::pointer, seen* s) {
   return {
       [=](const episode_report& r) { s->reported_steps += r.env_steps; },
       [=](const algo::train_result&) {},
+      [=](const member_hyperparams&) {},
       [=](totals_atom) { return metrics_totals{}; },
       [=](final_atom) { return metrics_totals{}; },
       [=](round_atom, std::uint64_t) { return true; },  // deterministic runs only

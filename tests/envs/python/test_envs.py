@@ -323,6 +323,24 @@ def glimpse():
     return Glimpse()
 
 
+class GlimpseChannelsFirst(Glimpse):
+    """Glimpse with its view in PyTorch's channels-first layout, a 2 x 5 x 5
+    Box (channel, row, column)."""
+
+    def __init__(self):
+        super().__init__()
+        self.observation_space = Dict({"view": Box(0.0, 1.0, (2, 5, 5)), "clock": Discrete(11)})
+
+    def _observe(self):
+        observed = super()._observe()
+        observed["view"] = np.ascontiguousarray(observed["view"].transpose(2, 0, 1))
+        return observed
+
+
+def glimpse_channels_first():
+    return GlimpseChannelsFirst()
+
+
 def raising_constructor():
     raise ValueError("this constructor refuses on purpose")
 
