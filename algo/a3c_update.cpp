@@ -1,13 +1,17 @@
 // A3C's update: the batch trains once, in one gradient step of the
-// advantage policy gradient, the value regression and the entropy bonus.
+// advantage policy gradient, the value regression and the entropy bonus;
+// by hand where algo/mlp_a3c_step.hpp computes the network, else on
+// LibTorch's autograd.
 #include "algo/a3c_loss.hpp"
 #include "algo/learner_core.hpp"
+#include "algo/mlp_a3c_step.hpp"
 #include "algo/targets.hpp"
 #include "algo/update_rules.hpp"
 
 namespace troupe::algo {
 
 train_result a3c_update(learner_core& core, const rollout& r) {
+  if (core.a3c_by_hand) return core.a3c_by_hand->run(core, r);
   const algo_config& cfg = core.config.algo;
   const std::int64_t samples = r.samples();
   rollout_outputs now = core.run(r);

@@ -7,6 +7,7 @@
 #include "algo/act_from_policy.hpp"
 #include "algo/hyperparameters.hpp"
 #include "algo/learner_core.hpp"
+#include "algo/mlp_a3c_step.hpp"
 #include "algo/mlp_ppo_step.hpp"
 #include "algo/optimizer.hpp"
 #include "algo/rollout.hpp"
@@ -55,6 +56,8 @@ learner::learner(std::shared_ptr<model::shared_model> m, const learner_config& c
   core_->prepare_bounds();
   if (config.algo.kind == algo_kind::ppo)
     core_->by_hand = mlp_ppo_step::for_model(*core_->model);
+  else
+    core_->a3c_by_hand = mlp_a3c_step::for_model(*core_->model);
   if (config.normalize.reward)
     core_->rewards.emplace(config.algo.gamma, config.normalize.clip_reward, config.normalize.epsilon);
 }
@@ -63,7 +66,7 @@ learner::~learner() = default;
 
 int learner::batch_rollouts() const { return core_->config.algo.batch_rollouts; }
 
-bool learner::trains_by_hand() const { return core_->by_hand != nullptr; }
+bool learner::trains_by_hand() const { return core_->by_hand != nullptr || core_->a3c_by_hand != nullptr; }
 
 void learner::check(const rollout& r) const { check_shapes(r, core_->model->spec); }
 

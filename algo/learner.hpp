@@ -34,8 +34,8 @@ class learner final : public trainer {
   learner& operator=(const learner&) = delete;
 
   int batch_rollouts() const override;
-  // Whether PPO's minibatch steps run by hand (algo/mlp_ppo_step.hpp)
-  // rather than on LibTorch's autograd.
+  // Whether PPO's minibatch steps (algo/mlp_ppo_step.hpp) or A3C's updates
+  // (algo/mlp_a3c_step.hpp) run by hand rather than on LibTorch's autograd.
   bool trains_by_hand() const;
   // Throws std::invalid_argument when the rollout's shapes do not fit the model.
   void check(const rollout& r) const override;

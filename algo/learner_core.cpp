@@ -98,7 +98,7 @@ step_outcome learner_core::step(const torch::Tensor& loss) {
   return apply(gradient, loss.item<double>());
 }
 
-step_outcome learner_core::apply(const torch::Tensor& gradient, double loss, bool adam_by_hand) {
+step_outcome learner_core::apply(const torch::Tensor& gradient, double loss, bool step_by_hand) {
   model::shared_model& m = *model;
   const double grad_norm = gradient.norm().item<double>();
   const double max_norm = config.algo.max_grad_norm;
@@ -107,7 +107,7 @@ step_outcome learner_core::apply(const torch::Tensor& gradient, double loss, boo
   // A non-finite loss or gradient never reaches the parameters.
   outcome.finite = std::isfinite(loss) && std::isfinite(grad_norm);
   if (outcome.finite) {
-    const auto version = model::apply_gradients(m, *optimizer, gradient, nullptr, adam_by_hand);
+    const auto version = model::apply_gradients(m, *optimizer, gradient, nullptr, step_by_hand);
     outcome.applied = version.has_value();
     outcome.frozen = !version.has_value();
     outcome.version = version ? *version : model::current_version(m);

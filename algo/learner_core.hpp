@@ -39,6 +39,7 @@ struct step_outcome {
 };
 
 class mlp_ppo_step;  // algo/mlp_ppo_step.hpp
+class mlp_a3c_step;  // algo/mlp_a3c_step.hpp
 
 struct learner_core {
   std::shared_ptr<model::shared_model> model;
@@ -53,6 +54,8 @@ struct learner_core {
   // PPO's minibatch steps by hand, where they compute this network and
   // policy and model.by_hand allows (null: LibTorch's autograd).
   std::shared_ptr<mlp_ppo_step> by_hand = {};
+  // A3C's update by hand, on the same terms (null: LibTorch's autograd).
+  std::shared_ptr<mlp_a3c_step> a3c_by_hand = {};
 
   void prepare_bounds();
 
@@ -85,9 +88,9 @@ struct learner_core {
   // applied as one atomic update, or skipped when not finite.
   step_outcome step(const torch::Tensor& loss);
   // The same for a gradient computed already (laid out as the model's flat
-  // parameters; clipped in place) of a loss whose value is `loss`; an Adam
-  // optimiser steps by hand with `adam_by_hand` (model::apply_gradients).
-  step_outcome apply(const torch::Tensor& gradient, double loss, bool adam_by_hand = false);
+  // parameters; clipped in place) of a loss whose value is `loss`; an Adam or RMSprop
+  // optimiser steps by hand with `step_by_hand` (model::apply_gradients).
+  step_outcome apply(const torch::Tensor& gradient, double loss, bool step_by_hand = false);
 };
 
 // Sum over samples of (version - version acted), and its largest term.

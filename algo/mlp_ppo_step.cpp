@@ -70,7 +70,7 @@ const ppo_loss_by_hand& mlp_ppo_step::run(learner_core& core, const rollout& bat
     for (int d = 0; gaussian_ && d < layout.log_std_size; ++d)
       gradient[layout.log_std + d] = loss_.d_log_std[std::size_t(d)];
   });
-  outcome = core.apply(gradient_, loss_.total, /*adam_by_hand=*/true);
+  outcome = core.apply(gradient_, loss_.total, /*step_by_hand=*/true);
   return loss_;
 }
 

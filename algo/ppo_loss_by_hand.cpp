@@ -3,43 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algo/action_mask.hpp"
+#include "algo/policy_rows_by_hand.hpp"
 
 namespace troupe::algo {
-
-namespace {
-
-// A row's log-probability of its action, and its policy's entropy.
-struct row_terms {
-  double logp = 0, entropy = 0;
-};
-
-// log_softmax over the legal logits (a masked one is algo::masked_logit,
-// probability 0, no gradient); leaves every logit's log-probability in
-// `log_probs` for the gradient.
-row_terms categorical_row(const float* logits, const std::uint8_t* legal, int width, int action,
-                          std::vector<double>& log_probs) {
-  log_probs.resize(std::size_t(width));
-  float top = -INFINITY;
-  for (int j = 0; j < width; ++j) {
-    const float z = (legal && !legal[j]) ? masked_logit : logits[j];
-    log_probs[std::size_t(j)] = z;
-    top = std::max(top, z);
-  }
-  double sum = 0;
-  for (int j = 0; j < width; ++j) sum += std::exp(log_probs[std::size_t(j)] - top);
-  const double log_sum = top + std::log(sum);
-  row_terms t;
-  for (int j = 0; j < width; ++j) {
-    double& lp = log_probs[std::size_t(j)];
-    lp -= log_sum;
-    t.entropy -= std::exp(lp) * lp;
-  }
-  t.logp = log_probs[std::size_t(action)];
-  return t;
-}
-
-}  // namespace
 
 void ppo_loss_and_gradient(const ppo_minibatch_view& in, const ppo_loss_settings& s, ppo_loss_by_hand& out) {
   const int n = in.n, w = in.width;
@@ -59,28 +25,16 @@ void ppo_loss_and_gradient(const ppo_minibatch_view& in, const ppo_loss_settings
   }
   const bool normalise = s.normalize_advantages && n > 1;
 
-  const double log_sqrt_2pi = 0.5 * std::log(2.0 * M_PI);
-  double gaussian_entropy = 0;
-  if (in.gaussian)
-    for (int d = 0; d < w; ++d) gaussian_entropy += in.log_std[d] + 0.5 + log_sqrt_2pi;
-
   std::vector<double> log_probs;
   double policy_sum = 0, value_sum = 0, entropy_sum = 0, kl = 0, clipped_count = 0;
   for (int i = 0; i < n; ++i) {
     const float* row = in.policy + std::size_t(i) * std::size_t(w);
     float* d_row = out.d_policy.data() + std::size_t(i) * std::size_t(w);
-    row_terms t;
-    if (in.gaussian) {
-      const float* a = in.actions + std::size_t(i) * std::size_t(w);
-      for (int d = 0; d < w; ++d) {
-        const double z = (double(a[d]) - row[d]) * std::exp(-double(in.log_std[d]));
-        t.logp += -0.5 * z * z - in.log_std[d] - log_sqrt_2pi;
-      }
-      t.entropy = gaussian_entropy;
-    } else {
-      t = categorical_row(row, in.legal ? in.legal + std::size_t(i) * std::size_t(w) : nullptr, w,
-                          int(in.actions[i]), log_probs);
-    }
+    const float* gaussian_action = in.gaussian ? in.actions + std::size_t(i) * std::size_t(w) : nullptr;
+    const row_terms t =
+        in.gaussian ? gaussian_row(row, in.log_std, gaussian_action, w)
+                    : categorical_row(row, in.legal ? in.legal + std::size_t(i) * std::size_t(w) : nullptr, w,
+                                      int(in.actions[i]), log_probs);
 
     // The clipped surrogate: d/d ratio is A where the unclipped term is the
     // smaller (half at a tie), plus A where the clipped term is the smaller
@@ -116,22 +70,10 @@ void ppo_loss_and_gradient(const ppo_minibatch_view& in, const ppo_loss_settings
     entropy_sum += t.entropy;
 
     // Through the distribution: d logp and d entropy by the row's outputs.
-    if (in.gaussian) {
-      const float* a = in.actions + std::size_t(i) * std::size_t(w);
-      for (int d = 0; d < w; ++d) {
-        const double inv_var = std::exp(-2.0 * in.log_std[d]);
-        const double diff = double(a[d]) - row[d];
-        d_row[d] = float(d_logp * diff * inv_var);
-        out.d_log_std[std::size_t(d)] += float(d_logp * (diff * diff * inv_var - 1.0));
-      }
-    } else {
-      const double d_entropy = -s.entropy_coef * inv_n;
-      const int action = int(in.actions[i]);
-      for (int j = 0; j < w; ++j) {
-        const double lp = log_probs[std::size_t(j)], p = std::exp(lp);
-        d_row[j] = float(d_logp * ((j == action ? 1.0 : 0.0) - p) + d_entropy * (-p * (lp + t.entropy)));
-      }
-    }
+    if (in.gaussian)
+      add_gaussian_gradient(row, in.log_std, gaussian_action, w, d_logp, d_row, out.d_log_std.data());
+    else
+      add_categorical_gradient(log_probs, t, int(in.actions[i]), d_logp, -s.entropy_coef * inv_n, d_row, w);
 
     const double r = ratio;
     kl += (r - 1) - std::log(r);

@@ -9,18 +9,24 @@
 
 namespace troupe::app {
 
+bool reported_bad_input(const std::function<void()>& work) {
+  try {
+    work();
+    return true;
+  } catch (const config_error& e) {
+    std::cerr << "troupe: error: " << e.what() << "\n";
+  } catch (const envs::env_key_error& e) {
+    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
+  }
+  return false;
+}
+
 int run_command_line(CLI::App& cli, int argc, char** argv, const int& exit_code) {
   try {
-    cli.parse(argc, argv);
+    if (!reported_bad_input([&] { cli.parse(argc, argv); })) return exit_usage;
   } catch (const CLI::ParseError& e) {
     const int code = cli.exit(e);
     return code == 0 ? 0 : exit_usage;
-  } catch (const config_error& e) {
-    std::cerr << "troupe: error: " << e.what() << "\n";
-    return exit_usage;
-  } catch (const envs::env_key_error& e) {
-    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
-    return exit_usage;
   } catch (const std::exception& e) {
     std::cerr << "troupe: error: " << e.what() << "\n";
     return 1;

@@ -2,6 +2,8 @@
 // The subcommands of `troupe`. Each add_*_command registers its subcommand on
 // `cli`; when parsed, the subcommand runs and stores its exit code in
 // `exit_code`. Config and input errors are thrown as config_error (exit 2).
+#include <functional>
+
 namespace CLI {
 class App;
 }
@@ -12,6 +14,10 @@ namespace troupe::app {
 
 constexpr int exit_usage = 2;  // bad config, flag or file
 using run::config_error;    // thrown for bad input: exit_usage
+
+// Runs `work`; bad input it throws (config_error, envs::env_key_error) is
+// printed as "troupe: error: ..." and false returned. Anything else goes on.
+bool reported_bad_input(const std::function<void()>& work);
 
 void add_train_command(CLI::App& cli, int& exit_code);
 void add_eval_command(CLI::App& cli, int& exit_code);

@@ -7,7 +7,6 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
-#include "envs/env_error.hpp"
 #include "run/config_loader.hpp"
 
 namespace troupe::app {
@@ -17,15 +16,7 @@ namespace {
 // One file checked: "FILE: ok" on stdout, or its error on stderr as a
 // command that stopped at it would print it. False when it is refused.
 bool check_one(const std::string& path) {
-  try {
-    run::load_config(path);
-  } catch (const config_error& e) {
-    std::cerr << "troupe: error: " << e.what() << "\n";
-    return false;
-  } catch (const envs::env_key_error& e) {
-    std::cerr << "troupe: error: key '" << e.key << "': " << e.what() << "\n";
-    return false;
-  }
+  if (!reported_bad_input([&] { run::load_config(path); })) return false;
   std::cout << path << ": ok\n";
   return true;
 }

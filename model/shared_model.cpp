@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/adam_by_hand.hpp"
+#include "model/rmsprop_by_hand.hpp"
 #include "model/compute_runtime.hpp"
 #include "model/device_transfer.hpp"
 #include "model/shared_model_impl.hpp"
@@ -202,7 +203,7 @@ torch::Tensor flat_gradient(shared_model& model, const torch::Tensor& loss) {
 std::optional<std::uint64_t> apply_gradients(shared_model& model,
                                              torch::optim::Optimizer& optimizer,
                                              const torch::Tensor& gradient,
-                                             std::vector<float>* delta, bool adam_by_hand) {
+                                             std::vector<float>* delta, bool step_by_hand) {
   const auto& groups = optimizer.param_groups();
   if (groups.size() != 1 || groups[0].params().size() != 1 ||
       !groups[0].params()[0].is_same(model.flat))
@@ -216,7 +217,9 @@ std::optional<std::uint64_t> apply_gradients(shared_model& model,
     torch::Tensor before;
     if (delta) before = flat_on_host(model);  // a copy
     model.flat.mutable_grad() = gradient.reshape(model.flat.sizes());
-    if (!adam_by_hand || !adam_step_by_hand(optimizer, model.flat, model.flat.grad())) optimizer.step();
+    const bool stepped = step_by_hand && (adam_step_by_hand(optimizer, model.flat, model.flat.grad()) ||
+                                          rmsprop_step_by_hand(optimizer, model.flat, model.flat.grad()));
+    if (!stepped) optimizer.step();
     if (delta) {
       const torch::Tensor change = flat_on_host(model).sub_(before);
       delta->assign(change.data_ptr<float>(), change.data_ptr<float>() + change.numel());

@@ -78,11 +78,12 @@ torch::Tensor flat_gradient(shared_model& model, const torch::Tensor& loss);
 // in rather than left in a .grad field, so learners on other threads can
 // compute theirs at the same time. When `delta` is not null, it receives the
 // change the step made to every parameter, flattened (what apply_delta adds
-// to another replica). With `adam_by_hand`, an Adam optimiser steps by
-// model/adam_by_hand.hpp's loop (equal within rounding; the hand-written
-// learner's path takes it, LibTorch's keeps LibTorch's own step bit for bit).
+// to another replica). With `step_by_hand`, an Adam or RMSprop optimiser
+// steps by model/adam_by_hand.hpp's or model/rmsprop_by_hand.hpp's loop
+// (equal within rounding; the hand-written learners' paths take it,
+// LibTorch's keep LibTorch's own step bit for bit).
 std::optional<std::uint64_t> apply_gradients(shared_model& model, torch::optim::Optimizer& optimizer,
                                              const torch::Tensor& gradient,
-                                             std::vector<float>* delta = nullptr, bool adam_by_hand = false);
+                                             std::vector<float>* delta = nullptr, bool step_by_hand = false);
 
 }  // namespace troupe::model
