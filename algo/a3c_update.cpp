@@ -10,6 +10,22 @@
 
 namespace troupe::algo {
 
+train_result a3c_train_result(const step_outcome& step, std::int64_t samples, const a3c_loss_values& loss) {
+  train_result result;
+  result.applied = step.applied;
+  result.frozen = step.frozen;
+  result.updates = step.applied ? 1 : 0;
+  result.updates_skipped = step.finite ? 0 : 1;
+  result.epochs = 1;
+  result.sample_passes = samples;
+  result.version = step.version;
+  result.loss = float(loss.total);
+  result.policy_loss = float(loss.policy);
+  result.value_loss = float(loss.value);
+  result.entropy = float(loss.entropy);
+  return result;
+}
+
 train_result a3c_update(learner_core& core, const rollout& r) {
   if (core.a3c_by_hand) return core.a3c_by_hand->run(core, r);
   const algo_config& cfg = core.config.algo;
@@ -31,18 +47,9 @@ train_result a3c_update(learner_core& core, const rollout& r) {
       cfg.value_coef, cfg.entropy_coef);
 
   const step_outcome step = core.step(core.with_bounds_penalty(loss.total, now.out.policy.slice(0, 0, samples)));
-  train_result result;
-  result.applied = step.applied;
-  result.frozen = step.frozen;
-  result.updates = step.applied ? 1 : 0;
-  result.updates_skipped = step.finite ? 0 : 1;
-  result.epochs = 1;
-  result.sample_passes = samples;
-  result.version = step.version;
-  result.loss = loss.total.item<float>();
-  result.policy_loss = loss.policy.item<float>();
-  result.value_loss = loss.value.item<float>();
-  result.entropy = loss.entropy.item<float>();
+  train_result result = a3c_train_result(step, samples,
+                                         {loss.total.item<double>(), loss.policy.item<double>(),
+                                          loss.value.item<double>(), loss.entropy.item<double>()});
   measure_lag(r, now.version, result);
   return result;
 }

@@ -3,17 +3,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "algo/by_hand_network.hpp"
 #include "algo/targets.hpp"
+#include "algo/update_rules.hpp"
 
 namespace troupe::algo {
 
 std::shared_ptr<mlp_a3c_step> mlp_a3c_step::for_model(model::shared_model& model) {
-  const model::net_spec& spec = model.spec;
-  const bool gaussian = spec.continuous;
-  const bool one_categorical = !spec.continuous && spec.action_heads.empty() && !spec.hybrid();
-  if (!gaussian && !one_categorical) return nullptr;
-  if (!model.by_hand) return nullptr;
-  return std::make_shared<mlp_a3c_step>(*model.by_hand, gaussian);
+  const std::optional<by_hand_network> net = by_hand_network_of(model);
+  return net ? std::make_shared<mlp_a3c_step>(net->layout, net->gaussian) : nullptr;
 }
 
 mlp_a3c_step::mlp_a3c_step(model::mlp_layout layout, bool gaussian)
@@ -75,18 +73,8 @@ train_result mlp_a3c_step::run(learner_core& core, const rollout& r) {
       gradient[layout.log_std + d] = loss_.d_log_std[std::size_t(d)];
   });
   const step_outcome step = core.apply(gradient_, loss_.total, /*step_by_hand=*/true);
-  train_result result;
-  result.applied = step.applied;
-  result.frozen = step.frozen;
-  result.updates = step.applied ? 1 : 0;
-  result.updates_skipped = step.finite ? 0 : 1;
-  result.epochs = 1;
-  result.sample_passes = samples;
-  result.version = step.version;
-  result.loss = float(loss_.total);
-  result.policy_loss = float(loss_.policy);
-  result.value_loss = float(loss_.value);
-  result.entropy = float(loss_.entropy);
+  train_result result =
+      a3c_train_result(step, samples, {loss_.total, loss_.policy, loss_.value, loss_.entropy});
   measure_lag(r, version, result);
   return result;
 }

@@ -2,15 +2,13 @@
 
 #include <cstring>
 
+#include "algo/by_hand_network.hpp"
+
 namespace troupe::algo {
 
 std::shared_ptr<mlp_ppo_step> mlp_ppo_step::for_model(model::shared_model& model) {
-  const model::net_spec& spec = model.spec;
-  const bool gaussian = spec.continuous;
-  const bool one_categorical = !spec.continuous && spec.action_heads.empty() && !spec.hybrid();
-  if (!gaussian && !one_categorical) return nullptr;
-  if (!model.by_hand) return nullptr;
-  return std::make_shared<mlp_ppo_step>(*model.by_hand, gaussian);
+  const std::optional<by_hand_network> net = by_hand_network_of(model);
+  return net ? std::make_shared<mlp_ppo_step>(net->layout, net->gaussian) : nullptr;
 }
 
 mlp_ppo_step::mlp_ppo_step(model::mlp_layout layout, bool gaussian)

@@ -4,72 +4,16 @@
 // with and without V-trace, with truncated episodes, RMSprop and Adam.
 #include <doctest/doctest.h>
 
-#include <random>
-
 #include "algo/a3c_loss.hpp"
 #include "algo/a3c_loss_by_hand.hpp"
 #include "algo/learner.hpp"
 #include "algo/mlp_a3c_step.hpp"
 #include "algo/policy_distribution.hpp"
-#include "algo/sampling.hpp"
 #include "model/shared_model_impl.hpp"
+#include "tests/algo/policy_rollout.hpp"
 #include "tests/torch_checks.hpp"
 
 using namespace troupe;
-
-namespace {
-
-// n steps of k environments of 5 random observations, acted by `m`'s
-// policy, some episodes ending and some cut short (their last states in
-// truncation_observations).
-algo::rollout a3c_rollout(model::shared_model& m, int n, int k, std::uint64_t sequence, std::uint64_t seed) {
-  const model::net_spec& spec = m.spec;
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal;
-  algo::rollout r;
-  r.sequence = sequence;
-  r.n_steps = n;
-  r.n_envs = k;
-  r.obs_size = spec.obs_size;
-  r.action_size = spec.continuous ? spec.action_size : 1;
-  r.mask_size = spec.continuous ? 0 : spec.action_size;
-  for (int i = 0; i < (n + 1) * k * spec.obs_size; ++i) r.observations.push_back(2 * normal(rng) + 1);
-  model::prediction out;
-  model::predict(m, r.observations.data(), nullptr, n * k, out);
-  for (int i = 0; i < n * k; ++i) {
-    const float* row = &out.policy[size_t(i) * size_t(spec.action_size)];
-    if (spec.continuous) {
-      double logp = 0;
-      for (int d = 0; d < spec.action_size; ++d) {
-        const double sd = std::exp(out.log_std[size_t(d)]);
-        const double a = row[d] + sd * normal(rng);
-        r.actions.push_back(float(a));
-        const double z = (a - row[d]) / sd;
-        logp += -0.5 * z * z - out.log_std[size_t(d)] - 0.5 * std::log(2 * M_PI);
-      }
-      r.behaviour_logp.push_back(float(logp));
-    } else {
-      std::vector<std::uint8_t> mask(size_t(spec.action_size));
-      for (int j = 0; j < spec.action_size; ++j) mask[size_t(j)] = j == 0 || rng() % 3 != 0;
-      int action = 0;
-      do action = int(rng() % spec.action_size);
-      while (!mask[size_t(action)]);
-      r.actions.push_back(float(action));
-      r.action_masks.insert(r.action_masks.end(), mask.begin(), mask.end());
-      r.behaviour_logp.push_back(algo::categorical_logp(row, spec.action_size, action) + 0.2f * normal(rng));
-    }
-    r.rewards.push_back(normal(rng));
-    const bool truncated = i % 11 == 5;
-    r.terminated.push_back(!truncated && i % 7 == 3);
-    r.truncated.push_back(truncated);
-    if (truncated)
-      for (int j = 0; j < spec.obs_size; ++j) r.truncation_observations.push_back(normal(rng));
-    r.behaviour_version.push_back(out.version);
-  }
-  return r;
-}
-
-}  // namespace
 
 TEST_SUITE("algo") {
 TEST_CASE("A3C by hand: the loss and its gradient by the network's outputs are algo::a3c_loss's under autograd") {
@@ -172,7 +116,7 @@ TEST_CASE("A3C by hand: a learner trains the same parameters batch after batch a
     REQUIRE_FALSE(reference.trains_by_hand());
     for (int b = 0; b < 5; ++b) {
       CAPTURE(b);
-      const algo::rollout r = a3c_rollout(*torch_model, 5, 8, std::uint64_t(b), 200 + std::uint64_t(b));
+      const algo::rollout r = tests::policy_rollout(*torch_model, 5, 8, std::uint64_t(b), 200 + std::uint64_t(b), 0.2f, 11);
       REQUIRE_FALSE(r.truncation_observations.empty());
       const algo::train_result x = by_hand.train_one(r);
       const algo::train_result y = reference.train_one(r);

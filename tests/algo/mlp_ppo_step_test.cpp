@@ -13,6 +13,7 @@
 #include "algo/sampling.hpp"
 #include "model/shared_model_impl.hpp"
 #include "tests/algo/ppo_algo_config.hpp"
+#include "tests/algo/policy_rollout.hpp"
 #include "tests/torch_checks.hpp"
 
 using namespace troupe;
@@ -75,52 +76,6 @@ algo::algo_config full_loss_config(int epochs, int minibatches) {
   c.max_grad_norm = 0.5;
   c.ppo.value_clip = 0.2;
   return c;
-}
-
-// n steps of k environments of 5 random observations, acted by `m`'s policy.
-algo::rollout acted_rollout(model::shared_model& m, int n, int k, std::uint64_t sequence, std::uint64_t seed) {
-  const model::net_spec& spec = m.spec;
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal;
-  algo::rollout r;
-  r.sequence = sequence;
-  r.n_steps = n;
-  r.n_envs = k;
-  r.obs_size = spec.obs_size;
-  r.action_size = spec.continuous ? spec.action_size : 1;
-  r.mask_size = spec.continuous ? 0 : spec.action_size;
-  for (int i = 0; i < (n + 1) * k * spec.obs_size; ++i) r.observations.push_back(2 * normal(rng) + 1);
-  model::prediction out;
-  model::predict(m, r.observations.data(), nullptr, n * k, out);
-  for (int i = 0; i < n * k; ++i) {
-    const float* row = &out.policy[size_t(i) * size_t(spec.action_size)];
-    if (spec.continuous) {
-      double logp = 0;
-      for (int d = 0; d < spec.action_size; ++d) {
-        const double sd = std::exp(out.log_std[size_t(d)]);
-        const double a = row[d] + sd * normal(rng);
-        r.actions.push_back(float(a));
-        const double z = (a - row[d]) / sd;
-        logp += -0.5 * z * z - out.log_std[size_t(d)] - 0.5 * std::log(2 * M_PI);
-      }
-      r.behaviour_logp.push_back(float(logp));
-    } else {
-      // Action 0 always legal, the others at random.
-      std::vector<std::uint8_t> mask(size_t(spec.action_size));
-      for (int j = 0; j < spec.action_size; ++j) mask[size_t(j)] = j == 0 || rng() % 3 != 0;
-      int action = 0;
-      do action = int(rng() % spec.action_size);
-      while (!mask[size_t(action)]);
-      r.actions.push_back(float(action));
-      r.action_masks.insert(r.action_masks.end(), mask.begin(), mask.end());
-      r.behaviour_logp.push_back(algo::categorical_logp(row, spec.action_size, action) + 0.1f * normal(rng));
-    }
-    r.rewards.push_back(normal(rng));
-    r.terminated.push_back(i % 7 == 3);
-    r.truncated.push_back(0);
-    r.behaviour_version.push_back(out.version);
-  }
-  return r;
 }
 
 }  // namespace
@@ -216,7 +171,7 @@ TEST_CASE("PPO by hand: a learner trains the same parameters batch after batch a
     REQUIRE_FALSE(reference.trains_by_hand());
     for (int b = 0; b < 4; ++b) {
       CAPTURE(b);
-      const algo::rollout r = acted_rollout(*torch_model, 16, 4, std::uint64_t(b), 100 + std::uint64_t(b));
+      const algo::rollout r = tests::policy_rollout(*torch_model, 16, 4, std::uint64_t(b), 100 + std::uint64_t(b), 0.1f);
       const algo::train_result x = by_hand.train_one(r);
       const algo::train_result y = reference.train_one(r);
       CHECK(x.updates == 12);

@@ -349,12 +349,16 @@ TEST_CASE("view --connect watches a cluster run: the frames come from a worker's
 }
 
 TEST_CASE("view --connect over TLS: a viewer with a certificate from the CA watches; others cannot") {
+  // No step budget: the run lasts until the SIGINT at the end (CartPole's
+  // 3M env steps took 8 s once A3C trained by hand, before the viewers had
+  // connected).
   const fs::path dir = empty_dir("tls");
   const auto pki = make_test_pki((dir / "pki").string(), {"run", "viewer"});
   const std::string log = (dir / "train.log").string();
   std::vector<std::string> args{TROUPE_BINARY, "train", cartpole, "--run-dir", (dir / "run").string(),
                                 "--set", "run.stop.mean_return=100000", "--set",
-                                "run.stop.confirm_episodes=0", "--set", "run.stop.wall_seconds=60",
+                                "run.stop.confirm_episodes=0", "--set", "run.stop.env_steps=0",
+                                "--set", "algo.lr_schedule=constant", "--set", "run.stop.wall_seconds=60",
                                 "--set", "log.progress=false", "--view-port", "0",
                                 "--view-token", "tls-view-test"};
   for (const auto& a : pki.config("run")) args.push_back(a);
