@@ -14,6 +14,7 @@
 #include "algo/rollout_batch.hpp"
 #include "algo/update_rules.hpp"
 #include "model/compute_runtime.hpp"
+#include "model/host_values.hpp"
 
 namespace troupe::algo {
 
@@ -135,12 +136,6 @@ torch::optim::OptimizerParamState* flat_state(torch::optim::Optimizer& o) {
   return all.empty() ? nullptr : all.begin()->second.get();
 }
 
-std::vector<float> host_values(const torch::Tensor& t) {
-  if (!t.defined()) return {};
-  const torch::Tensor host = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-  return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
-}
-
 // `values` as a tensor laid out as `flat` (on its device); undefined when
 // empty (a tensor the optimiser does not keep).
 torch::Tensor like_flat(const std::vector<float>& values, const torch::Tensor& flat) {
@@ -155,10 +150,10 @@ optimizer_state state_of(torch::optim::Optimizer& o) {
   const auto* s = flat_state(o);
   if (!s) return out;
   if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(s)) {
-    out = {"adam", a->step(), {host_values(a->exp_avg()), host_values(a->exp_avg_sq()), host_values(a->max_exp_avg_sq())}};
+    out = {"adam", a->step(), {model::host_values(a->exp_avg()), model::host_values(a->exp_avg_sq()), model::host_values(a->max_exp_avg_sq())}};
   } else if (const auto* r = dynamic_cast<const torch::optim::RMSpropParamState*>(s)) {
     out = {"rmsprop", r->step(),
-           {host_values(r->square_avg()), host_values(r->momentum_buffer()), host_values(r->grad_avg())}};
+           {model::host_values(r->square_avg()), model::host_values(r->momentum_buffer()), model::host_values(r->grad_avg())}};
   } else {
     throw std::logic_error("an optimiser state of a kind make_optimizer does not make");
   }

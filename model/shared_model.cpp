@@ -8,6 +8,7 @@
 #include "model/rmsprop_by_hand.hpp"
 #include "model/compute_runtime.hpp"
 #include "model/device_transfer.hpp"
+#include "model/host_values.hpp"
 #include "model/shared_model_impl.hpp"
 
 namespace troupe::model {
@@ -35,12 +36,6 @@ std::shared_ptr<shared_model> make_shared_model(const net_spec& spec, std::uint6
 }
 
 namespace {
-
-// A host copy of `t`'s values, flattened.
-std::vector<float> host_values(const torch::Tensor& t) {
-  const torch::Tensor host = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-  return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
-}
 
 // `values` into `t` (its shape, dtype and device).
 void assign_values(torch::Tensor& t, const std::vector<float>& values) {
