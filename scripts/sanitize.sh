@@ -84,9 +84,13 @@ if [ "$kind" = thread ]; then
   fi
   prefix=(-DCMAKE_PREFIX_PATH="$caf/install")
 fi
+# The viewer (its library and its suite) is compiled only when its suite
+# runs: --viewer, or TSan's list, which has none of it.
+viewer=OFF
+$with_viewer && viewer=ON
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" \
-  "${unity[@]}" -DTROUPE_SANITIZE="$kind" -U 'CAF_*' "${prefix[@]}" >/dev/null
+  "${unity[@]}" -DTROUPE_SANITIZE="$kind" -DTROUPE_VIEWER="$viewer" -U 'CAF_*' "${prefix[@]}" >/dev/null
 cmake --build "$dir" -j "$(nproc)" --target troupe_tests
 if [ "$kind" = address ]; then
   # The viewer's suite runs windows in processes of their own under Xvfb.

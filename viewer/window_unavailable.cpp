@@ -27,6 +27,7 @@ bool viewer_window::wants_frame() const { return false; }
 int viewer_window::selected_agent() const { return 0; }
 void viewer_window::set_agent_count(int) {}
 std::optional<player_input> viewer_window::take_input() { return std::nullopt; }
+held_keys viewer_window::keys_held() const { return {}; }
 std::string viewer_window::video_driver() const { return "none"; }
 bool viewer_window::on_screen() const { return false; }
 std::int64_t viewer_window::frames_shown() const { return 0; }

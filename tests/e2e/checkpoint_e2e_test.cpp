@@ -25,9 +25,9 @@ bool has_checkpoint(const std::string& run_dir) { return !checkpoints_in(run_dir
 }  // namespace
 
 TEST_SUITE("e2e") {
-TEST_CASE("SIGKILL at 20 random moments of a whole run: the newest checkpoint loads and resume solves") {
+TEST_CASE("SIGKILL at 10 random moments of a whole run: the newest checkpoint loads and resume solves") {
   std::mt19937 rng(2026);
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < 10; ++round) {
     CAPTURE(round);
     const std::string dir = fresh_dir("ckpt_kill");
     const std::string log = dir + ".log";

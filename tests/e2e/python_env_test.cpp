@@ -261,7 +261,11 @@ TEST_CASE("python envs: masked MultiDiscrete and hybrid actions train on a clust
   // masked choice, Aim on an aim out of bounds too): the worker's requests
   // and rollouts carry one index per component (then Aim's Box value) and
   // the components' masks, which the learner's gateway checks per component.
-  for (const auto& [name, target] : {std::pair<std::string, double>{"routing", 9.0}, {"aim", 8.5}}) {
+  // Targets well above a random legal policy (4.6 and 1.9) and below the
+  // local runs' (9.0 and 8.5, tests/e2e/action_mask_test.cpp): what is
+  // checked here is that the worker's messages carry what trains, and every
+  // step of a worker crosses the loopback to the learner's model-owner.
+  for (const auto& [name, target] : {std::pair<std::string, double>{"routing", 8.0}, {"aim", 7.0}}) {
     CAPTURE(name);
     const std::string dir = fresh_dir("py_cluster_" + name);
     const std::string marker = host_marker("e2e_cluster_" + name);

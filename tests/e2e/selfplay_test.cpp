@@ -165,7 +165,7 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
   const std::string games = " --set env.python_path=[" + std::string(TROUPE_SOURCE_DIR) + "/examples/python_game]";
   const std::string dir = fresh_dir("e2e_selfplay_python");
   const auto s = trained_to_budget(config + games +
-                                       " --set env.id=python:tictactoe:make --set model.kind=mlp --set run.stop.env_steps=150000"
+                                       " --set env.id=python:tictactoe:make --set model.kind=mlp --set run.stop.env_steps=100000"
                                        " --set selfplay.snapshot_every_updates=100 --set log.progress=false",
                                    dir);
   const auto& league = s["selfplay"];
@@ -175,7 +175,8 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
   for (const auto& b : league["builtins"])
     if (b["name"] == "alphabeta:5") search_games = b["games"].get<long>();
   CHECK(search_games > 20);  // the deepest searcher was drawn and played its games
-  // Greedy, it beats a random player from the first seat already.
+  // Greedy, it beats a random player from the first seat already (at 80k
+  // env steps, seeds 1-4: 90-96 of 100).
   auto r = run_troupe("eval " + dir + " --greedy --episodes 100 --opponent random --json " + dir + "/random.json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
