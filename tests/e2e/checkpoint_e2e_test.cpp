@@ -85,7 +85,10 @@ TEST_CASE("SIGINT or SIGTERM stops gracefully: final checkpoint, summary and log
                                     "run.stop.mean_return=100000", "--set", "checkpoint.every_seconds=0",
                                     "--set", "log.progress=false", "--set", "log.progress_seconds=0.25"},
                                    dir + ".log");
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // Signalled once a progress row is written (not after a fixed time: a
+    // loaded machine took longer than 1.5 s to start), so the stop's row
+    // is the second at least.
+    REQUIRE(wait_for_env_steps(dir + "/metrics.csv", 60) > 0);
     p.signal(sig);
     REQUIRE(p.wait_exit(std::chrono::seconds(60)) == 0);
     const auto s = read_json(dir + "/summary.json");
