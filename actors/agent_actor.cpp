@@ -9,10 +9,10 @@
 
 #include "actors/agent_thread.hpp"
 #include "actors/errors.hpp"
-#include "agents/policy_overlay.hpp"
 #include "agents/collector.hpp"
-#include "envs/registry.hpp"
-#include "envs/seat_vector.hpp"
+#include "agents/policy_overlay.hpp"
+#include "catalog/registry.hpp"
+#include "games/seat_vector.hpp"
 
 namespace troupe::actors {
 
@@ -199,9 +199,9 @@ void request_actions(agent_pointer self) {
 // against what `opponents` makes.
 std::unique_ptr<envs::env_vector> environments_of(caf::actor_system& sys, const agent_config& config,
                                                   const opponent_source& opponents) {
-  if (!opponents) return envs::make_env_vector(config.env, config.envs);
-  return envs::make_game_side(
-      config.env, config.envs, envs::parse_seat(config.env.versus.seat),
+  if (!opponents) return catalog::make_env_vector(config.env, config.envs);
+  return catalog::make_game_side(
+      config.env, config.envs, games::parse_seat(config.env.versus.seat),
       [&](const envs::env_spec& spec) { return opponents(sys, config.envs, config.env, spec); }, config.opening);
 }
 

@@ -16,9 +16,9 @@
 
 #include "actors/messages.hpp"
 #include "actors/predict_client.hpp"
-#include "envs/seat_vector.hpp"
-#include "run/run_config.hpp"
 #include "envs/env_config.hpp"
+#include "games/seat_vector.hpp"
+#include "run/run_config.hpp"
 
 namespace troupe::actors {
 
@@ -49,7 +49,7 @@ struct agent_config {
 // What plays the other side of an agent's two-player games (the self-play
 // pool's opponents, another policy's live parameters); empty: env.id is
 // stepped as configured (an environment, or a game against env.opponent).
-using opponent_source = std::function<std::unique_ptr<envs::opponents>(
+using opponent_source = std::function<std::unique_ptr<games::opponents>(
     caf::actor_system& sys, int games, const envs::env_config& env, const envs::env_spec& spec)>;
 
 // An agent of a run with this config (the learner's own, or a worker's).
@@ -59,7 +59,7 @@ agent_config agent_config_for(const run::run_config& config, std::uint32_t id, s
 // its final counts and quits. It asks for actions through `lane`, the
 // owner's lane, when it has one (the owner is in this process), else by
 // messages to `owner`. With `opponents` it plays one seat of env.id's
-// two-player game (envs/registry.hpp: make_game_side) against what they
+// two-player game (catalog/registry.hpp: make_game_side) against what they
 // make; env.seat says which seat.
 agent_actor spawn_agent(caf::actor_system& sys, const agent_config& config,
                         predict_service owner, std::shared_ptr<predict_lane> lane,

@@ -10,8 +10,8 @@
 
 #include "agents/evaluate.hpp"
 #include "agents/match.hpp"
-#include "envs/registry.hpp"
-#include "envs/routed_opponents.hpp"
+#include "catalog/registry.hpp"
+#include "games/routed_opponents.hpp"
 #include "model/checkpoint.hpp"
 
 namespace troupe::actors {
@@ -51,17 +51,17 @@ double play(evaluator_state& st, model::shared_model& m, std::int32_t episodes,
     const envs::env_config& env = st.config.env;
     const int count = std::clamp(episodes, 1, max_parallel);
     if (!st.config.rivals.empty())  // the other side's moves sampled, as in training
-      st.envs = envs::make_game_side(env, count, envs::parse_seat(env.versus.seat), [&](const envs::env_spec& spec) {
-        std::vector<std::unique_ptr<envs::opponents>> players;
+      st.envs = catalog::make_game_side(env, count, games::parse_seat(env.versus.seat), [&](const envs::env_spec& spec) {
+        std::vector<std::unique_ptr<games::opponents>> players;
         std::vector<std::vector<int>> agents_of_player;
         for (size_t q = 0; q < st.rivals.size(); ++q) {
           players.push_back(agents::model_opponents(st.rivals[q], count, spec));
           agents_of_player.push_back(st.config.rivals[q].agents);
         }
-        return envs::route_by_agent(std::move(players), agents_of_player, spec);
+        return games::route_by_agent(std::move(players), agents_of_player, spec);
       });
     else
-      st.envs = envs::make_env_vector(env, count);
+      st.envs = catalog::make_env_vector(env, count);
   }
   try {
     return agents::evaluate(m, *st.envs, episodes, /*greedy=*/false, seed).return_mean;

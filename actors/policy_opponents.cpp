@@ -12,7 +12,7 @@ namespace troupe::actors {
 
 namespace {
 
-class live_policy final : public envs::opponents {
+class live_policy final : public games::opponents {
  public:
   live_policy(caf::actor_system& sys, predict_service owner, std::shared_ptr<predict_lane> lane,
               const envs::env_spec& spec, std::string name, int state_size)
@@ -79,7 +79,7 @@ class live_policy final : public envs::opponents {
 
 }  // namespace
 
-std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
+std::unique_ptr<games::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
                                                   std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
                                                   const std::string& name, int state_size) {
   return std::make_unique<live_policy>(sys, std::move(owner), std::move(lane), spec, name, state_size);

@@ -8,14 +8,14 @@
 #include <string>
 
 #include "actors/predict_client.hpp"
-#include "envs/seat_vector.hpp"
+#include "games/seat_vector.hpp"
 
 namespace troupe::actors {
 
 // `name`: the other policy's, for a viewer ("policy NAME"); `state_size`:
 // its recurrent state per row (0: feed-forward), carried per game and agent
 // across the moves between (agents/opponent_states.hpp).
-std::unique_ptr<envs::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
+std::unique_ptr<games::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
                                                   std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
                                                   const std::string& name, int state_size = 0);
 

@@ -11,14 +11,14 @@
 #include "actors/policy_opponents.hpp"
 #include "agents/population.hpp"
 #include "algo/hyperparameters.hpp"
+#include "algo/learner.hpp"
+#include "catalog/registry.hpp"
+#include "envs/env_error.hpp"
+#include "games/routed_opponents.hpp"
+#include "model/replica_clock.hpp"
 #include "run/component_configs.hpp"
 #include "run/config_loader.hpp"
 #include "run/run_directory.hpp"
-#include "algo/learner.hpp"
-#include "envs/env_error.hpp"
-#include "envs/registry.hpp"
-#include "envs/routed_opponents.hpp"
-#include "model/replica_clock.hpp"
 
 namespace troupe::actors {
 
@@ -39,7 +39,7 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
   // An agent's rows: its games times the agents it plays in each.
   const auto shapes_of = [&](const envs::env_spec& spec, const envs::env_config& side) {
     run_shapes s;
-    s.rows_per_agent = own.env.envs_per_agent * envs::rows_per_env(side);
+    s.rows_per_agent = own.env.envs_per_agent * catalog::rows_per_env(side);
     s.obs_size = spec.observation.flat_size();
     s.action_width = spec.action.flat_size();
     s.state_size = own.model.recurrent.state_size();
@@ -54,7 +54,7 @@ gateway_policy gateway_policy_of(const run::run_config& config, const run_parts&
     g.opponent_shapes = shapes_of(policy.plan.other_env, own.env);
     g.opponent_shapes.rows_per_agent = own.env.envs_per_agent;
     g.opponent_shapes.game_agents = policy.plan.game_agents;
-    g.opponent_shapes.movers_per_game = std::max(1, policy.plan.game_agents - envs::rows_per_env(own.env));
+    g.opponent_shapes.movers_per_game = std::max(1, policy.plan.game_agents - catalog::rows_per_env(own.env));
     g.opponents = [source, games = own.env.envs_per_agent, env = own.env,
                    spec = policy.plan.other_env](caf::actor_system& sys) { return source(sys, games, env, spec); };
   }
@@ -235,11 +235,11 @@ namespace {
 // The agents of the game the run's policies play against a league or each
 // other (made once, to ask); none for an environment, or one side of a game
 // against env.opponent.
-envs::game_agents agents_played(const run_request& request) {
+catalog::game_agents agents_played(const run_request& request) {
   const run::run_config& config = request.config;
-  if (!(config.selfplay.enabled || !config.policies.empty()) || !envs::is_game(config.env.id)) return {};
+  if (!(config.selfplay.enabled || !config.policies.empty()) || !catalog::is_game(config.env.id)) return {};
   try {
-    return envs::game_agents_of(config.env);
+    return catalog::game_agents_of(config.env);
   } catch (const envs::env_key_error& e) {
     throw run::config_error((request.run_dir.empty() ? std::string("the run") : request.run_dir) + ": key '" + e.key +
                             "': " + e.what());
@@ -249,18 +249,18 @@ envs::game_agents agents_played(const run_request& request) {
 // Policy p's spaces and, in a game of `agents`, the other side's: those of
 // the seat or team plan_policies gave it (env.seat, env.team), which may
 // differ.
-void seat_spaces(const run_request& request, const envs::game_agents& agents, policy_request& p) {
+void seat_spaces(const run_request& request, const catalog::game_agents& agents, policy_request& p) {
   const run::run_config& config = request.config;
   try {
     if (agents.names.size() < 2) {
       const bool as_read = !request.env.id.empty() && p.config.env.versus.seat == config.env.versus.seat;
-      p.env = as_read ? request.env : envs::spec_of(p.config.env);
+      p.env = as_read ? request.env : catalog::spec_of(p.config.env);
       return;
     }
     std::vector<const envs::env_spec*> specs;
     for (const auto& s : agents.specs) specs.push_back(&s);
-    const envs::side_specs sides = envs::specs_of_side(specs, agents.names, envs::parse_seat(p.config.env.versus.seat),
-                                                       envs::team_agents(p.config.env, agents.names));
+    const games::side_specs sides = games::specs_of_side(specs, agents.names, games::parse_seat(p.config.env.versus.seat),
+                                                       catalog::team_agents(p.config.env, agents.names));
     p.env = *sides.own;
     p.other_env = *sides.other;
     p.game_agents = int(agents.names.size());
@@ -276,7 +276,7 @@ std::vector<policy_request> plan_requests(const run_request& request, bool resum
   std::vector<policy_request> out;
   const std::optional<agents::population> members =
       config.pbt.enabled() ? std::optional<agents::population>(std::in_place, config.pbt, config.run.seed) : std::nullopt;
-  const envs::game_agents played = agents_played(request);
+  const catalog::game_agents played = agents_played(request);
   for (run::policy_plan& plan : run::plan_policies(config, request.run_dir.empty() ? "the run" : request.run_dir)) {
     policy_request p;
     p.name = plan.name;
@@ -347,10 +347,10 @@ opponent_source opponents_of(const run::run_config& config, const run_parts& run
   }
   return [players, agents_of_player](caf::actor_system& sys, int, const envs::env_config&,
                                       const envs::env_spec& spec) {
-    std::vector<std::unique_ptr<envs::opponents>> made;
+    std::vector<std::unique_ptr<games::opponents>> made;
     for (const player& p : players)
       made.push_back(policy_opponents(sys, p.owner, p.lane, spec, p.name, p.state_size));
-    return envs::route_by_agent(std::move(made), agents_of_player, spec);
+    return games::route_by_agent(std::move(made), agents_of_player, spec);
   };
 }
 

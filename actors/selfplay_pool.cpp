@@ -9,8 +9,8 @@
 
 #include "actors/model_owner.hpp"
 #include "agents/opponent_states.hpp"
-#include "envs/games/builtin_opponents.hpp"
-#include "envs/routed_opponents.hpp"
+#include "catalog/players.hpp"
+#include "games/routed_opponents.hpp"
 #include "model/checkpoint.hpp"
 #include "model/checkpoint_file.hpp"
 #include "run/config_loader.hpp"
@@ -174,7 +174,7 @@ void selfplay_pool::restore() {
 namespace {
 
 // The other seat of one agent's games, played by the league's opponents.
-class pool_opponents final : public envs::opponents {
+class pool_opponents final : public games::opponents {
  public:
   pool_opponents(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool, int games, const envs::env_config& env,
                  const envs::env_spec& spec)
@@ -189,7 +189,7 @@ class pool_opponents final : public envs::opponents {
         mask_(size_t(spec.action.choice_count())),
         states_(pool_->state_size()) {}
 
-  void play_in(envs::turn_based_vector& games) override {
+  void play_in(games::turn_based_vector& games) override {
     games_ = &games;
     for (auto& [id, b] : builtins_) b->play_in(games);
   }
@@ -204,7 +204,7 @@ class pool_opponents final : public envs::opponents {
       playing_[size_t(game)] = id;
       const std::uint64_t player_seed = rng();
       const std::string name = builtin_name(id);
-      if (!games_ && envs::games::searches_games(name, spec_.id))
+      if (!games_ && catalog::searches_games(name, spec_.id))
         handed_over_[game] = {name, player_seed};  // the games are a worker's
       else
         builtin_player(id).start_episode(game, player_seed);
@@ -255,11 +255,11 @@ class pool_opponents final : public envs::opponents {
     return pool_->league().settings().builtins.at(size_t(id - agents::league::first_builtin));
   }
 
-  envs::opponents& builtin_player(std::uint64_t id) {
+  games::opponents& builtin_player(std::uint64_t id) {
     auto it = builtins_.find(id);
     if (it == builtins_.end()) {
       const std::string name = builtin_name(id);
-      it = builtins_.emplace(id, envs::games::builtin_opponents(name, int(playing_.size()), env_, spec_, "selfplay.builtin")).first;
+      it = builtins_.emplace(id, catalog::builtin_opponents(name, int(playing_.size()), env_, spec_, "selfplay.builtin")).first;
       if (games_) it->second->play_in(*games_);
     }
     return *it->second;
@@ -365,13 +365,13 @@ class pool_opponents final : public envs::opponents {
   std::shared_ptr<selfplay_pool> pool_;
   envs::env_config env_;  // a Python player's interpreter and path
   envs::env_spec spec_;
-  envs::turn_based_vector* games_ = nullptr;  // what the built-in players search
+  games::turn_based_vector* games_ = nullptr;  // what the built-in players search
   std::vector<std::uint64_t> playing_;  // each game's opponent
   std::map<int, handed_over> handed_over_;  // games whose drawn player searches them where they are
   std::map<std::uint64_t, player> players_;
-  std::map<std::uint64_t, std::unique_ptr<envs::opponents>> builtins_;  // built-in players, made when first drawn
+  std::map<std::uint64_t, std::unique_ptr<games::opponents>> builtins_;  // built-in players, made when first drawn
   std::vector<int> picked_;  // one built-in player's rows of a round
-  envs::row_share share_;
+  games::row_share share_;
   size_t obs_, width_, mask_;
   std::string failure_;  // the first opponent that did not answer this round
   std::vector<float> watched_policy_;  // the outputs of the watched game's last move by a policy
@@ -380,7 +380,7 @@ class pool_opponents final : public envs::opponents {
 
 }  // namespace
 
-std::unique_ptr<envs::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
+std::unique_ptr<games::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
                                                 int games, const envs::env_config& env, const envs::env_spec& spec) {
   return std::make_unique<pool_opponents>(sys, std::move(pool), games, env, spec);
 }

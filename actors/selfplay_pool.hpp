@@ -23,7 +23,7 @@
 
 #include "actors/predict_client.hpp"
 #include "agents/league.hpp"
-#include "envs/seat_vector.hpp"
+#include "games/seat_vector.hpp"
 #include "model/shared_model.hpp"
 #include "run/run_config.hpp"
 
@@ -98,7 +98,7 @@ class selfplay_pool {
 // What plays the other seat of an agent's `games` games of `spec` (made
 // from `env`, whose interpreter and path a Python player uses), from
 // `pool` (which it keeps alive). Asks on the calling thread (an agent's).
-std::unique_ptr<envs::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
+std::unique_ptr<games::opponents> opponents_from(caf::actor_system& sys, std::shared_ptr<selfplay_pool> pool,
                                                 int games, const envs::env_config& env, const envs::env_spec& spec);
 
 // The seats a league's ratings count (agents::league_settings::seats) in a

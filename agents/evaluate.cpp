@@ -11,7 +11,7 @@
 #include "agents/collector.hpp"
 #include "algo/act_from_policy.hpp"
 #include "algo/action_mask.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
 
 namespace troupe::agents {
 
@@ -132,7 +132,7 @@ evaluation evaluate(model::shared_model& model, const envs::env_config& config, 
                     bool greedy, std::uint64_t seed, std::int64_t max_steps_per_episode,
                     int parallel) {
   const auto envs =
-      envs::make_env_vector(config, std::max(1, std::min(parallel, std::max(episodes, 1))));
+      catalog::make_env_vector(config, std::max(1, std::min(parallel, std::max(episodes, 1))));
   return evaluate(model, *envs, episodes, greedy, seed, max_steps_per_episode);
 }
 

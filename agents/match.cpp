@@ -9,7 +9,7 @@
 
 #include "agents/evaluate.hpp"
 #include "agents/opponent_states.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
 
 namespace troupe::agents {
 
@@ -25,7 +25,7 @@ std::pair<double, double> wilson_interval(int successes, int n, double z) {
 
 namespace {
 
-class model_player final : public envs::opponents {
+class model_player final : public games::opponents {
  public:
   model_player(std::shared_ptr<model::shared_model> model, int games, const envs::env_spec& spec, bool greedy,
                move_watcher watch)
@@ -75,17 +75,17 @@ class model_player final : public envs::opponents {
 
 }  // namespace
 
-std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
+std::unique_ptr<games::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
                                                  const envs::env_spec& spec, bool greedy, move_watcher watch) {
   return std::make_unique<model_player>(std::move(model), games, spec, greedy, std::move(watch));
 }
 
-seat_record play_seat(model::shared_model& model, const envs::env_config& env, envs::seat_choice seat,
+seat_record play_seat(model::shared_model& model, const envs::env_config& env, games::seat_choice seat,
                       const opponents_factory& others, int episodes, bool greedy, std::uint64_t seed,
                       int parallel) {
   const int k = std::max(1, std::min(parallel, episodes));
   const std::unique_ptr<envs::env_vector> vector =
-      envs::make_game_side(env, k, seat, [&](const envs::env_spec& spec) { return others(k, spec); });
+      catalog::make_game_side(env, k, seat, [&](const envs::env_spec& spec) { return others(k, spec); });
   const evaluation e = evaluate(model, *vector, episodes, greedy, seed);
   seat_record record;
   record.length_mean = e.length_mean;

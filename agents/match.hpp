@@ -1,6 +1,6 @@
 #pragma once
 // A trained policy against an opponent in a two-player game
-// (envs/seat_vector.hpp), seat by seat: wins, draws and losses, with a
+// (games/seat_vector.hpp), seat by seat: wins, draws and losses, with a
 // confidence interval on the win rate. Plain C++, no actors: `troupe eval
 // --opponent` and the tests play matches with it.
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "envs/env_config.hpp"
-#include "envs/seat_vector.hpp"
+#include "games/seat_vector.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::agents {
@@ -33,17 +33,17 @@ std::pair<double, double> wilson_interval(int successes, int n, double z = 1.96)
 // `watch`, when set, sees every move it makes: the policy's outputs, the
 // action and the mask (null without one), as a viewer's panel shows them.
 using move_watcher = std::function<void(const float* policy, const float* action, const std::uint8_t* legal)>;
-std::unique_ptr<envs::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
+std::unique_ptr<games::opponents> model_opponents(std::shared_ptr<model::shared_model> model, int games,
                                                  const envs::env_spec& spec, bool greedy = false,
                                                  move_watcher watch = {});
 
 // What plays the other seat of `games` games at once, of the game `spec` describes.
-using opponents_factory = std::function<std::unique_ptr<envs::opponents>(int games, const envs::env_spec& spec)>;
+using opponents_factory = std::function<std::unique_ptr<games::opponents>(int games, const envs::env_spec& spec)>;
 
 // `episodes` games of `env`'s game with `model` (greedy or sampled) in
 // `seat` (a fixed one) against `others` (every other seat); a game's return
 // decides it (> 0 a win, 0 a draw, < 0 a loss). Game i depends on (seed, i) alone.
-seat_record play_seat(model::shared_model& model, const envs::env_config& env, envs::seat_choice seat,
+seat_record play_seat(model::shared_model& model, const envs::env_config& env, games::seat_choice seat,
                       const opponents_factory& others, int episodes, bool greedy, std::uint64_t seed,
                       int parallel = 64);
 

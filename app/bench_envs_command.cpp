@@ -10,12 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "run/config_loader.hpp"
 #include "app/env_flags.hpp"
 #include "bench/bridge_bench.hpp"
 #include "bench/env_bench.hpp"
+#include "catalog/registry.hpp"
 #include "envs/env_id.hpp"
-#include "envs/registry.hpp"
+#include "run/config_loader.hpp"
 
 namespace troupe::app {
 
@@ -95,8 +95,8 @@ nlohmann::ordered_json bench_one(const envs::env_config& config, const bench_env
 void bench_envs(const bench_envs_options& opts) {
   std::vector<envs::env_config> configs;
   if (opts.env_ids.empty()) {
-    for (const auto& entry : envs::registered_envs())
-      configs.push_back(envs::with_playable_seat(run::load_env_options(entry.id, opts.env_overrides)));
+    for (const auto& entry : catalog::registered_envs())
+      configs.push_back(catalog::with_playable_seat(run::load_env_options(entry.id, opts.env_overrides)));
   } else {
     for (const auto& id : opts.env_ids) {
       try {
@@ -107,7 +107,7 @@ void bench_envs(const bench_envs_options& opts) {
     }
     // Made once before any timing, so that a bad one fails at once (exit 2).
     for (const auto& c : configs)
-      if (!envs::is_registered(c.id)) make_command_env(c);
+      if (!catalog::is_registered(c.id)) make_command_env(c);
   }
   std::printf("%-28s %12s %14s   (median of %d repeats of %ld steps, one thread)\n", "env",
               "ns/step", "steps/s", opts.repeats, opts.steps);

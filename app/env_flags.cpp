@@ -2,9 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "run/config_loader.hpp"
+#include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
-#include "envs/registry.hpp"
+#include "run/config_loader.hpp"
 
 namespace troupe::app {
 
@@ -16,7 +16,7 @@ void add_env_set_option(CLI::App& cmd, std::vector<std::string>& overrides) {
 
 std::unique_ptr<envs::env> make_command_env(const envs::env_config& config) {
   try {
-    return envs::make_env(config);
+    return catalog::make_env(config);
   } catch (const envs::env_key_error& e) {
     throw run::config_error("key '" + e.key + "': " + e.what());
   } catch (const std::invalid_argument& e) {

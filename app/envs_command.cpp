@@ -6,11 +6,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "run/config_loader.hpp"
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"
+#include "catalog/registry.hpp"
 #include "envs/mujoco/tasks.hpp"
-#include "envs/registry.hpp"
+#include "run/config_loader.hpp"
 
 namespace troupe::app {
 
@@ -27,10 +27,10 @@ void print_spec(const envs::env_spec& spec) {
 }
 
 // A game's agents, each with its own spaces.
-void print_agents(const envs::game_agents& agents) {
+void print_agents(const catalog::game_agents& agents) {
   for (size_t a = 0; a < agents.names.size(); ++a) {
     const envs::env_spec& s = agents.specs[a];
-    const std::string seat = envs::seat_name(int(a)) + " seat";
+    const std::string seat = games::seat_name(int(a)) + " seat";
     std::cout << "\n  agent " << agents.names[a] << " (" << seat << "): observation "
               << s.observation.describe() << "  action " << s.action.describe()
               << (s.has_action_mask ? "  action mask yes" : "");
@@ -65,11 +65,11 @@ void add_envs_command(CLI::App& cli, int& exit_code) {
       }
     } else {
       if (!opts->overrides.empty()) throw config_error("envs: --set needs --describe ENV_ID");
-      for (const auto& entry : envs::registered_envs()) {
+      for (const auto& entry : catalog::registered_envs()) {
         envs::env_config config;
         config.id = entry.id;
         if (entry.make_game || entry.make_simultaneous) {  // its agents' spaces may differ
-          const envs::game_agents agents = envs::game_agents_of(config);
+          const catalog::game_agents agents = catalog::game_agents_of(config);
           print_spec(agents.specs.front());
           print_agents(agents);
         } else {

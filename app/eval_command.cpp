@@ -9,17 +9,17 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/policy_flags.hpp"
 #include "agents/evaluate.hpp"
 #include "agents/league.hpp"
 #include "agents/match.hpp"
-#include "envs/games/builtin_opponents.hpp"
-#include "envs/registry.hpp"
 #include "app/commands.hpp"
-#include "run/config_loader.hpp"
-#include "run/trained_model.hpp"
+#include "app/policy_flags.hpp"
+#include "catalog/registry.hpp"
+#include "catalog/players.hpp"
 #include "model/checkpoint_file.hpp"
 #include "model/compute_runtime.hpp"
+#include "run/config_loader.hpp"
+#include "run/trained_model.hpp"
 
 namespace troupe::app {
 
@@ -71,13 +71,13 @@ agents::opponents_factory opponent_named(const eval_options& opts, const std::st
   if (o == "random" || o.compare(0, builtin.size(), builtin) == 0 || o.compare(0, python.size(), python) == 0) {
     const std::string name = o.compare(0, builtin.size(), builtin) == 0 ? o.substr(builtin.size()) : o;
     try {  // refused here, before any game
-      envs::games::check_opponent_name(name, spec.id, "--opponent");
+      catalog::check_opponent_name(name, spec.id, "--opponent");
     } catch (const std::invalid_argument& e) {
       throw config_error(e.what());
     }
     source = name.compare(0, python.size(), python) == 0 ? name : "builtin:" + name;
     return [name, env](int games, const envs::env_spec& s) {
-      return envs::games::builtin_opponents(name, games, env, s, "--opponent");
+      return catalog::builtin_opponents(name, games, env, s, "--opponent");
     };
   }
   std::string path = o;
@@ -91,7 +91,7 @@ agents::opponents_factory opponent_named(const eval_options& opts, const std::st
     if (!std::filesystem::exists(path)) throw config_error("--opponent " + o + ": no " + path + ": " + pool_said(run_dir));
   }
   run::trained_model other = run::load_trained_model(path);
-  const envs::env_spec other_spec = envs::spec_of(other.config.env);
+  const envs::env_spec other_spec = catalog::spec_of(other.config.env);
   if (other_spec.observation.describe() != spec.observation.describe() ||
       other_spec.action.describe() != spec.action.describe())
     throw config_error("--opponent " + o + ": it was trained on " + other.config.env.id + " (" +
@@ -109,9 +109,9 @@ bool every_seat(const std::string& seat) { return seat == "each" || seat == "bot
 // The seats a policy was trained from: its fixed seat, or those its seat
 // was drawn among (env.team, every agent when it names none).
 std::vector<int> trained_seats(const envs::env_config& env, const std::vector<std::string>& names) {
-  const envs::seat_choice seat = envs::parse_seat(env.versus.seat);
-  if (seat != envs::seat_choice::alternate) return {envs::seat_agent(seat)};
-  return envs::team_agents(env, names);
+  const games::seat_choice seat = games::parse_seat(env.versus.seat);
+  if (seat != games::seat_choice::alternate) return {games::seat_agent(seat)};
+  return catalog::team_agents(env, names);
 }
 
 // The trained policy against --opponent, from each seat it was trained
@@ -119,43 +119,43 @@ std::vector<int> trained_seats(const envs::env_config& env, const std::vector<st
 // agents the opponent plays every seat but the policy's.
 nlohmann::json match(const eval_options& opts, const run::trained_model& trained) {
   const run::run_config& config = trained.config;
-  if (!envs::is_versus_game(config.env.id))
+  if (!catalog::is_versus_game(config.env.id))
     throw config_error("--opponent: " + config.env.id + " is not a game played from a seat (those are: " +
-                       envs::versus_games() + ")");
+                       catalog::versus_games() + ")");
   // A game whose agents' spaces differ is played from the policy's own seat
   // only; the other seats' spaces are what the opponent must play.
-  const envs::game_agents agents = envs::game_agents_of(config.env);
+  const catalog::game_agents agents = catalog::game_agents_of(config.env);
   if (agents.names.size() < 2)
     throw config_error("--opponent: " + config.env.id + " made no game of several agents (those are: " +
-                       envs::versus_games() + ")");
+                       catalog::versus_games() + ")");
   const int seat_count = int(agents.names.size());
   const bool own_seat_only = agents.spaces_differ();
   const std::string own_seat = config.env.versus.seat;
-  const envs::seat_choice own = own_seat_only ? envs::parse_seat(own_seat) : envs::seat_choice::first;
-  const envs::side_specs sides = envs::specs_of_side(agents.spec_list(), agents.names, own);
+  const games::seat_choice own = own_seat_only ? games::parse_seat(own_seat) : games::seat_choice::first;
+  const games::side_specs sides = games::specs_of_side(agents.spec_list(), agents.names, own);
   int other_agent = 0;
-  while (other_agent == envs::seat_agent(own) || &agents.specs[size_t(other_agent)] != sides.other) ++other_agent;
+  while (other_agent == games::seat_agent(own) || &agents.specs[size_t(other_agent)] != sides.other) ++other_agent;
   std::string source;
   const agents::opponents_factory others =
       opponent_named(opts, own_run_dir(opts, trained), config.env, *sides.other, agents.names[size_t(other_agent)], source);
-  if (!every_seat(opts.seat) && envs::seat_agent(envs::parse_seat(opts.seat)) >= seat_count)
+  if (!every_seat(opts.seat) && games::seat_agent(games::parse_seat(opts.seat)) >= seat_count)
     throw config_error("--seat " + opts.seat + ": " + config.env.id + " has " + std::to_string(seat_count) +
                        " seats (" + agents.names.front() + " to " + agents.names.back() + ")");
   const std::vector<int> trained_from = trained_seats(config.env, agents.names);
   std::vector<std::string> trained_names;
-  for (int a : trained_from) trained_names.push_back(envs::seat_name(a));
+  for (int a : trained_from) trained_names.push_back(games::seat_name(a));
   nlohmann::json seats = nlohmann::json::object();
   for (int agent = 0; agent < seat_count; ++agent) {
-    const std::string seat = envs::seat_name(agent);
+    const std::string seat = games::seat_name(agent);
     const bool trained_seat = std::find(trained_from.begin(), trained_from.end(), agent) != trained_from.end();
     if (every_seat(opts.seat) ? !trained_seat : opts.seat != seat) continue;
     if (own_seat_only && seat != own_seat) {
       if (opts.seat == seat)
         throw config_error("--seat " + seat + ": " + config.env.id + "'s agents have different spaces and this policy "
-                           "plays " + own_seat + " (" + agents.names[size_t(envs::seat_agent(own))] + ") only");
+                           "plays " + own_seat + " (" + agents.names[size_t(games::seat_agent(own))] + ") only");
       continue;
     }
-    const agents::seat_record r = agents::play_seat(*trained.model, config.env, envs::seat_at(agent), others,
+    const agents::seat_record r = agents::play_seat(*trained.model, config.env, games::seat_at(agent), others,
                                                     opts.episodes, opts.greedy, opts.seed);
     const auto [lo, hi] = agents::wilson_interval(r.wins, r.games());
     seats[seat] = {{"agent", agents.names[size_t(agent)]},
@@ -181,20 +181,20 @@ nlohmann::json team_match(const eval_options& opts, const run::trained_model& tr
   const run::run_config& config = trained.config;
   if (!every_seat(opts.seat))
     throw config_error("--seat " + opts.seat + ": a team plays its own agents (env.team); --seat is for a policy that plays one seat");
-  const envs::game_agents agents = envs::game_agents_of(config.env);
-  const std::vector<int> team = envs::team_agents(config.env, agents.names);
+  const catalog::game_agents agents = catalog::game_agents_of(config.env);
+  const std::vector<int> team = catalog::team_agents(config.env, agents.names);
   if (team.size() == agents.names.size())
     throw config_error("--opponent: this policy plays every agent of " + config.env.id +
                        " (env.seat all); no agent is left for an opponent");
   std::vector<const envs::env_spec*> specs;
   for (const auto& s : agents.specs) specs.push_back(&s);
-  const envs::side_specs sides = envs::specs_of_side(specs, agents.names, envs::seat_choice::all, team);
+  const games::side_specs sides = games::specs_of_side(specs, agents.names, games::seat_choice::all, team);
   size_t outside = 0;
   while (std::count(team.begin(), team.end(), int(outside))) ++outside;
   std::string source;
   const agents::opponents_factory others = opponent_named(opts, own_run_dir(opts, trained), config.env, *sides.other, agents.names[outside], source);
   const int games = std::clamp(opts.episodes, 1, 64);
-  auto vector = envs::make_game_side(config.env, games, envs::seat_choice::all,
+  auto vector = catalog::make_game_side(config.env, games, games::seat_choice::all,
                                      [&](const envs::env_spec& s) { return others(games, s); });
   const agents::evaluation result = agents::evaluate(*trained.model, *vector, opts.episodes, opts.greedy, opts.seed);
   int wins = 0, draws = 0, losses = 0;

@@ -5,12 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/policy_flags.hpp"
-#include "run/trained_model.hpp"
 #include "app/commands.hpp"
-#include "envs/registry.hpp"
+#include "app/policy_flags.hpp"
+#include "catalog/registry.hpp"
 #include "model/compute_runtime.hpp"
 #include "model/policy_export.hpp"
+#include "run/trained_model.hpp"
 
 namespace troupe::app {
 
@@ -32,7 +32,7 @@ void export_policy(const export_options& opts) {
   // observations and selects inside.
   envs::env_config raw = config.env;
   raw.observe.clear();
-  const auto environments = envs::make_env_vector(raw, 1);
+  const auto environments = catalog::make_env_vector(raw, 1);
   const envs::env_spec& spec = environments->spec();
   model::policy_metadata meta;
   meta.env_id = config.env.id;

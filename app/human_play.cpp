@@ -8,10 +8,10 @@
 #include "agents/match.hpp"
 #include "agents/policy_overlay.hpp"
 #include "app/commands.hpp"
+#include "catalog/registry.hpp"
 #include "envs/env_vector.hpp"
-#include "envs/registry.hpp"
-#include "envs/seat_vector.hpp"
-#include "envs/side_vector.hpp"
+#include "games/seat_vector.hpp"
+#include "games/side_vector.hpp"
 #include "model/compute_runtime.hpp"
 #include "run/config_loader.hpp"
 #include "run/trained_model.hpp"
@@ -141,14 +141,14 @@ void play_against(const std::string& target, bool best, const std::string& polic
   // The person takes one seat; the policy plays every other agent, those of
   // its own team (env.seat all) included.
   envs::env_config env = trained.config.env;
-  if (!envs::is_game(env.id))
+  if (!catalog::is_game(env.id))
     throw config_error("play --human: " + env.id + " is not a game of several agents (those are: " +
-                       envs::versus_games() + ", Spread-v0, Contest-v0)");
+                       catalog::versus_games() + ", Spread-v0, Contest-v0)");
   env.versus.team.clear();
   if (env.versus.seat == "all") env.versus.seat = "alternate";
-  envs::seat_choice seat;
+  games::seat_choice seat;
   try {
-    seat = envs::parse_seat(opts.seat);
+    seat = games::parse_seat(opts.seat);
   } catch (const std::invalid_argument& e) {
     throw config_error(std::string("play --human: ") + e.what());
   }
@@ -161,18 +161,18 @@ void play_against(const std::string& target, bool best, const std::string& polic
   try {
     // Where the agents' spaces differ, the person takes the seat the policy
     // was not trained for.
-    const envs::game_agents agents = envs::game_agents_of(env);
+    const catalog::game_agents agents = catalog::game_agents_of(env);
     if (agents.names.size() == 2 && agents.spaces_differ()) {
       const bool policy_first = env.versus.seat != "second";
-      const envs::seat_choice yours = policy_first ? envs::seat_choice::second : envs::seat_choice::first;
-      if (seat != envs::seat_choice::alternate && seat != yours)
+      const games::seat_choice yours = policy_first ? games::seat_choice::second : games::seat_choice::first;
+      if (seat != games::seat_choice::alternate && seat != yours)
         throw config_error("play --human: --seat " + opts.seat + ": the policy plays " +
                            agents.names[policy_first ? 0 : 1] + " (" + (policy_first ? "first" : "second") +
                            "), whose spaces differ from " + agents.names[policy_first ? 1 : 0] +
                            "'s: you play that one (--seat " + (policy_first ? "second" : "first") + ")");
       seat = yours;
     }
-    side = envs::make_game_side(env, 1, seat, [&](const envs::env_spec& spec) {
+    side = catalog::make_game_side(env, 1, seat, [&](const envs::env_spec& spec) {
       policy_seat = spec;
       return agents::model_opponents(trained.model, 1, spec, opts.greedy, tell_person);
     });
@@ -184,7 +184,7 @@ void play_against(const std::string& target, bool best, const std::string& polic
                        side->spec().action.describe());
   // A simultaneous game does not wait for the person: it moves on at the
   // window's rate with the keys they hold.
-  const bool real_time = dynamic_cast<const envs::side_vector*>(side.get()) != nullptr;
+  const bool real_time = dynamic_cast<const games::side_vector*>(side.get()) != nullptr;
   envs::vector_as_env seat_env(std::move(side));
   human_policy you(seat_env, opts.seed, real_time ? human_policy::pace::real_time : human_policy::pace::turns);
   you.set_policy_seat(policy_seat);

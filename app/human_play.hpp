@@ -1,7 +1,7 @@
 #pragma once
 // troupe play RUN --human: a person plays a game against the trained
 // policy in the SDL2 window. The person's seat is one agent of one game
-// (envs::make_game_side) whose every other agent the trained policy plays
+// (catalog::make_game_side) whose every other agent the trained policy plays
 // (agents::model_opponents): the other player of a two-player game, the two
 // others of Nim3-v0, or in a team's game (env.seat all) the person's
 // teammates and the other side alike. In a turn-based game the game waits for the

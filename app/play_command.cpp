@@ -8,17 +8,17 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/policy_flags.hpp"
-#include "agents/policy_overlay.hpp"
 #include "agents/evaluate.hpp"
+#include "agents/policy_overlay.hpp"
 #include "app/commands.hpp"
 #include "app/human_play.hpp"
-#include "app/team_playback.hpp"
-#include "run/config_loader.hpp"
 #include "app/local_playback.hpp"
-#include "run/trained_model.hpp"
-#include "envs/registry.hpp"
+#include "app/policy_flags.hpp"
+#include "app/team_playback.hpp"
+#include "catalog/registry.hpp"
 #include "model/compute_runtime.hpp"
+#include "run/config_loader.hpp"
+#include "run/trained_model.hpp"
 
 namespace troupe::app {
 
@@ -90,8 +90,8 @@ class model_playback_policy final : public playback_policy {
 // its first agent's game, its teammates moved by the same policy.
 std::unique_ptr<envs::env> watched_env(const run::trained_model& trained, bool greedy, std::uint64_t seed) {
   const envs::env_config& env = trained.config.env;
-  if (env.versus.seat != "all") return envs::make_env(env);
-  return std::make_unique<team_playback_env>(envs::make_env_vector(env, 1), trained.model, greedy, seed);
+  if (env.versus.seat != "all") return catalog::make_env(env);
+  return std::make_unique<team_playback_env>(catalog::make_env_vector(env, 1), trained.model, greedy, seed);
 }
 
 void play(const play_options& opts) {

@@ -5,8 +5,8 @@
 #include <system_error>
 #include <vector>
 
+#include "bridges/python/interpreter.hpp"
 #include "run/run_directory.hpp"
-#include "envs/python/interpreter.hpp"
 
 namespace troupe::app {
 
@@ -39,7 +39,7 @@ bool plot_run(const std::string& run_dir) {
               << std::endl;
     return false;
   }
-  const std::string python = envs::python::python_with("matplotlib");
+  const std::string python = bridges::python::python_with("matplotlib");
   if (python.empty()) {
     std::cout << "troupe: log.plot: skipped, no python3 with matplotlib (install "
                  "python3-matplotlib)"
@@ -47,7 +47,7 @@ bool plot_run(const std::string& run_dir) {
     return false;
   }
   const std::string out = run::run_directory{run_dir}.curves_file();
-  const int code = envs::python::run_program({python, script, run_dir, "--out", out}, false);
+  const int code = bridges::python::run_program({python, script, run_dir, "--out", out}, false);
   if (code != 0) {
     std::cout << "troupe: log.plot: " << script << " failed (exit " << code << "), no plot"
               << std::endl;

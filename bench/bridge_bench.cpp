@@ -11,8 +11,8 @@
 #include <stdexcept>
 
 #include "bench/env_bench.hpp"
+#include "bridges/python/python_env_vector.hpp"
 #include "envs/policy_rollout.hpp"
-#include "envs/python/python_env_vector.hpp"
 
 namespace troupe::bench {
 
@@ -56,7 +56,7 @@ class pinning {
 bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs, long env_steps,
                                         int repeats, std::uint64_t seed, bool pin) {
   if (repeats < 1 || envs < 1) throw std::invalid_argument("repeats and envs must be at least 1");
-  envs::python::python_env_vector vector(config, envs);
+  bridges::python::python_env_vector vector(config, envs);
   std::optional<pinning> pinned;
   if (pin) pinned.emplace(vector.host_pids());
   const envs::env_spec& spec = vector.spec();
@@ -82,7 +82,7 @@ bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs
       vector.step(actions.data(), seeds.data(), obs.data(), results.data(), final_obs.data());
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu = thread_cpu_seconds() - thread_cpu + vector.host_cpu_seconds() - host_cpu;
-    return envs::python::python_env_vector::host_times{wall, cpu};
+    return bridges::python::python_env_vector::host_times{wall, cpu};
   };
   const auto alone = [&](long steps) {
     vector.reset(seeds.data(), obs.data());

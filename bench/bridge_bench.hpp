@@ -1,5 +1,5 @@
 #pragma once
-// What the Python bridge (envs/python/) costs per environment step beyond the
+// What the Python bridge (bridges/python/) costs per environment step beyond the
 // Python environment's own step: the same environments, actions and reset
 // seeds stepped once through the bridge (shared memory, one socket round trip
 // per vector step, the host's copying) and once by the host process alone.

@@ -136,7 +136,7 @@ double median(std::vector<double> values) {
 env_bench_result bench_env(const envs::env_config& config, long steps, int repeats,
                            std::uint64_t seed) {
   if (repeats < 1) throw std::invalid_argument("repeats must be at least 1");
-  const auto environment = envs::make_env(config);
+  const auto environment = catalog::make_env(config);
   env_bench_result result;
   result.id = config.id;
   result.steps = steps;

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/registry.hpp"
 #include "envs/env.hpp"
-#include "envs/registry.hpp"
 
 namespace troupe::bench {
 

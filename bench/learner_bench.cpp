@@ -10,7 +10,7 @@
 #include "algo/act_from_policy.hpp"
 #include "algo/learner.hpp"
 #include "bench/env_bench.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
 #include "model/compute_runtime.hpp"
 #include "model/shared_model_impl.hpp"
 #include "run/component_configs.hpp"
@@ -33,7 +33,7 @@ struct bench_case {
 
 bench_case case_of(const run::run_config& config) {
   bench_case c;
-  c.env = envs::spec_of(config.env);
+  c.env = catalog::spec_of(config.env);
   c.net = run::net_spec_for(config, c.env);
   return c;
 }

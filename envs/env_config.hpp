@@ -51,7 +51,7 @@ struct env_config {
   std::map<std::string, mujoco_setting> mujoco;
   // Keep only these elements of a Box observation (flat indices); empty: all.
   std::vector<int> observe;
-  // Python and plugin environments (envs/python/, envs/plugin/):
+  // Python and plugin environments (bridges/python/, bridges/plugin/):
   std::string python;                    // the interpreter; empty: python3 (see interpreter.hpp)
   std::vector<std::string> python_path;  // put before sys.path in the host
   std::string kwargs = "{}";             // a JSON object: keyword arguments, or a plugin's options

@@ -1,11 +1,8 @@
 #include "envs/env_id.hpp"
 
-#include <sys/stat.h>
-
 #include <regex>
 
 #include "envs/env_error.hpp"
-#include "envs/registry.hpp"
 
 namespace troupe::envs {
 
@@ -52,25 +49,6 @@ env_id_parts parse_env_id(const std::string& id) {
       throw env_key_error("env.id", "'" + id + "': expected plugin:PATH, the plugin's shared library");
   }
   return parts;
-}
-
-std::string env_id_problem(const std::string& id) {
-  env_id_parts parts;
-  try {
-    parts = parse_env_id(id);
-  } catch (const env_key_error& e) {
-    return e.what();
-  }
-  if (parts.source == env_source::plugin) {
-    struct stat info;
-    if (stat(parts.target.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-      return "'" + id + "': no such plugin file " + parts.target;
-  }
-  if (parts.source != env_source::registered || is_registered(id)) return "";
-  std::string known;
-  for (const auto& e : registered_envs()) known += (known.empty() ? "" : ", ") + e.id;
-  return "unknown environment '" + id + "' (registered: " + known +
-         "; or python:MODULE:CALLABLE, gymnasium:ENV_ID, plugin:PATH.so)";
 }
 
 }  // namespace troupe::envs

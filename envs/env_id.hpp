@@ -19,9 +19,4 @@ struct env_id_parts {
 // when a prefixed id is malformed.
 env_id_parts parse_env_id(const std::string& id);
 
-// Why `id` cannot be used, or "": a malformed prefixed id, a plugin file that
-// does not exist, or an unregistered plain id (the message lists the
-// registered ones). Nothing is imported or loaded.
-std::string env_id_problem(const std::string& id);
-
 }  // namespace troupe::envs

@@ -1,9 +1,9 @@
 #pragma once
 // An agent's environments, stepped together: k environments of one spec that
 // take k actions and give k results per call. The native vector steps env
-// objects on the calling thread; a Python vector (envs/python/) hands the
+// objects on the calling thread; a Python vector (bridges/python/) hands the
 // whole step to a process of its own, so that one call is one round trip;
-// a plugin (envs/plugin/) calls its C functions.
+// a plugin (bridges/plugin/) calls its C functions.
 //
 // An environment whose episode ends during a step is reset at once with the
 // seed the caller gave for it (when the caller gave seeds), so the next

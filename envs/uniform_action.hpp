@@ -1,6 +1,6 @@
 #pragma once
 // A legal action drawn uniformly: what the built-in random player plays and
-// what a self-play episode's random opening moves are (envs/seat_vector.hpp).
+// what a self-play episode's random opening moves are (games/seat_vector.hpp).
 #include <cstdint>
 #include <random>
 #include <vector>

@@ -6,10 +6,10 @@
 #include <limits>
 #include <sys/stat.h>
 
+#include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "envs/env_id.hpp"
 #include "envs/mujoco/tasks.hpp"
-#include "envs/registry.hpp"
 #include "model/compute_runtime.hpp"
 
 namespace troupe::run::fields {
@@ -277,14 +277,14 @@ field device_list(const std::string& key, std::vector<std::string>& target,
 // (and a plugin's file found) without importing or loading anything.
 field env_id(const std::string& key, std::string& target, const std::string& help) {
   std::string range;
-  for (const auto& e : envs::registered_envs()) range += e.id + " | ";
+  for (const auto& e : catalog::registered_envs()) range += e.id + " | ";
   range += "python:MODULE:CALLABLE | gymnasium:ENV_ID | plugin:PATH.so";
   return {key, "string", range, help,
           [&target, key](const YAML::Node& n, const std::string& where) {
             if (!n.IsScalar() || n.Scalar().empty())
               fail(where, key, "expected a non-empty string, got " + scalar_text(n));
             const std::string id = text_of(n, where, key);
-            if (const std::string problem = envs::env_id_problem(id); !problem.empty())
+            if (const std::string problem = catalog::env_id_problem(id); !problem.empty())
               fail(where, key, problem);
             target = id;
           },

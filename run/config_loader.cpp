@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "envs/env_id.hpp"
-#include "envs/games/builtin_opponents.hpp"
 #include "envs/mujoco/tasks.hpp"
-#include "envs/agent_pattern.hpp"
-#include "envs/registry.hpp"
+#include "games/agent_pattern.hpp"
+#include "catalog/players.hpp"
 #include "model/compute_runtime.hpp"
 #include "run/config_keys.hpp"
 
@@ -226,13 +226,13 @@ static void check_algo(run_config& config, const std::string& path, const std::s
     fail("env.normalize.observation", "each of several devices' replicas would keep statistics of its own: use one device");
   if (config.run.deterministic && config.devices.size() > 1)
     fail("run.deterministic", "several devices' replicas add each other's updates as they arrive, in no fixed order: use one device");
-  if (envs::is_versus_game(config.env.id)) try {
-      envs::games::check_opponent_name(config.env.versus.opponent, config.env.id, "env.opponent");
+  if (catalog::is_versus_game(config.env.id)) try {
+      catalog::check_opponent_name(config.env.versus.opponent, config.env.id, "env.opponent");
     } catch (const std::invalid_argument& e) {
       fail("env.opponent", e.what());
     }
   if (config.env.versus.seat == "all") {
-    if (envs::is_turn_based_game(config.env.id) && envs::is_registered(config.env.id))
+    if (catalog::is_turn_based_game(config.env.id) && catalog::is_registered(config.env.id))
       fail("env.seat", "all: " + config.env.id +
                            " is turn-based, one agent moving at a time, so a policy plays one seat of it (first, "
                            "second or alternate); all is for simultaneous games");
@@ -252,10 +252,10 @@ static void check_selfplay(const run_config& config, const std::string& path) {
   // A team (env.seat all with env.team), or the policies of policies:,
   // may play any game of several agents, snapshots playing the agents
   // outside it (plan_policies checks each policy's side).
-  const bool sides = (config.env.versus.seat == "all" || config.policies.size() > 1) && envs::is_game(config.env.id);
-  if (!envs::is_versus_game(config.env.id) && !sides)
+  const bool sides = (config.env.versus.seat == "all" || config.policies.size() > 1) && catalog::is_game(config.env.id);
+  if (!catalog::is_versus_game(config.env.id) && !sides)
     fail("selfplay.enabled", "self-play needs a game that the policy plays from a seat, its snapshots playing the "
-                             "others (" + envs::versus_games() + "), or a team of a game's agents (env.seat all "
+                             "others (" + catalog::versus_games() + "), or a team of a game's agents (env.seat all "
                              "with env.team); " + config.env.id + " is not one");
   if (config.run.deterministic)
     fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
@@ -264,7 +264,7 @@ static void check_selfplay(const run_config& config, const std::string& path) {
   if (config.selfplay.builtin_probability > 0 && config.selfplay.builtin.empty())
     fail("selfplay.builtin_probability", "is above 0, and selfplay.builtin names no player to draw");
   for (const std::string& name : config.selfplay.builtin) try {
-      envs::games::check_opponent_name(name, config.env.id, "selfplay.builtin");
+      catalog::check_opponent_name(name, config.env.id, "selfplay.builtin");
     } catch (const std::invalid_argument& e) {
       fail("selfplay.builtin", e.what());
     }
@@ -382,8 +382,8 @@ static void check_policies(const run_config& config, const std::string& path) {
   const auto fail = [&](const std::string& key, const std::string& what) {
     throw config_error(path + ": key '" + key + "': " + what);
   };
-  if (!envs::is_game(config.env.id))
-    fail("policies", "several policies play a game of several agents (" + envs::versus_games() +
+  if (!catalog::is_game(config.env.id))
+    fail("policies", "several policies play a game of several agents (" + catalog::versus_games() +
                          ", Spread-v0), each its own agents; " + config.env.id + " is not one");
   if (config.selfplay.enabled && config.policies.size() > 2)
     fail("selfplay.enabled", "a league per policy is built for two policies, each playing the other's league; " +
@@ -544,25 +544,25 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
     // Self-play's agents play the game's own form: made once here, so that
     // what is not a game is refused before any agent starts.
     if (config.selfplay.enabled && config.policies.size() < 2) {
-      const envs::game_agents agents = envs::game_agents_of(config.env);
+      const catalog::game_agents agents = catalog::game_agents_of(config.env);
       if (agents.spaces_differ())
         throw config_error(origin + ": key 'selfplay.enabled': " + config.env.id + "'s agents " + agents.names[0] +
                            " and " + agents.names[1] +
                            " have different spaces, so a policy cannot play its own snapshots: give each agent a "
                            "policy of its own (policies:) instead");
-      if (config.env.versus.seat == "all" && envs::team_agents(config.env, agents.names).size() == agents.names.size())
+      if (config.env.versus.seat == "all" && catalog::team_agents(config.env, agents.names).size() == agents.names.size())
         throw config_error(origin + ": key 'env.team': names every agent of " + config.env.id +
                            ", which leaves none for self-play's snapshots to play");
-      return envs::game_spec_of(config.env, agents);
+      return catalog::game_spec_of(config.env, agents);
     }
     // Several policies each play their own seat or team, whose spaces may
     // differ (actors::plan_requests reads each); the game is made here to
     // check it.
-    if (!config.policies.empty() && envs::is_game(config.env.id)) {
-      const envs::game_agents agents = envs::game_agents_of(config.env);
+    if (!config.policies.empty() && catalog::is_game(config.env.id)) {
+      const catalog::game_agents agents = catalog::game_agents_of(config.env);
       if (!agents.specs.empty()) return agents.specs.front();
     }
-    return envs::spec_of(config.env);
+    return catalog::spec_of(config.env);
   } catch (const envs::env_key_error& e) {
     throw config_error(origin + ": key '" + e.key + "': " + e.what());
   }
@@ -582,9 +582,9 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
   const auto fail = [&](const std::string& key, const std::string& what) {
     throw config_error(origin + ": key '" + key + "': " + what);
   };
-  envs::game_agents game;
+  catalog::game_agents game;
   try {
-    if (envs::is_game(config.env.id)) game = envs::game_agents_of(config.env);
+    if (catalog::is_game(config.env.id)) game = catalog::game_agents_of(config.env);
   } catch (const envs::env_key_error& e) {
     throw config_error(origin + ": key '" + e.key + "': " + e.what());
   }
@@ -609,7 +609,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     std::vector<size_t> seats;
     for (size_t a = 0; a < names.size(); ++a) {
       bool mine = false;
-      for (const auto& pattern : policy.agents) mine = mine || envs::agent_matches(pattern, names[a]);
+      for (const auto& pattern : policy.agents) mine = mine || games::agent_matches(pattern, names[a]);
       if (!mine) continue;
       if (owner[a] >= 0)
         fail("policies." + policy.name + ".agents", "the game's agent " + names[a] + " is already policy '" +
@@ -626,7 +626,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
     // Agent i of the run plays for policy i mod the number of policies.
     own.agents.count = config.agents.count / count + (p < config.agents.count % count ? 1 : 0);
     if (seats.size() == 1 && (names.size() == 2 || !game.simultaneous)) {
-      own.env.versus.seat = envs::seat_name(int(seats[0]));
+      own.env.versus.seat = games::seat_name(int(seats[0]));
     } else if (names.size() > 2) {
       // Its agents are its team: all of them at once in a simultaneous
       // game, one of them drawn per episode in a turn-based one.

@@ -9,7 +9,7 @@ troupe_packages=(
   libopenblas0-pthread          # LibTorch calls libblas.so.3: ~10x faster than the reference BLAS
   libblas-dev                   # cblas.h and libblas.so: model/mlp_by_hand.cpp calls the same BLAS
   python3 python3-matplotlib    # scripts/plot.py
-  python3-numpy                 # Python environments: their host process (envs/python/)
+  python3-numpy                 # Python environments: their host process (bridges/python/)
   xvfb xauth                    # the viewer's headless tests
   openssl                       # the cluster TLS test makes its certificates
   libprotobuf-dev               # the tests read TensorBoard event files back with it

@@ -61,7 +61,7 @@ using cluster_gateway_actor =
 
 // What plays the other seat of one remote agent's games, made on the
 // learner's node (actors/cluster/opponent_host.hpp).
-using opponents_maker = std::function<std::unique_ptr<envs::opponents>(caf::actor_system&)>;
+using opponents_maker = std::function<std::unique_ptr<games::opponents>(caf::actor_system&)>;
 
 // One policy a worker's agent may play for: the run's only one, one of
 // policies:, or a population's member. Workers' agents are dealt to the

@@ -6,14 +6,14 @@
 #include <string>
 
 #include "actors/errors.hpp"
-#include "envs/seat_vector.hpp"
+#include "games/seat_vector.hpp"
 
 namespace troupe::actors {
 
 namespace {
 
 struct host_state {
-  std::unique_ptr<envs::opponents> players;  // made at the first request, on this actor's thread
+  std::unique_ptr<games::opponents> players;  // made at the first request, on this actor's thread
   static inline const char* name = "opponent_host";
 };
 
@@ -53,7 +53,7 @@ opponent_host_actor::behavior_type host_behavior(host_pointer self, opponents_ma
                                 reply.actions.data());
           }
           envs::other_seat_view watched;
-          st.players->describe(envs::opponents::watched_game, watched);
+          st.players->describe(games::opponents::watched_game, watched);
           reply.watched_who = std::move(watched.who);
           reply.watched_policy = std::move(watched.policy);
           return reply;

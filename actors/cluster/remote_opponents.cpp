@@ -8,9 +8,9 @@
 #include <string>
 
 #include "actors/cluster/message_checks.hpp"
-#include "envs/games/builtin_opponents.hpp"
-#include "envs/routed_opponents.hpp"
-#include "envs/seat_vector.hpp"
+#include "catalog/players.hpp"
+#include "games/routed_opponents.hpp"
+#include "games/seat_vector.hpp"
 
 namespace troupe::actors {
 
@@ -19,7 +19,7 @@ namespace {
 // As long as a move may take on the learner's node: its model-owner's batch.
 constexpr auto move_timeout = std::chrono::seconds(60);
 
-class remote_players final : public envs::opponents {
+class remote_players final : public games::opponents {
  public:
   remote_players(caf::actor_system& sys, cluster_gateway_actor gateway, std::uint32_t agent_id, int games,
                  const envs::env_config& env, const envs::env_spec& spec)
@@ -43,7 +43,7 @@ class remote_players final : public envs::opponents {
     if (!pending_.event_games.empty()) self_->send(gateway_, std::move(pending_));
   }
 
-  void play_in(envs::turn_based_vector& games) override { held_ = &games; }
+  void play_in(games::turn_based_vector& games) override { held_ = &games; }
 
   void start_episode(int game, std::uint64_t seed) override {
     playing_here_.erase(game);  // until the learner's node says otherwise
@@ -96,12 +96,12 @@ class remote_players final : public envs::opponents {
       if (game < 0 || game >= games_)
         throw std::runtime_error("the learner's node handed over game " + std::to_string(game) + " of " +
                                  std::to_string(games_));
-      if (!envs::games::searches_games(name, spec_.id) || !held_)
+      if (!catalog::searches_games(name, spec_.id) || !held_)
         throw std::runtime_error("the learner's node handed over game " + std::to_string(game) + " to '" +
                                  name.substr(0, 64) + "', which is not a player that searches the games here");
       auto it = local_.find(name);
       if (it == local_.end()) {
-        it = local_.emplace(name, envs::games::builtin_opponents(name, games_, env_, spec_, "selfplay.builtin")).first;
+        it = local_.emplace(name, catalog::builtin_opponents(name, games_, env_, spec_, "selfplay.builtin")).first;
         it->second->play_in(*held_);
       }
       it->second->start_episode(game, reply.local_seeds[k]);
@@ -154,11 +154,11 @@ class remote_players final : public envs::opponents {
   int games_;
   envs::env_config env_;  // a local player's game and interpreter
   envs::env_spec spec_;
-  envs::turn_based_vector* held_ = nullptr;  // the games, which a local player searches
-  std::map<std::string, std::unique_ptr<envs::opponents>> local_;  // players made here, by name
+  games::turn_based_vector* held_ = nullptr;  // the games, which a local player searches
+  std::map<std::string, std::unique_ptr<games::opponents>> local_;  // players made here, by name
   std::map<int, std::string> playing_here_;  // games whose episode a local player plays
   std::vector<int> picked_;                  // one local player's rows of a round
-  envs::row_share share_;
+  games::row_share share_;
   size_t obs_, width_, mask_;
   size_t most_events_ = 0;
   opponent_request pending_;

@@ -1,7 +1,7 @@
 """CartPole-v1 in pure Python (numpy only), written from its dynamics: the
 same equations, constants and order of operations as Troupe's own
-envs/cartpole.cpp (Gymnasium's CartPole-v1, explicit Euler), so that the two
-step identically from the same state (tests/envs/python/python_env_vector_test.cpp
+envs/classic/cartpole.cpp (Gymnasium's CartPole-v1, explicit Euler), so that the two
+step identically from the same state (tests/bridges/python/python_env_vector_test.cpp
 checks it). An example of an environment Troupe trains through its Python
 bridge:
 
@@ -55,7 +55,7 @@ class Spec:
         self.max_episode_steps = max_episode_steps
 
 
-# The constants of Gymnasium's CartPole-v1 (and envs/cartpole.hpp).
+# The constants of Gymnasium's CartPole-v1 (and envs/classic/cartpole.hpp).
 GRAVITY = 9.8
 MASSCART = 1.0
 MASSPOLE = 0.1
@@ -94,7 +94,7 @@ class CartPole:
         return array(self.state, float32), {}
 
     def step(self, action):
-        # Explicit Euler, in envs/cartpole.cpp's order of operations, so that
+        # Explicit Euler, in envs/classic/cartpole.cpp's order of operations, so that
         # both round alike.
         x, x_dot, theta, theta_dot = self.state
         force = FORCE_MAG if action == 1 else -FORCE_MAG
@@ -138,7 +138,7 @@ class CartPole:
 def initial_state(seed):
     """Four uniform numbers in [-0.05, 0.05) from splitmix64 of `seed`: cheap
     (numpy's default_rng takes ~30 us to make, many steps' worth), and the
-    same for the same seed. Not envs/cartpole's std::mt19937_64 stream: the
+    same for the same seed. Not envs/classic/cartpole's std::mt19937_64 stream: the
     test that compares the two sets their states itself."""
     mask = (1 << 64) - 1
     values = []

@@ -112,6 +112,7 @@ learner_final drain(caf::scoped_actor& self, const learner_actor& learner) {
 
 }  // namespace
 
+TEST_SUITE("actors") {
 TEST_CASE("a deterministic learner trains in (round, agent) order whatever the arrival order, 100 times") {
   caf::actor_system_config cfg;
   configure_actor_system(cfg);
@@ -216,4 +217,5 @@ TEST_CASE("a deterministic learner trains no round that the metrics actor stops"
   CHECK(trainer->order().size() == 2);
   self->send_exit(learner, caf::exit_reason::user_shutdown);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
+}
 }

@@ -8,7 +8,7 @@
 
 #include "actors/model_owner.hpp"
 #include "actors/policy_opponents.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
 #include "model/net_spec.hpp"
 #include "model/shared_model.hpp"
 
@@ -21,7 +21,7 @@ TEST_CASE("policy opponents: a recurrent policy's state per game and agent goes 
   caf::actor_system sys{cfg};
   envs::env_config env;
   env.id = "Nim3-v0";
-  const envs::env_spec spec = envs::game_spec_of(env);
+  const envs::env_spec spec = catalog::game_spec_of(env);
   const int n = spec.observation.flat_size();
   model::net_spec net = model::mlp_spec(n, 3, {8});
   net.recurrent.kind = "gru";

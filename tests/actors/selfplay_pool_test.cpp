@@ -16,7 +16,7 @@
 
 #include "actors/model_owner.hpp"
 #include "actors/selfplay_pool.hpp"
-#include "envs/games/connect_four_game.hpp"
+#include "games/builtin/connect_four_game.hpp"
 #include "run/config_loader.hpp"
 #include "tests/temp_files.hpp"
 
@@ -118,7 +118,7 @@ TEST_CASE("selfplay pool: opponents from it answer every game through the owners
   auto pool = f.pool();
   pool->add_snapshot();
   pool->add_snapshot();
-  const envs::env_spec spec = envs::games::connect_four_game().spec();
+  const envs::env_spec spec = games::connect_four_game().spec();
   const int games = 12;
   envs::env_config env;
   env.id = "ConnectFour-v0";
@@ -168,7 +168,7 @@ TEST_CASE("selfplay pool: a player that searches the game, drawn where the games
   f.setup.selfplay.builtin_probability = 1.0;
   auto pool = f.pool();
   const int games = 8;
-  envs::env_spec python_game = envs::games::connect_four_game().spec();
+  envs::env_spec python_game = games::connect_four_game().spec();
   python_game.id = "python:tictactoe:make";
   envs::env_config env;
   env.id = python_game.id;
@@ -207,7 +207,7 @@ TEST_CASE("selfplay pool: a player that searches the game, drawn where the games
   CHECK(builtin_games == 10 * games);
 
   // Connect Four's own alphabeta:2 plays on the learner's node: nothing handed over, every row answered.
-  const envs::env_spec native = envs::games::connect_four_game().spec();
+  const envs::env_spec native = games::connect_four_game().spec();
   envs::env_config c4;
   c4.id = native.id;
   auto here = actors::opponents_from(*f.sys, pool, games, c4, native);

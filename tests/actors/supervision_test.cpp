@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "actors/coordinator.hpp"
-#include "envs/cartpole.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
+#include "envs/classic/cartpole.hpp"
 
 using namespace troupe;
 
@@ -52,7 +52,7 @@ run::run_config faulty_config(const std::string& env_id) {
 
 TEST_SUITE("actors") {
 TEST_CASE("failing environments and non-finite rewards: the run survives and counts them") {
-  envs::register_env({"Test/FaultyCartPole-v0", [](const envs::env_config&) {
+  catalog::register_env({"Test/FaultyCartPole-v0", [](const envs::env_config&) {
                         return std::unique_ptr<envs::env>(new faulty_cartpole(40000, 7001));
                       }});
   caf::actor_system_config cfg;
@@ -80,7 +80,7 @@ TEST_CASE("failing environments and non-finite rewards: the run survives and cou
 }
 
 TEST_CASE("agents that keep failing stop the run with a clear reason") {
-  envs::register_env({"Test/BrokenCartPole-v0", [](const envs::env_config&) {
+  catalog::register_env({"Test/BrokenCartPole-v0", [](const envs::env_config&) {
                         return std::unique_ptr<envs::env>(new faulty_cartpole(3, 0));
                       }});
   caf::actor_system_config cfg;

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "agents/collector.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
 
 using namespace troupe;
 
@@ -24,7 +24,7 @@ envs::env_config env_of(const std::string& id) {
 TEST_SUITE("agents") {
 TEST_CASE("collector: rollouts of n steps, each starting where the last ended, episodes counted whole") {
   const int k = 3, n = 7, s = 2;
-  auto environments = envs::make_env_vector(env_of("CartPole-v1"), k);
+  auto environments = catalog::make_env_vector(env_of("CartPole-v1"), k);
   agents::collector_config config;
   config.agent_id = 5;
   config.n_steps = n;
@@ -76,8 +76,8 @@ TEST_CASE("collector: rollouts of n steps, each starting where the last ended, e
 
 TEST_CASE("collector: a Box action is clipped for the environment and kept as drawn in the rollout") {
   // Pendulum's torque is in [-2, 2]: 5 acts as 2, and the rollout keeps 5.
-  auto clipped_envs = envs::make_env_vector(env_of("Pendulum-v1"), 1);
-  auto reference = envs::make_env_vector(env_of("Pendulum-v1"), 1);
+  auto clipped_envs = catalog::make_env_vector(env_of("Pendulum-v1"), 1);
+  auto reference = catalog::make_env_vector(env_of("Pendulum-v1"), 1);
   agents::collector_config config;
   config.n_steps = 3;
   agents::collector c(*clipped_envs, config, [](int) { return std::uint64_t(77); });

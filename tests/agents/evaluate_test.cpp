@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "agents/evaluate.hpp"
-#include "envs/registry.hpp"
+#include "catalog/registry.hpp"
 #include "model/shared_model.hpp"
 
 using namespace troupe;

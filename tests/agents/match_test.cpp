@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "agents/match.hpp"
-#include "envs/registry.hpp"
-#include "envs/games/builtin_opponents.hpp"
+#include "catalog/registry.hpp"
+#include "catalog/players.hpp"
 #include "model/net_spec.hpp"
 #include "model/shared_model.hpp"
 
@@ -36,12 +36,12 @@ TEST_CASE("match: an untrained policy loses to the search from both seats, and a
   env.id = "ConnectFour-v0";
   auto model = model::make_shared_model(model::mlp_spec(84, 7, {32}), 11);
   const auto search = [&](int games, const envs::env_spec& spec) {
-    return envs::games::builtin_opponents("alphabeta:3", games, env, spec, "test");
+    return catalog::builtin_opponents("alphabeta:3", games, env, spec, "test");
   };
   const auto random = [&](int games, const envs::env_spec& spec) {
-    return envs::games::builtin_opponents("random", games, env, spec, "test");
+    return catalog::builtin_opponents("random", games, env, spec, "test");
   };
-  for (auto seat : {envs::seat_choice::first, envs::seat_choice::second}) {
+  for (auto seat : {games::seat_choice::first, games::seat_choice::second}) {
     const agents::seat_record lost = agents::play_seat(*model, env, seat, search, 40, false, 3);
     CHECK(lost.games() == 40);
     CHECK(lost.losses >= 38);  // a random player wins or draws against depth 3 almost never
@@ -55,7 +55,7 @@ TEST_CASE("match: an untrained policy loses to the search from both seats, and a
   }
   // A model as the opponent: itself, sampled.
   const auto itself = [&](int games, const envs::env_spec& spec) { return agents::model_opponents(model, games, spec); };
-  const agents::seat_record mirror = agents::play_seat(*model, env, envs::seat_choice::first, itself, 30, false, 9);
+  const agents::seat_record mirror = agents::play_seat(*model, env, games::seat_choice::first, itself, 30, false, 9);
   CHECK(mirror.games() == 30);
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("match: a recurrent opponent carries a state per game and agent across
   // move in that game left, worked out here with plain forward passes.
   envs::env_config env;
   env.id = "Nim3-v0";
-  const envs::env_spec spec = envs::game_spec_of(env);
+  const envs::env_spec spec = catalog::game_spec_of(env);
   model::net_spec net = model::mlp_spec(spec.observation.flat_size(), 3, {8});
   net.recurrent.kind = "gru";
   net.recurrent.size = 4;

@@ -4,7 +4,7 @@
 #include "bench/env_bench.hpp"
 
 using namespace troupe::bench;
-using troupe::envs::registered_envs;
+using troupe::catalog::registered_envs;
 
 TEST_SUITE("envs") {
 TEST_CASE("bench envs: the step benchmark times every registered environment") {
@@ -14,7 +14,7 @@ TEST_CASE("bench envs: the step benchmark times every registered environment") {
     CAPTURE(entry.id);
     troupe::envs::env_config config;
     config.id = entry.id;
-    const auto r = bench_env(troupe::envs::with_playable_seat(config), 2000, 3);
+    const auto r = bench_env(troupe::catalog::with_playable_seat(config), 2000, 3);
     CHECK(r.id == entry.id);
     CHECK(r.steps == 2000);
     REQUIRE(r.repeat_ns.size() == 3);

@@ -17,7 +17,7 @@ using namespace troupe::tests;
 
 namespace {
 
-// Trains tests/envs/python/test_envs.py's `name` (a 10-step environment
+// Trains tests/bridges/python/test_envs.py's `name` (a 10-step environment
 // that raises on a masked choice) with PPO until a mean of `target` is
 // confirmed by 100 fresh episodes, with no agent restart; its greedy eval
 // over 200 episodes must reach `greedy_bar`. Then the export plays other
@@ -28,7 +28,7 @@ void train_export_and_play(const std::string& name, double target, long env_step
   const std::string source = TROUPE_SOURCE_DIR;
   const std::string dir = fresh_dir(name);
   const std::string config = dir + ".yaml";
-  std::ofstream(config) << masked_test_env_config(name, target, env_steps, source + "/tests/envs/python, " + source +
+  std::ofstream(config) << masked_test_env_config(name, target, env_steps, source + "/tests/bridges/python, " + source +
                                                                            "/examples/python_env");
   const auto s = train_and_summarise(config, dir);
   CHECK(s["solved"] == true);
@@ -87,12 +87,12 @@ TEST_CASE("action masks: Example/LegalMoves-v0 learns with A3C and PPO, and no m
 }
 
 TEST_CASE("action masks: a Python environment's info['action_mask'] trains the same way") {
-  // tests/envs/python/test_envs.py's LegalMoves raises on an illegal action.
+  // tests/bridges/python/test_envs.py's LegalMoves raises on an illegal action.
   const std::string source = TROUPE_SOURCE_DIR;
   const std::string dir = fresh_dir("legal_moves_python");
   const auto r = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + dir +
                             " --set env.id=python:test_envs:LegalMoves --set env.python_path=[" +
-                            source + "/tests/envs/python," + source + "/examples/python_env]" +
+                            source + "/tests/bridges/python," + source + "/examples/python_env]" +
                             " --set env.envs_per_agent=16 --set log.progress=false");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -104,7 +104,7 @@ TEST_CASE("action masks: a Python environment's info['action_mask'] trains the s
   const std::string broken = fresh_dir("legal_moves_broken");
   const auto b = run_troupe("train " + source + "/configs/example_legal_moves.yaml --run-dir " + broken +
                             " --set env.id=python:test_envs:LegalMoves --set env.python_path=[" +
-                            source + "/tests/envs/python," + source + "/examples/python_env]" +
+                            source + "/tests/bridges/python," + source + "/examples/python_env]" +
                             " --set 'env.kwargs={bad: none_legal}' --set env.envs_per_agent=2" +
                             " --set agents.max_restarts=3 --set log.progress=false");
   CHECK(b.exit_code == 1);  // more failures than agents.max_restarts: a failed run
@@ -114,13 +114,13 @@ TEST_CASE("action masks: a Python environment's info['action_mask'] trains the s
 
 TEST_SUITE("e2e") {
 TEST_CASE("structured spaces: a Dict observation with a mask key and MultiDiscrete actions learns, and its export plays in Python's torch") {
-  // tests/envs/python/test_envs.py's Routing: a random legal policy scores
+  // tests/bridges/python/test_envs.py's Routing: a random legal policy scores
   // about 4.7 of 10, the best 10; a masked choice of either component raises.
   train_export_and_play("routing", 9.0, 2000000, 9.0);
 }
 
 TEST_CASE("hybrid actions: a masked choice with a Box parameter learns, evaluates greedily and plays exported in Python's torch") {
-  // tests/envs/python/test_envs.py's Aim: the right one of three choices
+  // tests/bridges/python/test_envs.py's Aim: the right one of three choices
   // (one wrong one masked) earns 1 - |aim - its centre|; a uniformly random
   // legal policy scores about 1.9 of 10, the best 10; a masked choice or an
   // aim out of bounds raises.
@@ -130,11 +130,11 @@ TEST_CASE("hybrid actions: a masked choice with a Box parameter learns, evaluate
 
 TEST_SUITE("e2e") {
 TEST_CASE("structured spaces: an image inside a Dict observation is read by a convolution of its own, and learns") {
-  // tests/envs/python/test_envs.py's Glimpse: a random policy scores 5 of
+  // tests/bridges/python/test_envs.py's Glimpse: a random policy scores 5 of
   // 10, one that reads the image 10.
   const std::string source = TROUPE_SOURCE_DIR;
   const std::string dir = fresh_dir("glimpse");
-  const std::string python_path = " --set env.python_path=[" + source + "/tests/envs/python," + source +
+  const std::string python_path = " --set env.python_path=[" + source + "/tests/bridges/python," + source +
                                   "/examples/python_env]";
   const auto described = run_troupe("envs --describe python:test_envs:glimpse" + python_path);
   INFO(described.output);

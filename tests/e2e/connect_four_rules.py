@@ -1,5 +1,5 @@
 """Connect Four by PettingZoo connect_four_v3's rules, written here apart
-from Troupe's envs/games/connect_four.*, so that a policy exported from a
+from Troupe's games/builtin/connect_four.*, so that a policy exported from a
 native run and played on this board checks the export against rules that
 share no code with the ones it was trained on.
 

@@ -1,7 +1,7 @@
 // A turn-based game of three agents end to end: configs/nim3.yaml trains
 // Nim3-v0 against two random players from every seat, its greedy policy
 // is evaluated seat by seat, each near the best reply to random players
-// that tests/envs/nim_game_test.cpp works out exactly; and a short
+// that tests/games/nim_game_test.cpp works out exactly; and a short
 // self-play run, whose snapshots play both other seats, keeps its league.
 #include <doctest/doctest.h>
 

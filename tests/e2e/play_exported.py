@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plays one of tests/envs/python/test_envs.py's masked environments with a
+"""Plays one of tests/bridges/python/test_envs.py's masked environments with a
 policy exported by `troupe export`, in PyTorch alone: the module takes the
 environment's Dict observation as it is (its "action_mask" key included)
 and masks the logits inside; the greedy action is read from its outputs.

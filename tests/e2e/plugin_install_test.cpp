@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/bridges/python/host_processes.hpp"
 #include "tests/e2e/installed_troupe.hpp"
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
-#include "tests/envs/python/host_processes.hpp"
 
 namespace fs = std::filesystem;
 using namespace troupe::tests;

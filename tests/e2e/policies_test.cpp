@@ -211,13 +211,13 @@ TEST_CASE("policies: Signal-v0's sender and receiver, of different spaces, each 
 }
 
 TEST_CASE("policies: the same config trains a Python AEC game whose agents' spaces differ") {
-  // tests/envs/python/aec_test_games.py's signalling game: the sender's mask
+  // tests/bridges/python/aec_test_games.py's signalling game: the sender's mask
   // (from its infos) has five choices, the receiver's three.
   const std::string source = TROUPE_SOURCE_DIR;
   const std::string dir = fresh_dir("e2e_signal_python");
   auto r = run_troupe("train " + source + "/configs/signal_policies.yaml --run-dir " + dir +
                       " --set env.id=python:aec_test_games:signal_aec --set env.python_path=[" + source +
-                      "/tests/envs/python," + source + "/examples/python_game] --set log.progress=false");
+                      "/tests/bridges/python," + source + "/examples/python_game] --set log.progress=false");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto s = read_json(dir + "/summary.json");
@@ -235,7 +235,7 @@ TEST_CASE("policies: the same config trains a Python AEC game whose agents' spac
 }
 
 TEST_CASE("policies: three policies, a seat each of a three-agent Python AEC game, learn a code that needs all three") {
-  // tests/envs/python/aec_test_games.py's relay: the sender sees the secret,
+  // tests/bridges/python/aec_test_games.py's relay: the sender sees the secret,
   // the relay only the sender's signal, the receiver only the relay's; a
   // third of random guesses are right (-1/3). Each policy's other two seats
   // are played by the policies that own them: no two of them could keep a
@@ -244,7 +244,7 @@ TEST_CASE("policies: three policies, a seat each of a three-agent Python AEC gam
   const std::string dir = fresh_dir("e2e_relay_python");
   auto r = run_troupe("train " + source + "/configs/signal_policies.yaml --run-dir " + dir +
                       " --set env.id=python:aec_test_games:relay_aec --set env.python_path=[" + source +
-                      "/tests/envs/python," + source + "/examples/python_game] --set agents.count=3"
+                      "/tests/bridges/python," + source + "/examples/python_game] --set agents.count=3"
                       " --set 'policies={sender: {agents: [sender]}, relay: {agents: [relay]}, receiver: {agents: "
                       "[receiver]}}' --set log.progress=false"
                       // The spread is long-tailed (seeds 1-12: 11k-409k env
@@ -310,7 +310,7 @@ TEST_CASE("a team: Spread-v0's three agents learn as one policy from its config;
   // A bar halfway from random play (-6.3 an agent) to the scripted team that
   // takes the best assignment (-0.28), and far above agents that each head
   // for their nearest landmark (-7.1): only agents that share the landmarks
-  // out reach it (tests/envs/team_test.cpp).
+  // out reach it (tests/games/team_test.cpp).
   auto r = run_troupe("train " + config + " --run-dir " + dir +
                       " --set run.stop.mean_return=-3 --set run.stop.env_steps=8000000 --set log.progress=false");
   INFO(r.output);
@@ -338,14 +338,14 @@ TEST_CASE("a team: Spread-v0's three agents learn as one policy from its config;
 }
 
 TEST_CASE("a team: a Python Parallel game of three agents trains as one policy") {
-  // tests/envs/python/aec_test_games.py's tally: each agent's reward is its
+  // tests/bridges/python/aec_test_games.py's tally: each agent's reward is its
   // own action's (0-3) over three rounds, so a row trained on another
   // agent's reward would not learn; random play scores 0.45, action 3 0.9.
   const std::string source = TROUPE_SOURCE_DIR;
   const std::string dir = fresh_dir("e2e_team_python");
   auto r = run_troupe("train " + source + "/configs/spread.yaml --run-dir " + dir +
                       " --set env.id=python:aec_test_games:tally --set env.python_path=[" + source +
-                      "/tests/envs/python," + source + "/examples/python_game] --set env.envs_per_agent=4 --set algo.n_steps=3 --set algo.lr=0.003"
+                      "/tests/bridges/python," + source + "/examples/python_game] --set env.envs_per_agent=4 --set algo.n_steps=3 --set algo.lr=0.003"
                       " --set run.stop.mean_return=0.85 --set run.stop.env_steps=300000 --set log.progress=false");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -376,7 +376,7 @@ TEST_CASE("two teams: Contest-v0's red and blue policies each learn their team a
   CHECK(std::abs(red_return + blue_return) < 0.05);
   // Against a random team (env.opponent), which breaks even against its like
   // and which a scripted team that splits over the landmarks beats by 0.86
-  // (tests/envs/team_test.cpp).
+  // (tests/games/team_test.cpp).
   for (const std::string team : {"red", "blue"}) {
     CAPTURE(team);
     r = run_troupe("eval " + dir + " --policy " + team + " --greedy --episodes 500 --json " + dir + "/" + team + ".json");

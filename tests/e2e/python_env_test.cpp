@@ -14,9 +14,9 @@
 #include <thread>
 #include <utility>
 
+#include "tests/bridges/python/host_processes.hpp"
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
-#include "tests/envs/python/host_processes.hpp"
 
 namespace fs = std::filesystem;
 using namespace troupe::tests;
@@ -24,7 +24,7 @@ using namespace troupe::tests;
 namespace {
 
 const std::string source = TROUPE_SOURCE_DIR;
-const std::string test_envs_dir = source + "/tests/envs/python";
+const std::string test_envs_dir = source + "/tests/bridges/python";
 
 // A short run on the test envs' Signal task (learned at once): `kwargs` say
 // how it breaks; `marker`, on env.python_path, finds its host processes.
@@ -257,7 +257,7 @@ TEST_CASE("python envs: cluster workers host their own Python processes") {
 }
 
 TEST_CASE("python envs: masked MultiDiscrete and hybrid actions train on a cluster worker") {
-  // tests/envs/python/test_envs.py's Routing and Aim (each raises on a
+  // tests/bridges/python/test_envs.py's Routing and Aim (each raises on a
   // masked choice, Aim on an aim out of bounds too): the worker's requests
   // and rollouts carry one index per component (then Aim's Box value) and
   // the components' masks, which the learner's gateway checks per component.

@@ -206,7 +206,7 @@ TEST_CASE("self-play: a PettingZoo AEC game in Python trains from the Connect Fo
   // not counted: at most 32 x 17 games per restart, never the other way.
   const std::string failing = fresh_dir("e2e_selfplay_python_failing");
   r = run_troupe("train " + config + " --run-dir " + failing + " --set env.python_path=[" +
-                 std::string(TROUPE_SOURCE_DIR) + "/tests/envs/python," + std::string(TROUPE_SOURCE_DIR) +
+                 std::string(TROUPE_SOURCE_DIR) + "/tests/bridges/python," + std::string(TROUPE_SOURCE_DIR) +
                  "/examples/python_game] --set env.id=python:aec_test_games:countdown"
                  " --set 'env.kwargs={raise_on_move: 1000}' --set model.kind=mlp --set run.stop.env_steps=60000"
                  " --set selfplay.snapshot_every_updates=50 --set agents.max_restarts=100 --set log.progress=false");

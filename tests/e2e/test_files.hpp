@@ -108,7 +108,7 @@ inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// A run config of PPO on one of tests/envs/python/test_envs.py's 10-step
+// A run config of PPO on one of tests/bridges/python/test_envs.py's 10-step
 // masked environments (python:test_envs:NAME: Routing, Aim), the settings
 // that train them in seconds, stopping at a mean of `target` confirmed by
 // 100 fresh episodes; `python_path` is its env.python_path list's inside.

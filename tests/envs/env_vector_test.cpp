@@ -5,11 +5,12 @@
 #include <random>
 #include <vector>
 
-#include "envs/cartpole.hpp"
+#include "catalog/registry.hpp"
+#include "envs/classic/cartpole.hpp"
 #include "envs/env_vector.hpp"
-#include "envs/registry.hpp"
 
 using namespace troupe::envs;
+using namespace troupe::catalog;
 
 TEST_SUITE("envs") {
 TEST_CASE("env vector: steps like its environments one by one, resetting ended episodes with the given seeds") {

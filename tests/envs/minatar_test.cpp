@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/registry.hpp"
 #include "envs/minatar/minatar_env.hpp"
 #include "envs/policy_rollout.hpp"
-#include "envs/registry.hpp"
 #include "tests/reference_data.hpp"
 
 using troupe::envs::minatar_env;
@@ -22,7 +22,7 @@ namespace minatar = troupe::envs::minatar;
 
 namespace {
 // The reference's name of each game, as games.json and trajectories.json key them.
-const std::vector<std::pair<std::string, game>> games = {
+const std::vector<std::pair<std::string, game>> minatar_games = {
     {"asterix", game::asterix},
     {"breakout", game::breakout},
     {"freeway", game::freeway},
@@ -94,7 +94,7 @@ int replay_episode(minatar_env& env, const nlohmann::json& episode, bool check_r
 
 TEST_SUITE("envs") {
 TEST_CASE("MinAtar replays every reference trajectory bit for bit") {
-  for (const auto& [name, which] : games) {
+  for (const auto& [name, which] : minatar_games) {
     CAPTURE(name);
     const auto& data = trajectories_json()["games"][name];
     REQUIRE(data["seed"].get<int>() == 0);
@@ -118,7 +118,7 @@ TEST_CASE("MinAtar replays every reference trajectory bit for bit") {
 }
 
 TEST_CASE("MinAtar reset(seed) starts like a freshly built, seeded reference environment") {
-  for (const auto& [name, which] : games) {
+  for (const auto& [name, which] : minatar_games) {
     CAPTURE(name);
     const auto& episode = trajectories_json()["games"][name]["episodes"][0];
     minatar_env env(which, options(0.1, true, true));
@@ -134,17 +134,17 @@ TEST_CASE("MinAtar reset(seed) starts like a freshly built, seeded reference env
 }
 
 TEST_CASE("MinAtar shapes, channels and action sets follow games.json") {
-  for (const auto& [name, which] : games) {
+  for (const auto& [name, which] : minatar_games) {
     CAPTURE(name);
     const auto& ref = games_json()["games"][name];
     const std::string id =
         "MinAtar/" + games_json()["gym_ids"]["names"][name].get<std::string>() + "-v1";
     CHECK(minatar_env::id_of(which) == id);
-    REQUIRE(troupe::envs::is_registered(id));
+    REQUIRE(troupe::catalog::is_registered(id));
 
     troupe::envs::env_config config;
     config.id = id;
-    const auto made = troupe::envs::make_env(config);
+    const auto made = troupe::catalog::make_env(config);
     const auto& spec = made->spec();
     CHECK(spec.id == id);
     CHECK(spec.observation.type == troupe::envs::space::kind::box);
@@ -161,7 +161,7 @@ TEST_CASE("MinAtar shapes, channels and action sets follow games.json") {
     CHECK(env->ramp_index() == (ref["uses_difficulty_ramping"].get<bool>() ? 0 : -1));
 
     config.minatar.full_action_set = true;
-    const auto full = troupe::envs::make_env(config);
+    const auto full = troupe::catalog::make_env(config);
     CHECK(full->spec().action.n == 6);
     CHECK(dynamic_cast<const minatar_env&>(*full).action_set() ==
           ref["full_action_set"]["indices"].get<std::vector<int>>());
@@ -182,7 +182,7 @@ TEST_CASE("MinAtar minimal action indices map onto the full set") {
 }
 
 TEST_CASE("MinAtar reset cells for seed 0 match the reference") {
-  for (const auto& [name, which] : games) {
+  for (const auto& [name, which] : minatar_games) {
     CAPTURE(name);
     const auto& ref = games_json()["games"][name];
     minatar_env env(which);
@@ -305,7 +305,7 @@ TEST_CASE("MinAtar difficulty_ramping=false stops every ramp and changes nothing
     }
   }
   // Breakout and Freeway ignore the flag: their recordings replay with it off.
-  for (const auto& [name, which] : {games[1], games[2]}) {
+  for (const auto& [name, which] : {minatar_games[1], minatar_games[2]}) {
     CAPTURE(name);
     const auto& data = trajectories_json()["games"][name];
     minatar_env env(which, options(0.1, true, false));
@@ -395,7 +395,7 @@ TEST_CASE("MinAtar episode lengths the reference states") {
 TEST_CASE("MinAtar random play keeps the board and rewards well formed") {
   // Form only: the next test compares the random policy's statistics with the reference.
   std::mt19937 policy(17);
-  for (const auto& [name, which] : games) {
+  for (const auto& [name, which] : minatar_games) {
     CAPTURE(name);
     minatar_env env(which);
     const int n = env.spec().action.n;
@@ -434,13 +434,13 @@ TEST_CASE("MinAtar random-policy return and length agree with the reference over
   REQUIRE(reference["difficulty_ramping"].get<bool>());
   const int episodes = reference["episodes"].get<int>();
   REQUIRE(episodes == 1000);
-  REQUIRE(reference["games"].size() == games.size());
-  for (const auto& [name, which] : games) {
+  REQUIRE(reference["games"].size() == minatar_games.size());
+  for (const auto& [name, which] : minatar_games) {
     const std::string id = minatar_env::id_of(which);
     CAPTURE(id);
     const auto& ref = reference["games"][id];
     REQUIRE(ref["reference_game"].get<std::string>() == name);
-    const auto env = troupe::envs::make_env(id);
+    const auto env = troupe::catalog::make_env(id);
     troupe::envs::rollout_options opts;
     opts.policy = troupe::envs::fixed_policy::random;
     opts.episodes = episodes;
@@ -463,7 +463,7 @@ TEST_CASE("MinAtar random-policy return and length agree with the reference over
 }
 
 TEST_CASE("MinAtar renders one colour per channel on a dark board") {
-  for (const auto& [name, which] : games) {
+  for (const auto& [name, which] : minatar_games) {
     CAPTURE(name);
     minatar_env env(which);
     CHECK(env.spec().pixel_art);

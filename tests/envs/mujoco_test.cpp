@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "run/config_loader.hpp"
+#include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "envs/mujoco/mujoco_task.hpp"
 #include "envs/mujoco/tasks.hpp"
-#include "envs/registry.hpp"
+#include "run/config_loader.hpp"
 
 using namespace troupe;
 using envs::mujoco::mujoco_task;
@@ -29,7 +29,7 @@ std::unique_ptr<envs::env> make(const std::string& id, std::map<std::string, env
   envs::env_config c;
   c.id = id;
   c.mujoco = std::move(settings);
-  return envs::make_env(c);
+  return catalog::make_env(c);
 }
 
 mujoco_task& task(envs::env& e) {
@@ -122,7 +122,7 @@ TEST_CASE("MuJoCo tasks: sizes, action bounds, step length and episode limit as 
 TEST_CASE("MuJoCo tasks: the environments of a vector share one read-only model, each with data of its own") {
   envs::env_config c;
   c.id = "Hopper-v4";
-  auto a = envs::make_env(c), b = envs::make_env(c);
+  auto a = catalog::make_env(c), b = catalog::make_env(c);
   CHECK(&task(*a).model() == &task(*b).model());
   CHECK(&task(*a).data() != &task(*b).data());
 }

@@ -7,11 +7,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "envs/cartpole.hpp"
+#include "catalog/registry.hpp"
+#include "envs/classic/cartpole.hpp"
 #include "envs/policy_rollout.hpp"
-#include "envs/registry.hpp"
 
 using namespace troupe::envs;
+using namespace troupe::catalog;
 
 namespace {
 rollout_result rollout(const std::string& id, fixed_policy policy, int episodes,

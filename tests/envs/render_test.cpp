@@ -4,12 +4,12 @@
 #include <set>
 #include <vector>
 
-#include "envs/acrobot.hpp"
-#include "envs/cartpole.hpp"
+#include "catalog/registry.hpp"
+#include "envs/classic/acrobot.hpp"
+#include "envs/classic/cartpole.hpp"
+#include "envs/classic/mountain_car.hpp"
+#include "envs/classic/pendulum.hpp"
 #include "envs/draw.hpp"
-#include "envs/mountain_car.hpp"
-#include "envs/pendulum.hpp"
-#include "envs/registry.hpp"
 #include "envs/render.hpp"
 
 using troupe::envs::rgb_frame;
@@ -32,11 +32,11 @@ std::array<std::uint8_t, 3> at(const rgb_frame& frame, int x, int y) {
 TEST_SUITE("envs") {
 TEST_CASE("every renderable registered environment draws a non-blank picture") {
   int renderable_count = 0;
-  for (const auto& entry : troupe::envs::registered_envs()) {
+  for (const auto& entry : troupe::catalog::registered_envs()) {
     CAPTURE(entry.id);
     troupe::envs::env_config config;
     config.id = entry.id;
-    const auto env = entry.make(troupe::envs::with_playable_seat(config));
+    const auto env = entry.make(troupe::catalog::with_playable_seat(config));
     const auto* drawable = dynamic_cast<const troupe::envs::renderable*>(env.get());
     if (drawable == nullptr) continue;
     ++renderable_count;
@@ -56,7 +56,7 @@ TEST_CASE("the classic-control environments are all renderable") {
   for (const char* id : {"CartPole-v1", "Acrobot-v1", "MountainCar-v0", "Pendulum-v1",
                          "MountainCarContinuous-v0"}) {
     CAPTURE(id);
-    const auto env = troupe::envs::make_env(id);
+    const auto env = troupe::catalog::make_env(id);
     CHECK(dynamic_cast<const troupe::envs::renderable*>(env.get()) != nullptr);
   }
 }

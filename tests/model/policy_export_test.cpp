@@ -17,8 +17,8 @@
 #include "include/troupe/policy.hpp"
 #include "model/policy_export.hpp"
 #include "model/shared_model_impl.hpp"
-#include "tests/torch_checks.hpp"
 #include "tests/temp_files.hpp"
+#include "tests/torch_checks.hpp"
 
 using namespace troupe;
 using namespace troupe::model;
@@ -194,7 +194,7 @@ TEST_CASE("export refuses an output it cannot write, leaving nothing behind") {
 
 TEST_SUITE("model") {
 TEST_CASE("an exported policy takes a structured observation as a dict, the mask key included, and masks inside") {
-  // Leaves as the Python bridge encodes them (envs/python/troupe_spaces.py):
+  // Leaves as the Python bridge encodes them (bridges/python/troupe_spaces.py):
   // target Discrete(4) one-hot, flags MultiBinary(3) as they are, md
   // MultiDiscrete([2 3], start [0 5]) one-hot per element, noise a Box(2).
   // Actions: MultiDiscrete([2 3]), masked by the "action_mask" key.

@@ -78,7 +78,7 @@ inline command_result troupe_headless(const std::string& args, int timeout_s = 6
                      " " + args);
 }
 
-// CartPole's colours (envs/cartpole.cpp) in a screenshot of the window.
+// CartPole's colours (envs/classic/cartpole.cpp) in a screenshot of the window.
 inline void check_shows_cartpole(const envs::rgb_frame& shot) {
   const auto counts = colour_counts(shot);
   CHECK(counts.size() > 5);                            // not blank

@@ -16,10 +16,10 @@
 #include "agents/match.hpp"
 #include "app/human_play.hpp"
 #include "envs/env_vector.hpp"
-#include "envs/games/connect_four_game.hpp"
-#include "envs/games/duel_pong.hpp"
-#include "envs/seat_vector.hpp"
-#include "envs/side_vector.hpp"
+#include "games/builtin/connect_four_game.hpp"
+#include "games/builtin/duel_pong.hpp"
+#include "games/seat_vector.hpp"
+#include "games/side_vector.hpp"
 #include "model/shared_model.hpp"
 #include "tests/viewer/headless.hpp"
 #include "tests/viewer/sdl_events.hpp"
@@ -38,7 +38,7 @@ envs::rgb_frame square_frame() {
 
 // The trained side of one game: `model`'s moves, each counted in `replies`
 // and shown to `person` once it is set.
-std::unique_ptr<envs::opponents> replying_policy(std::shared_ptr<model::shared_model> model, const envs::env_spec& spec,
+std::unique_ptr<games::opponents> replying_policy(std::shared_ptr<model::shared_model> model, const envs::env_spec& spec,
                                                  int& replies, app::human_policy*& person) {
   return agents::model_opponents(std::move(model), 1, spec, false,
                                  [&replies, &person](const float* p, const float* a, const std::uint8_t* legal) {
@@ -132,15 +132,15 @@ TEST_CASE("the window tells which direction keys are held, until released or the
 
 TEST_CASE("a person in Duel Pong: the game does not wait, each step takes the arrows held, the policy replies") {
   troupe::tests::dummy_video video;
-  std::vector<std::unique_ptr<envs::simultaneous_env>> games;
-  games.push_back(std::make_unique<envs::games::duel_pong>());
+  std::vector<std::unique_ptr<games::simultaneous_env>> games;
+  games.push_back(std::make_unique<games::duel_pong>());
   const envs::env_spec spec = games.front()->spec();
   auto model = model::make_shared_model(model::mlp_spec(6, 3, {16}), 3);
   int replies = 0;
   app::human_policy* person = nullptr;
   auto policy = replying_policy(model, spec, replies, person);
   envs::vector_as_env side(
-      std::make_unique<envs::side_vector>(std::move(games), envs::seat_choice::first, std::move(policy)));
+      std::make_unique<games::side_vector>(std::move(games), games::seat_choice::first, std::move(policy)));
   app::human_policy you(side, 5, app::human_policy::pace::real_time);
   person = &you;
   CHECK(you.moves_by_arrows());
@@ -163,7 +163,7 @@ TEST_CASE("a person in Duel Pong: the game does not wait, each step takes the ar
     CHECK(move() == 2);  // held: down at every step
     side.step(action.data(), obs.data());
   }
-  CHECK(obs[0] == doctest::Approx(start + 5 * envs::games::duel_pong::paddle_speed));
+  CHECK(obs[0] == doctest::Approx(start + 5 * games::duel_pong::paddle_speed));
   CHECK(replies == 5);  // the policy moved at every step, with the person
   CHECK(info.action_probabilities.size() == 3);
   troupe::tests::release(SDLK_DOWN);
@@ -206,15 +206,15 @@ TEST_CASE("a person in a simultaneous game without directions: the last digit pr
 
 TEST_CASE("a person's moves against a policy: digits and clicks, illegal ones ignored, the reply in the panel") {
   troupe::tests::dummy_video video;
-  std::vector<std::unique_ptr<envs::turn_based_env>> games;
-  games.push_back(std::make_unique<envs::games::connect_four_game>());
+  std::vector<std::unique_ptr<games::turn_based_env>> games;
+  games.push_back(std::make_unique<games::connect_four_game>());
   const envs::env_spec spec = games.front()->spec();
   auto model = model::make_shared_model(model::mlp_spec(84, 7, {16}), 3);
   int replies = 0;
   app::human_policy* person = nullptr;
   auto policy = replying_policy(model, spec, replies, person);
   envs::vector_as_env seat(
-      std::make_unique<envs::seat_vector>(std::move(games), envs::seat_choice::first, std::move(policy)));
+      std::make_unique<games::seat_vector>(std::move(games), games::seat_choice::first, std::move(policy)));
   app::human_policy you(seat, 5);
   person = &you;
   viewer::viewer_window window;
@@ -292,7 +292,7 @@ TEST_CASE("troupe play --human in Duel Pong runs on without a key pressed, both 
   REQUIRE(std::regex_search(r.output, steps, std::regex(", (\\d+) env steps")));
   CHECK(std::stol(steps[1]) >= 25);
   const auto counts = troupe::tests::colour_counts(troupe::tests::read_png(png));
-  CHECK(troupe::tests::count_of(counts, {90, 200, 255}) > 100);  // the left paddle (envs/games/duel_pong.cpp)
+  CHECK(troupe::tests::count_of(counts, {90, 200, 255}) > 100);  // the left paddle (games/builtin/duel_pong.cpp)
   CHECK(troupe::tests::count_of(counts, {255, 140, 60}) > 100);  // the right one: the person's
 }
 
@@ -303,7 +303,7 @@ TEST_CASE("troupe play --human in Signal-v0 seats the person where the policy is
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // The sender's policy: the person is the receiver, and sees the signal
-  // the policy sent (the game's colours, envs/games/signal_game.cpp).
+  // the policy sent (the game's colours, games/builtin/signal_game.cpp).
   const std::string png = dir + "/signal.png";
   r = troupe::tests::troupe_headless("play " + dir + " --policy sender --human --frames 1 --screenshot " + png);
   INFO(r.output);
@@ -336,7 +336,7 @@ TEST_CASE("troupe play --human in games of three agents: the policy plays both o
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     CHECK(r.output.find("press 1-3") != std::string::npos);
-    // Counters left and taken (envs/games/nim_game.cpp's colours): in the
+    // Counters left and taken (games/builtin/nim_game.cpp's colours): in the
     // third seat the policy has made both others' opening moves.
     const auto counts = troupe::tests::colour_counts(troupe::tests::read_png(png));
     const long taken = troupe::tests::count_of(counts, {55, 55, 70});

@@ -14,7 +14,7 @@
 
 #include "actors/cluster/gateway.hpp"
 #include "actors/net/token.hpp"
-#include "envs/seat_vector.hpp"
+#include "games/seat_vector.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
@@ -303,7 +303,7 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
   auto log = std::make_shared<std::vector<std::string>>();
   auto log_mutex = std::make_shared<std::mutex>();
   auto made = std::make_shared<std::atomic<int>>(0);
-  struct logging_players final : envs::opponents {
+  struct logging_players final : games::opponents {
     std::shared_ptr<std::vector<std::string>> log;
     std::shared_ptr<std::mutex> mutex;
     int k = 0;
@@ -328,7 +328,7 @@ TEST_CASE("gateway: workers' agents are dealt to the policies in turn, each reac
   zero.opponents = [=](caf::actor_system&) {
     auto p = std::make_unique<logging_players>();
     p->log = log, p->mutex = log_mutex, p->k = (*made)++;
-    return std::unique_ptr<envs::opponents>(std::move(p));
+    return std::unique_ptr<games::opponents>(std::move(p));
   };
   gateway_config c;
   c.token = "right";

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "catalog/registry.hpp"
 #include "envs/examples/archer.hpp"
-#include "envs/registry.hpp"
 
 using namespace troupe;
 using envs::examples::archer;
@@ -56,6 +56,6 @@ TEST_CASE("Example/Archer-v0: a hybrid action, a broken bow masked, the draw dec
   // A third of the time the right bow is broken: then a neighbour at its limit.
   CHECK(hits > 100);
   CHECK(total / 200 > 0.8);
-  CHECK(envs::make_env("Example/Archer-v0")->spec().id == "Example/Archer-v0");
+  CHECK(catalog::make_env("Example/Archer-v0")->spec().id == "Example/Archer-v0");
 }
 }

@@ -3,8 +3,8 @@
 #include <set>
 #include <vector>
 
+#include "catalog/registry.hpp"
 #include "envs/examples/corridor.hpp"
-#include "envs/registry.hpp"
 
 using troupe::envs::examples::corridor;
 
@@ -26,8 +26,8 @@ int hot_cell(const std::vector<float>& obs) {
 
 TEST_SUITE("envs") {
 TEST_CASE("Example/Corridor-v0 is registered with its spec") {
-  REQUIRE(troupe::envs::is_registered("Example/Corridor-v0"));
-  const auto env = troupe::envs::make_env("Example/Corridor-v0");
+  REQUIRE(troupe::catalog::is_registered("Example/Corridor-v0"));
+  const auto env = troupe::catalog::make_env("Example/Corridor-v0");
   const auto& spec = env->spec();
   CHECK(spec.id == "Example/Corridor-v0");
   CHECK(spec.observation.flat_size() == corridor::num_cells);

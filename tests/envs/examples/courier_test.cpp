@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "catalog/registry.hpp"
 #include "envs/examples/courier.hpp"
-#include "envs/registry.hpp"
 
 using namespace troupe;
 using envs::examples::courier;
@@ -45,6 +45,6 @@ TEST_CASE("Example/Courier-v0: its leaves describe its row, its mask hides a wro
     total += env.step(best, obs.data()).reward;
   }
   CHECK(total == 10.0);
-  CHECK(envs::make_env("Example/Courier-v0")->spec().id == "Example/Courier-v0");
+  CHECK(catalog::make_env("Example/Courier-v0")->spec().id == "Example/Courier-v0");
 }
 }

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "agents/collector.hpp"
+#include "catalog/registry.hpp"
 #include "envs/examples/legal_moves.hpp"
 #include "envs/policy_rollout.hpp"
-#include "envs/registry.hpp"
 
 using namespace troupe;
 using envs::examples::legal_moves;
@@ -46,7 +46,7 @@ TEST_CASE("Example/LegalMoves-v0: its mask is what it shows, an illegal action t
 }
 
 TEST_CASE("Example/LegalMoves-v0: the fixed policies take legal actions only, and score what the set sizes say") {
-  auto env = envs::make_env("Example/LegalMoves-v0");
+  auto env = catalog::make_env("Example/LegalMoves-v0");
   envs::rollout_options options;
   options.episodes = 2000;
   options.seed = 5;
@@ -67,7 +67,7 @@ TEST_CASE("Example/LegalMoves-v0: the fixed policies take legal actions only, an
 TEST_CASE("action masks: a collector's rollouts keep the mask of each state acted on") {
   envs::env_config config;
   config.id = "Example/LegalMoves-v0";
-  auto vector = envs::make_env_vector(config, 3);
+  auto vector = catalog::make_env_vector(config, 3);
   std::uint64_t next_seed = 1;
   agents::collector c(*vector, {7, 4, 0}, [&](int) { return next_seed++; });
   const int n = legal_moves::num_actions;

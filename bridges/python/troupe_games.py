@@ -1,0 +1,620 @@
+"""troupe_games: the turn-based games and the scripted players that
+troupe_env_host.py serves, beside the Gymnasium-style environments.
+
+A game is a PettingZoo AEC environment, read by duck typing (PettingZoo need
+not be installed): possible_agents, agents, agent_selection,
+observation_space(agent) and action_space(agent) (or the older
+observation_spaces / action_spaces dicts), reset(seed=, options=),
+observe(agent), step(action), rewards, _cumulative_rewards, terminations,
+truncations, infos. What PettingZoo's agent_iter() and last() would give a
+player is what Troupe's seat gets:
+
+- an agent's reward is what its _cumulative_rewards gathered from its move to
+  its next (PettingZoo clears an agent's entry when it acts); Troupe is told
+  each move's share for every agent, so a loss on the opponent's move reaches
+  the loser. An environment without _cumulative_rewards gives its rewards dict
+  per move;
+- an agent that is terminated or truncated is stepped with None when it is
+  selected (the dead step), here, never by Troupe; the game is over when no
+  agent is left. In a game of more than two agents one may leave while the
+  others play on (an elimination): Troupe is told at the move where its
+  termination or truncation appeared, and never asks it to move again;
+- the mover's legal actions are its observation's "action_mask" (PettingZoo's
+  classic games) or its infos' "action_mask".
+
+Moves arrive in batches of listed games (one command for all), and the answer
+is every listed game's state after its move: whose move, each agent's view,
+the mover's mask, what the move gave each agent, and the end.
+
+The built-in searching player (alphabeta:DEPTH) of a Python game looks
+ahead here, in copies of the game (its class's clone() where it has one,
+else a deep copy of its state and its wrappers', which costs more): a minimax search with
+alpha-beta pruning of the mover's own rewards over DEPTH moves, ties among
+the best moves broken at random. With more than two agents every other
+agent is taken to play against the searching one (a "paranoid" search).
+
+A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
+without observe()): reset(seed=) gives every agent's observation and info,
+step({agent: action}) every agent's observation, reward, termination,
+truncation and info. Two or more agents play at every step until one is
+terminated or truncated: that agent has left (Troupe is told), the others
+play on, stepped with their own actions only, and the game is over when no
+agent is left. A departed agent's view stays its last.
+Masks come from an observation's "action_mask" or the info's.
+
+A scripted player (`python:MODULE:CALLABLE` as an opponent) is a function of
+one position as its mover sees it: player(observation, action_mask) -> action,
+the observation flat as the network sees it (float32), the mask an array of
+0/1 per choice (None without masks).
+"""
+import copy
+import random
+import struct
+
+from troupe_spaces import Refused
+import troupe_spaces as spaces
+
+# A game's state in an answer: to_move (i32, -1 when over; a Parallel game
+# says 0 while it goes on), terminated and truncated (u8), each agent's own
+# end at this move or step (u8 per agent: 0 plays on, 1 terminated, 2
+# truncated: agents may leave one by one); then rewards (f64 per agent),
+# observations (f32, per agent in turn), the mover's mask (u8 per choice),
+# or in a Parallel game every agent's mask in turn.
+PLAYS_ON, TERMINATED, TRUNCATED = 0, 1, 2
+
+
+def state_head(agents):
+    """The fixed part of a state record, for `agents` agents."""
+    return struct.Struct("<iBB%dB" % agents)
+
+
+def is_aec(env):
+    """PettingZoo's AEC API: agents take turns through agent_selection.
+    (agent_selection itself may not be readable before the first reset.)"""
+    return (hasattr(env, "possible_agents") and callable(getattr(env, "observe", None))
+            and callable(getattr(env, "step", None)) and callable(getattr(env, "reset", None)))
+
+
+def is_parallel(env):
+    """PettingZoo's Parallel API: possible_agents, but no observe()."""
+    return hasattr(env, "possible_agents") and not callable(getattr(env, "observe", None))
+
+
+def copy_of(env):
+    """A copy of the game to look ahead in: its class's clone() (a wrapper
+    forwarding attributes does not count), else a deep copy of its state.
+
+    Of its state, not of what pickling keeps: a game that pickles as its
+    constructor's arguments (Gymnasium's EzPickle, which PettingZoo's
+    classic games use) would come back new, before its first reset. So the
+    game and the wrappers around it (each layer's `env`) are copied
+    attribute by attribute, and what they hold is deep-copied; a layer
+    whose class has its own __deepcopy__ is copied by it. Their spaces
+    (objects with sample() and contains(), alone or in a dict or list) are
+    shared: a move does not change them, and copying them took two thirds of
+    a PettingZoo game's copy."""
+    clone = getattr(type(env), "clone", None)
+    if callable(clone):
+        return env.clone()
+    layers, layer = [], env
+    while (layer is not None and isinstance(getattr(layer, "__dict__", None), dict)
+           and getattr(type(layer), "__deepcopy__", None) is None):
+        layers.append(layer)
+        layer = vars(layer).get("env")
+    if not layers:
+        return copy.deepcopy(env)
+    memo = {}
+    copies = []
+    for layer in layers:
+        cls = type(layer)
+        copies.append(cls.__new__(cls))
+        memo[id(layer)] = copies[-1]
+        for value in vars(layer).values():
+            inner = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+            for held in [value, *inner]:
+                if is_space(held):
+                    memo[id(held)] = held
+    for layer, copied in zip(layers, copies):
+        vars(copied).update(copy.deepcopy(vars(layer), memo))
+    return copies[0]
+
+
+def is_space(value):
+    """A Gymnasium space, by its methods."""
+    return callable(getattr(value, "sample", None)) and callable(getattr(value, "contains", None))
+
+
+def space_of(env, which, agent):
+    """observation_space(agent) / action_space(agent), or the older dicts."""
+    space = getattr(env, which + "_space", None)
+    if callable(space):
+        return space(agent)
+    spaces_by_agent = getattr(env, which + "_spaces", None)
+    if isinstance(spaces_by_agent, dict) and agent in spaces_by_agent:
+        return spaces_by_agent[agent]
+    raise Refused("the environment has neither %s_space(agent) nor %s_spaces[agent]" % (which, which))
+
+
+def agents_of(first, kind):
+    """The agents of a game of two or more agents and each one's
+    observation and action spaces (described), or Refused saying why the
+    game is not one."""
+    agents = list(first.possible_agents)
+    if len(agents) < 2:
+        raise Refused("the %s environment has %d possible agents (%s); Troupe plays %s games of two or more agents"
+                      % (kind, len(agents), ", ".join(map(str, agents)), kind))
+    described = [(spaces.describe(space_of(first, "observation", agent), "observation"),
+                  spaces.describe(space_of(first, "action", agent), "action")) for agent in agents]
+    return agents, described
+
+
+class AgentSpaces:
+    """One agent's spaces as Troupe takes them: its observation encoder
+    (its rows of observation_size floats), its action decoder (rows of
+    action_width floats) and its mask's size (0 without masks)."""
+
+    def __init__(self, agent, observation, action, mask_from, np):
+        self.decoder = spaces.ActionDecoder(action, np)
+        if mask_from == "observation" and not spaces.has_mask_key(observation):
+            raise Refused("the first agent's observation has an 'action_mask' key, %s's (%s) has none"
+                          % (agent, spaces.text(observation)))
+        if mask_from and self.decoder.components is None:
+            raise Refused("the game has action masks, but %s's action space %s is not discrete"
+                          % (agent, spaces.text(action)))
+        self.encoder = spaces.ObservationEncoder(observation, np, mask_from == "observation")
+        self.obs_size = int(np.prod(self.encoder.shape))
+        self.mask_size = sum(self.decoder.components) if mask_from else 0
+        self.action_width = self.decoder.width()
+        self.row = np.zeros((1, *self.encoder.shape), np.float32)  # the encoder writes [rows, *shape]
+
+    def view(self, observation):
+        """`observation` as its row's bytes."""
+        self.encoder.write(self.row, 0, observation)
+        return self.row.tobytes()
+
+
+def mask_from_source(source, view, info, size, where, who, np):
+    """An agent's mask as 0/1 values, from its view's "action_mask" (source
+    "observation") or its info's; Refused, saying `where` and for `who`, when
+    it is missing, of the wrong size, or allows nothing."""
+    if source == "observation":
+        name, mask = "observation of %s['action_mask']" % who, view[spaces.MASK_KEY]
+    else:
+        name = "infos[%r]['action_mask']" % who
+        mask = info.get("action_mask") if isinstance(info, dict) else None
+        if mask is None:
+            raise Refused("%s: %s is missing (env.action_mask: none turns masks off)" % (where, name))
+    values = spaces.mask_values(mask, np).astype(np.uint8)
+    if values.shape != (size,) or not np.all(values <= 1):
+        raise Refused("%s: %s is %r, expected %d values of 0 or 1" % (where, name, mask, size))
+    if not values.any():
+        raise Refused("%s: %s allows no action" % (where, name))
+    return values
+
+
+def hello_of(kind, agents, sides, first, mask_from):
+    """What Troupe is told of a share of games (bridges/python/host_hello.hpp):
+    the first agent's spaces, and every agent's."""
+    return {
+        "kind": kind,
+        "agents": [str(a) for a in agents],
+        "observation": sides[0].encoder.hello,
+        "action": sides[0].decoder.hello,
+        "agent_spaces": [{"observation": side.encoder.hello, "action": side.decoder.hello} for side in sides],
+        "max_episode_steps": 0,
+        "can_render": getattr(first, "render_mode", None) == "rgb_array",
+        "action_mask": mask_from is not None,
+        "observation_mask_key": spaces.MASK_KEY if mask_from == "observation" else "",
+    }
+
+
+class GameBatches:
+    """The batch commands of both kinds of games: a payload lists n games
+    (u32 count, u32 indices), then per game a seed (u64) or its step's
+    actions (`step_shape` float32s); a host defines reset(g, seed) and
+    step(g, actions), each returning the game's state record."""
+
+    def listed(self, payload):
+        (n,) = struct.unpack_from("<I", payload)
+        return struct.unpack_from("<%dI" % n, payload, 4), 4 + 4 * n
+
+    def reset_games(self, payload):
+        games, at = self.listed(payload)
+        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
+        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
+
+    def step_games(self, payload):
+        np = self.np
+        games, at = self.listed(payload)
+        size = int(np.prod(self.step_shape))
+        actions = np.frombuffer(payload, np.float32, len(games) * size, at).reshape(len(games), *self.step_shape)
+        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
+
+    def render(self, index):
+        frame = self.games[index].render()
+        np = self.np
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise Refused("render() did not return an H x W x 3 uint8 array")
+        height, width = frame.shape[:2]
+        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
+
+
+class GameHost(GameBatches):
+    """A share of an agent's games, each a PettingZoo AEC environment."""
+
+    def __init__(self, settings, games, np):
+        self.np = np
+        self.games = games
+        first = games[0]
+        self.agents, described = agents_of(first, "AEC")
+        observation, action = described[0]
+        self.mask_from = self.mask_source(settings["action_mask"], first, observation, action)
+        self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
+        # The mover's mask is sent in the room of the largest; a move's row
+        # is as wide as the widest agent's action.
+        self.mask_size = max(side.mask_size for side in self.sides)
+        self.step_shape = (max(side.action_width for side in self.sides),)
+        self.hello = hello_of("aec", self.agents, self.sides, first, self.mask_from)
+        self.head = state_head(len(self.agents))
+        self.seen = [[0.0] * len(self.agents) for _ in games]  # each agent's _cumulative_rewards, credited
+        self.moves = [0] * len(games)           # since the reset, for messages
+        self.gone = [set() for _ in games]      # agents that have left each game
+
+    def mask_source(self, setting, first, observation, action):
+        """As Host.mask_source, from the first agent's spaces: the
+        observation's "action_mask" key, the mover's infos["action_mask"]
+        after one reset, or none."""
+        if setting == "none":
+            return None
+        discrete = spaces.ActionDecoder(action, self.np).components is not None
+        if setting in ("auto", "observation") and spaces.has_mask_key(observation):
+            if not discrete:
+                raise Refused("the observation has an 'action_mask' key, but the action space is not "
+                              "discrete (env.action_mask: none ignores it)")
+            return "observation"
+        if setting == "observation":
+            raise Refused("env.action_mask is observation, but the observation space %s is not a Dict "
+                          "with an 'action_mask' key" % spaces.text(observation))
+        has = False
+        if discrete:
+            first.reset(seed=0)
+            info = first.infos.get(first.agent_selection) if isinstance(getattr(first, "infos", None), dict) else None
+            has = isinstance(info, dict) and "action_mask" in info
+        if setting == "info" and not has:
+            raise Refused("env.action_mask is info, but the mover's infos after reset(seed=0) have no "
+                          "'action_mask'")
+        return "info" if has else None
+
+    # The state of game g, as the answer carries it.
+    def state(self, g, result=None):
+        np = self.np
+        env = self.games[g]
+        n = len(self.agents)
+        over = result is not None and result[2]
+        mover = -1
+        if not over:
+            selected = env.agent_selection
+            if selected not in self.agents:
+                raise Refused("game %d: agent_selection is %r, not one of possible_agents %r"
+                              % (g, selected, self.agents))
+            mover = self.agents.index(selected)
+            if selected in self.gone[g]:
+                raise Refused("game %d: agent_selection is %r, which has left the game" % (g, selected))
+        rewards = result[0] if result is not None else [0.0] * n
+        term = bool(result is not None and result[3])
+        trunc = bool(over and not term)
+        left = result[4] if result is not None else [PLAYS_ON] * n
+        parts = [self.head.pack(mover, term, trunc, *left), struct.pack("<%dd" % n, *rewards)]
+        views = result[1] if over else [env.observe(a) for a in self.agents]
+        for side, view in zip(self.sides, views):
+            parts.append(side.view(view))
+        if self.mask_size:
+            mask = np.zeros(self.mask_size, np.uint8)
+            if not over:
+                own = self.mask_of(g, views[mover])
+                mask[:len(own)] = own
+            parts.append(mask.tobytes())
+        return b"".join(parts)
+
+    def mask_of(self, g, view, env=None):
+        """The mover's mask in game g (or in `env`, a copy of it being
+        searched), from its view or its infos."""
+        env = self.games[g] if env is None else env
+        where = "game %d, %s" % (g, "after its reset" if self.moves[g] == 0 else "move %d" % self.moves[g])
+        mover = env.agent_selection
+        info = env.infos.get(mover) if isinstance(getattr(env, "infos", None), dict) else None
+        size = self.sides[self.agents.index(mover)].mask_size
+        return mask_from_source(self.mask_from, view, info, size, where, mover, self.np)
+
+    def credit(self, g):
+        """What each agent's _cumulative_rewards gained since last asked."""
+        env = self.games[g]
+        seen = self.seen[g]
+        cumulative = getattr(env, "_cumulative_rewards", None)
+        out = [0.0] * len(self.agents)
+        if not isinstance(cumulative, dict):
+            return out
+        for i, agent in enumerate(self.agents):
+            if agent in cumulative:
+                value = float(cumulative[agent])
+                out[i] = value - seen[i]
+                seen[i] = value
+        return out
+
+    def reset(self, g, seed):
+        env = self.games[g]
+        env.reset(seed=int(seed))
+        self.moves[g] = 0
+        self.seen[g] = [0.0] * len(self.agents)
+        self.gone[g] = set()
+        self.credit(g)
+        if not env.agents:
+            raise Refused("game %d: no agent is left after reset(seed=%d)" % (g, seed))
+        return self.state(g)
+
+    def step(self, g, row):
+        """The mover of game g plays `row`; then the dead steps of agents that
+        are done. The move's rewards, the views at its end, and the end."""
+        env = self.games[g]
+        mover = self.agents.index(env.agent_selection)
+        side = self.sides[mover]
+        action = side.decoder.decode(row[:side.action_width])
+        self.seen[g][mover] = 0.0  # PettingZoo clears the mover's cumulative reward
+        env.step(action)
+        self.moves[g] += 1
+        rewards = self.credit(g)
+        if not isinstance(getattr(env, "_cumulative_rewards", None), dict):
+            step_rewards = getattr(env, "rewards", {}) or {}
+            rewards = [float(step_rewards.get(a, 0.0)) for a in self.agents]
+        views = None
+        dead_steps = 0
+        # Each agent's own end as its flags first show it: a dead step
+        # deletes an agent's entries, so they are read before each.
+        ends = {}
+        self.note_ends(g, env, ends)
+        while env.agents:
+            selected = env.agent_selection
+            done_t = bool(env.terminations.get(selected, False))
+            done_u = bool(env.truncations.get(selected, False))
+            if not (done_t or done_u):
+                break
+            if views is None:  # the end as each agent sees it, before agents leave
+                views = [env.observe(a) for a in self.agents]
+            env.step(None)
+            extra = self.credit(g)
+            rewards = [a + b for a, b in zip(rewards, extra)]
+            self.note_ends(g, env, ends)
+            dead_steps += 1
+            if dead_steps > 4 * len(self.agents):
+                raise Refused("game %d: agents %r are still there after %d dead steps"
+                              % (g, list(env.agents), dead_steps))
+        over = not env.agents
+        if over and views is None:
+            views = [env.observe(a) for a in self.agents]
+        # The game ends terminated if an agent was, else truncated; an agent
+        # that left with no flag set ends as the game does.
+        terminated = TERMINATED in ends.values() or TRUNCATED not in ends.values()
+        left = [PLAYS_ON] * len(self.agents)
+        for i, agent in enumerate(self.agents):
+            if agent in self.gone[g]:
+                continue
+            if agent in ends:
+                left[i] = ends[agent]
+            elif over or agent not in env.agents:
+                left[i] = TERMINATED if terminated else TRUNCATED
+            if left[i] != PLAYS_ON:
+                self.gone[g].add(agent)
+        return self.state(g, (rewards, views, over, terminated, left))
+
+    def note_ends(self, g, env, ends):
+        """Into `ends`, each agent of game g not yet gone whose termination
+        or truncation is set now."""
+        terms = getattr(env, "terminations", {}) or {}
+        truncs = getattr(env, "truncations", {}) or {}
+        for agent in self.agents:
+            if agent in self.gone[g] or agent in ends:
+                continue
+            if terms.get(agent, False):
+                ends[agent] = TERMINATED
+            elif truncs.get(agent, False):
+                ends[agent] = TRUNCATED
+
+    def decoder_of(self, env):
+        """The decoder of `env`'s mover's actions."""
+        return self.sides[self.agents.index(env.agent_selection)].decoder
+
+    def legal_moves(self, g, env):
+        """The mover's legal actions (indices of a Discrete action)."""
+        decoder = self.decoder_of(env)
+        if decoder.components is None or len(decoder.components) != 1:
+            raise Refused("alphabeta searches games with one Discrete action; %s's is %s"
+                          % (env.agent_selection, spaces.text(decoder.hello)))
+        n = decoder.components[0]
+        if not self.mask_size:
+            return list(range(n))
+        view = env.observe(env.agent_selection) if self.mask_from == "observation" else None
+        mask = self.mask_of(g, view, env)
+        return [k for k in range(n) if mask[k]]
+
+    def search(self, g, depth, seed):
+        """alphabeta:DEPTH's move in game g: the best for its mover over
+        `depth` moves (its own rewards summed; the search stops at the end),
+        drawn among equals with `seed`."""
+        env = self.games[g]
+        root = env.agent_selection
+        start = self.decoder_of(env).hello.get("start", 0)
+        best, best_moves = float("-inf"), []
+        for k in self.legal_moves(g, env):
+            # Equal values must be told apart from worse ones: the window
+            # starts just below the best found so far.
+            value = self.line(g, copy_of(env), k + start, depth - 1, root, best - 1e-9, float("inf"))
+            if value > best + 1e-9:
+                best, best_moves = value, [k]
+            elif value >= best - 1e-9:
+                best_moves.append(k)
+        return random.Random(seed).choice(best_moves)
+
+    def line(self, g, env, action, depth, root, alpha, beta):
+        """The root agent's rewards from `action` on in game copy `env`."""
+        cumulative = getattr(env, "_cumulative_rewards", None)
+        mover = env.agent_selection
+        before = 0.0 if mover == root or not isinstance(cumulative, dict) else float(cumulative.get(root, 0.0))
+        env.step(action)
+        cumulative = getattr(env, "_cumulative_rewards", None)
+        if isinstance(cumulative, dict):
+            gained = float(cumulative.get(root, 0.0)) - before
+        else:
+            gained = float((getattr(env, "rewards", {}) or {}).get(root, 0.0))
+        if not env.agents:
+            return gained
+        selected = env.agent_selection
+        if depth <= 0 or env.terminations.get(selected) or env.truncations.get(selected):
+            return gained
+        start = self.decoder_of(env).hello.get("start", 0)
+        maximising = selected == root
+        best = float("-inf") if maximising else float("inf")
+        for k in self.legal_moves(g, env):
+            value = self.line(g, copy_of(env), k + start, depth - 1, root, alpha - gained, beta - gained)
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, value + gained)
+            else:
+                best = min(best, value)
+                beta = min(beta, value + gained)
+            if alpha >= beta:
+                break
+        return gained + best
+
+    def search_games(self, payload, depth):
+        np = self.np
+        games, at = self.listed(payload)
+        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
+        moves = [self.search(g, depth, seed) for g, seed in zip(games, seeds)]
+        return np.asarray(moves, np.float32).tobytes()
+
+
+class ParallelHost(GameBatches):
+    """A share of an agent's games, each a PettingZoo Parallel environment."""
+
+    def __init__(self, settings, games, np):
+        self.np = np
+        self.games = games
+        first = games[0]
+        self.agents, described = agents_of(first, "Parallel")
+        observation, action = described[0]
+        discrete = spaces.ActionDecoder(action, np).components is not None
+        setting = settings["action_mask"]
+        self.mask_from = None
+        if setting != "none":
+            if setting in ("auto", "observation") and spaces.has_mask_key(observation):
+                if not discrete:
+                    raise Refused("the observation has an 'action_mask' key, but the action space is not "
+                                  "discrete (env.action_mask: none ignores it)")
+                self.mask_from = "observation"
+            elif setting == "observation":
+                raise Refused("env.action_mask is observation, but the observation space %s is not a "
+                              "Dict with an 'action_mask' key" % spaces.text(observation))
+            elif discrete:
+                _, infos = first.reset(seed=0)
+                info = infos.get(self.agents[0]) if isinstance(infos, dict) else None
+                if isinstance(info, dict) and "action_mask" in info:
+                    self.mask_from = "info"
+                elif setting == "info":
+                    raise Refused("env.action_mask is info, but the infos of reset(seed=0) have no "
+                                  "'action_mask'")
+        self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
+        # A step's row: each agent's action in turn, each as wide as its own.
+        self.step_shape = (sum(side.action_width for side in self.sides),)
+        self.hello = hello_of("parallel", self.agents, self.sides, first, self.mask_from)
+        self.head = state_head(len(self.agents))
+        self.steps = [0] * len(games)
+        self.gone = [set() for _ in games]  # agents that have left each game
+        self.views = [{} for _ in games]    # each agent's last observation
+
+    def state(self, g, observations, infos, rewards=None, over=False, terminated=False, left=None):
+        """Game g's record: going (0) or over (-1), the end, each agent's own
+        end at this step, rewards, each agent's view and mask (a departed
+        agent's last view, and no legal move)."""
+        np = self.np
+        n = len(self.agents)
+        parts = [self.head.pack(-1 if over else 0, bool(terminated), bool(over and not terminated),
+                                *(left or [PLAYS_ON] * n)),
+                 struct.pack("<%dd" % n, *(rewards or [0.0] * n))]
+        views = self.views[g]
+        for agent, side in zip(self.agents, self.sides):
+            if agent in observations:
+                views[agent] = observations[agent]
+            elif agent not in self.gone[g] or agent not in views:
+                raise Refused("game %d, step %d: no observation for %r" % (g, self.steps[g], agent))
+            parts.append(side.view(views[agent]))
+        if self.mask_from:
+            for agent, side in zip(self.agents, self.sides):
+                parts.append(np.zeros(side.mask_size, np.uint8).tobytes() if over or agent in self.gone[g]
+                             else self.mask_of(g, agent, side, observations, infos).tobytes())
+        return b"".join(parts)
+
+    def mask_of(self, g, agent, side, observations, infos):
+        info = infos.get(agent) if isinstance(infos, dict) else None
+        return mask_from_source(self.mask_from, observations[agent], info, side.mask_size,
+                                "game %d, step %d" % (g, self.steps[g]), agent, self.np)
+
+    def reset(self, g, seed):
+        observations, infos = self.games[g].reset(seed=int(seed))
+        self.steps[g] = 0
+        self.gone[g] = set()
+        self.views[g] = {}
+        return self.state(g, observations, infos)
+
+    def step(self, g, rows):
+        env = self.games[g]
+        gone = self.gone[g]
+        # PettingZoo's Parallel API: actions for the agents still in the game.
+        actions, at = {}, 0
+        for agent, side in zip(self.agents, self.sides):
+            if agent not in gone:
+                actions[agent] = side.decoder.decode(rows[at:at + side.action_width])
+            at += side.action_width
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        self.steps[g] += 1
+        left = [PLAYS_ON] * len(self.agents)
+        for i, agent in enumerate(self.agents):
+            if agent in gone:
+                continue
+            if terminations.get(agent, False):
+                left[i] = TERMINATED
+            elif truncations.get(agent, False):
+                left[i] = TRUNCATED
+        ended = [agent for i, agent in enumerate(self.agents) if left[i] != PLAYS_ON]
+        gone.update(ended)
+        over = len(gone) == len(self.agents) or not getattr(env, "agents", self.agents)
+        terminated = any(v == TERMINATED for v in left)
+        gained = [0.0 if agent in gone and agent not in ended else float(rewards.get(agent, 0.0))
+                  for agent in self.agents]
+        return self.state(g, observations, infos, gained, over, terminated, left)
+
+
+class PlayerHost:
+    """A scripted player: player(observation, action_mask) -> action for
+    each row of a batch."""
+
+    def __init__(self, settings, player, np):
+        self.np = np
+        self.player = player
+        self.obs_size = int(settings["observation_size"])
+        self.mask_size = int(settings["mask_size"])
+        self.action_width = int(settings["action_width"])
+        self.hello = {"kind": "player"}
+
+    def act(self, payload):
+        np = self.np
+        (n,) = struct.unpack_from("<I", payload)
+        observations = np.frombuffer(payload, np.float32, n * self.obs_size, 4).reshape(n, self.obs_size)
+        at = 4 + 4 * n * self.obs_size
+        masks = None
+        if self.mask_size:
+            masks = np.frombuffer(payload, np.uint8, n * self.mask_size, at).reshape(n, self.mask_size)
+        out = np.zeros((n, self.action_width), np.float32)
+        for i in range(n):
+            action = self.player(observations[i].copy(), None if masks is None else masks[i].copy())
+            out[i] = np.asarray(action, np.float32).ravel()
+        return out.tobytes()

@@ -1,0 +1,393 @@
+#include "catalog/registry.hpp"
+
+#include <sys/stat.h>
+#include <stdexcept>
+
+#include "bridges/plugin/plugin_env.hpp"
+#include "bridges/python/host_hello.hpp"
+#include "bridges/python/python_env_vector.hpp"
+#include "bridges/python/python_game_vector.hpp"
+#include "bridges/python/python_parallel_vector.hpp"
+#include "envs/classic/acrobot.hpp"
+#include "envs/classic/cartpole.hpp"
+#include "envs/classic/mountain_car.hpp"
+#include "envs/classic/mountain_car_continuous.hpp"
+#include "envs/classic/pendulum.hpp"
+#include "envs/env_id.hpp"
+#include "envs/examples/archer.hpp"
+#include "envs/examples/corridor.hpp"
+#include "envs/examples/courier.hpp"
+#include "envs/examples/legal_moves.hpp"
+#include "envs/examples/memory_cue.hpp"
+#include "envs/minatar/minatar_env.hpp"
+#include "envs/mujoco/tasks.hpp"
+#include "envs/observed_vector.hpp"
+#include "games/agent_pattern.hpp"
+#include "catalog/players.hpp"
+#include "games/builtin/connect_four_env.hpp"
+#include "games/builtin/connect_four_game.hpp"
+#include "games/builtin/contest_game.hpp"
+#include "games/builtin/duel_pong.hpp"
+#include "games/builtin/nim_game.hpp"
+#include "games/builtin/signal_game.hpp"
+#include "games/builtin/spread_game.hpp"
+#include "games/side_vector.hpp"
+
+namespace troupe::catalog {
+
+using envs::env_id_parts;
+using envs::env_key_error;
+using envs::env_source;
+using envs::native_env_vector;
+using envs::observed_vector;
+using envs::parse_env_id;
+using envs::vector_as_env;
+using games::agents_matching;
+using games::native_simultaneous_vector;
+using games::native_turn_vector;
+using games::parse_seat;
+using games::seat_vector;
+using games::side_vector;
+using games::specs_of_side;
+
+namespace {
+// An environment whose constructor takes no options.
+template <class Env>
+registry_entry entry(std::string id) {
+  return {std::move(id), [](const env_config&) { return std::unique_ptr<env>(new Env()); }};
+}
+
+// A MinAtar game; the factory passes the run's MinAtar options.
+registry_entry minatar_entry(envs::minatar_env::game which) {
+  return {envs::minatar_env::id_of(which), [which](const env_config& config) {
+            return std::unique_ptr<env>(new envs::minatar_env(which, config.minatar));
+          }};
+}
+
+// Game `id` as an environment: one side of it against env.opponent.
+env_factory one_side_of(const char* id) {
+  return [id](const env_config& options) {
+    env_config config = options;
+    config.id = id;  // whatever id the options came with
+    if (config.versus.seat == "all")
+      throw env_key_error("env.seat", std::string(id) +
+                                          ": all plays every agent of a game, a vector of agents rather than one "
+                                          "environment; one environment is one seat (first, second or alternate)");
+    return std::unique_ptr<env>(new vector_as_env(make_game_side(
+        config, 1, parse_seat(config.versus.seat), [&config](const env_spec& spec) {
+          return builtin_opponents(config.versus.opponent, 1, config, spec, "env.opponent");
+        })));
+  };
+}
+}  // namespace
+
+std::vector<registry_entry> builtin_envs() {
+  std::vector<registry_entry> table = {
+      entry<envs::cartpole>("CartPole-v1"),
+      minatar_entry(envs::minatar_env::game::asterix),
+      minatar_entry(envs::minatar_env::game::breakout),
+      minatar_entry(envs::minatar_env::game::freeway),
+      minatar_entry(envs::minatar_env::game::seaquest),
+      minatar_entry(envs::minatar_env::game::space_invaders),
+      entry<envs::acrobot>("Acrobot-v1"),
+      entry<envs::mountain_car>("MountainCar-v0"),
+      entry<envs::pendulum>("Pendulum-v1"),
+      entry<envs::mountain_car_continuous>("MountainCarContinuous-v0"),
+      entry<envs::examples::corridor>("Example/Corridor-v0"),
+      entry<envs::examples::legal_moves>("Example/LegalMoves-v0"),
+      entry<envs::examples::courier>("Example/Courier-v0"),
+      entry<envs::examples::archer>("Example/Archer-v0"),
+      entry<envs::examples::memory_cue>("Example/MemoryCue-v0"),
+      {games::connect_four_env::id,
+       [](const env_config& config) {
+         return std::unique_ptr<env>(new games::connect_four_env(
+             config.versus.seat, builtin_opponents(config.versus.opponent, 1, env_config{},
+                                                   games::connect_four_game().spec(), "env.opponent")));
+       },
+       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::connect_four_game()); }},
+      {games::duel_pong::id, one_side_of(games::duel_pong::id), {},
+       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::duel_pong()); }},
+      {games::signal_game::id, one_side_of(games::signal_game::id),
+       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::signal_game()); }},
+      {games::spread_game::id, one_side_of(games::spread_game::id), {},
+       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::spread_game()); }},
+      {games::contest_game::id, one_side_of(games::contest_game::id), {},
+       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::contest_game()); }},
+      {games::nim_game::id, one_side_of(games::nim_game::id),
+       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::nim_game()); }},
+  };
+  for (const auto& task : envs::mujoco::tasks()) table.push_back({task.id, task.make});
+  return table;
+}
+
+std::vector<registry_entry>& table() {
+  static std::vector<registry_entry> table = builtin_envs();
+  return table;
+}
+
+const std::vector<registry_entry>& registered_envs() { return table(); }
+
+void register_env(registry_entry entry) {
+  if (is_registered(entry.id))
+    throw std::invalid_argument("environment '" + entry.id + "' is registered already");
+  table().push_back(std::move(entry));
+}
+
+bool is_registered(const std::string& id) {
+  for (const auto& e : registered_envs())
+    if (e.id == id) return true;
+  return false;
+}
+
+std::unique_ptr<env> make_env(const std::string& id) {
+  env_config config;
+  config.id = id;
+  return make_env(config);
+}
+
+std::vector<int> team_agents(const env_config& config, const std::vector<std::string>& names) {
+  if (config.versus.seat != "all" && config.versus.seat != "alternate") return {};
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  for (const auto& pattern : config.versus.team)
+    if (agents_matching({pattern}, names).empty())
+      throw env_key_error("env.team", config.id + ": '" + pattern + "' names none of the game's agents (" + all + ")");
+  return agents_matching(config.versus.team.empty() ? std::vector<std::string>{"*"} : config.versus.team, names);
+}
+
+namespace {
+
+// The agents of a game, or of a vector of games (anything with
+// agent_count, agent_name and agent_spec).
+template <class Game>
+game_agents agents_of(const Game& game) {
+  game_agents agents;
+  for (int a = 0; a < game.agent_count(); ++a) {
+    agents.names.push_back(game.agent_name(a));
+    agents.specs.push_back(game.agent_spec(a));
+  }
+  return agents;
+}
+
+// The side `side` plays of `games` (its team with env.seat all), as a
+// side_vector whose others are played by what `others` makes for their
+// spaces.
+template <class Games>
+std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_config& config, seat_choice side,
+                                    const opponents_for& others) {
+  const game_agents agents = agents_of(*games);
+  const std::vector<int> team = team_agents(config, agents.names);
+  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
+  return std::make_unique<side_vector>(std::move(games), side, others(other), team);
+}
+
+// One seat of turn-based games (alternate: among env.team's agents).
+std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, const env_config& config,
+                                    seat_choice side, const opponents_for& others, const opening_options& opening) {
+  const game_agents agents = agents_of(*games);
+  const std::vector<int> team = team_agents(config, agents.names);
+  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
+  return std::make_unique<seat_vector>(std::move(games), side, others(other), team, opening);
+}
+
+// One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
+// their hosts say, against what `others` makes; `opening` for AEC games.
+std::unique_ptr<env_vector> python_game_side(bridges::python::host_group hosts, const env_config& config, seat_choice side,
+                                             const opponents_for& others, const opening_options& opening = {}) {
+  if (hosts.kind == "parallel")  // its agents move together: no opening
+    return side_of(std::make_unique<bridges::python::python_parallel_vector>(config, std::move(hosts)), config, side, others);
+  return seat_of(std::make_unique<bridges::python::python_game_vector>(config, std::move(hosts)), config, side, others,
+                 opening);
+}
+
+// Environments from outside Troupe, by their id's prefix; null for a
+// registered id.
+std::unique_ptr<env_vector> make_external_vector(const env_config& config, int count) {
+  switch (parse_env_id(config.id).source) {
+    case env_source::python: {
+      // A PettingZoo AEC game is one seat of it against env.opponent.
+      bridges::python::host_group hosts =
+          bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::environments_or_games);
+      if (hosts.kind == "env") return std::make_unique<bridges::python::python_env_vector>(config, std::move(hosts));
+      return python_game_side(std::move(hosts), config, parse_seat(config.versus.seat), [&](const env_spec& spec) {
+        try {
+          return builtin_opponents(config.versus.opponent, count, config, spec, "env.opponent");
+        } catch (const std::invalid_argument& e) {
+          throw env_key_error("env.opponent", e.what());
+        }
+      });
+    }
+    case env_source::gymnasium:
+      return std::make_unique<bridges::python::python_env_vector>(config, count);
+    case env_source::plugin:
+      return bridges::plugin::make_plugin_vector(config, count);
+    case env_source::registered:
+      break;
+  }
+  return nullptr;
+}
+}  // namespace
+
+std::unique_ptr<env> make_env(const env_config& config) {
+  // Selected observations are a vector's business, as are environments from
+  // outside Troupe: a vector of one.
+  if (!config.observe.empty() || parse_env_id(config.id).source != env_source::registered)
+    return std::make_unique<vector_as_env>(make_env_vector(config, 1));
+  const std::string& id = config.id;
+  for (const auto& e : registered_envs())
+    if (e.id == id) return e.make(config);
+  throw env_key_error("env.id", env_id_problem(id));
+}
+
+std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count) {
+  env_config whole = config;
+  whole.observe.clear();
+  std::unique_ptr<env_vector> vector = make_external_vector(whole, count);
+  if (!vector && whole.versus.seat == "all" && is_game(whole.id)) {
+    // Every agent of each game is a row of its own (games/side_vector.hpp).
+    vector = make_game_side(whole, count, seat_choice::all, [&](const env_spec& spec) {
+      return builtin_opponents(whole.versus.opponent, count, whole, spec, "env.opponent");
+    });
+  }
+  if (!vector) {
+    std::vector<std::unique_ptr<env>> envs;
+    for (int i = 0; i < count; ++i) envs.push_back(make_env(whole));
+    vector = std::make_unique<native_env_vector>(std::move(envs));
+  }
+  if (config.observe.empty()) return vector;
+  return std::make_unique<observed_vector>(std::move(vector), config.observe);
+}
+
+int rows_per_env(const env_config& config) {
+  if (config.versus.seat != "all" || !is_game(config.id)) return 1;
+  return int(team_agents(config, game_agents_of(config).names).size());
+}
+
+bool is_turn_based_game(const std::string& id) {
+  if (parse_env_id(id).source == env_source::python) return true;
+  for (const auto& e : registered_envs())
+    if (e.id == id) return bool(e.make_game);
+  return false;
+}
+
+std::string turn_based_games() {
+  std::string names;
+  for (const auto& e : registered_envs())
+    if (e.make_game) names += (names.empty() ? "" : ", ") + e.id;
+  return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC game";
+}
+
+bool is_versus_game(const std::string& id) {
+  if (is_turn_based_game(id)) return true;
+  for (const auto& e : registered_envs())
+    if (e.id == id) return e.make_simultaneous && e.make_simultaneous(env_config{})->agent_count() == 2;
+  return false;
+}
+
+bool is_game(const std::string& id) {
+  if (parse_env_id(id).source == env_source::python) return true;
+  for (const auto& e : registered_envs())
+    if (e.id == id) return e.make_game || e.make_simultaneous;
+  return false;
+}
+
+std::string versus_games() {
+  std::string names;
+  for (const auto& e : registered_envs())
+    if (is_versus_game(e.id)) names += (names.empty() ? "" : ", ") + e.id;
+  return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC or Parallel game";
+}
+
+namespace {
+const registry_entry* simultaneous_entry(const std::string& id) {
+  for (const auto& e : registered_envs())
+    if (e.id == id && e.make_simultaneous) return &e;
+  return nullptr;
+}
+}  // namespace
+
+std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
+                                           const opponents_for& others, const opening_options& opening) {
+  if (const registry_entry* e = simultaneous_entry(config.id)) {
+    std::vector<std::unique_ptr<simultaneous_env>> games;
+    for (int i = 0; i < count; ++i) games.push_back(e->make_simultaneous(config));
+    return side_of(std::make_unique<native_simultaneous_vector>(std::move(games)), config, side, others);
+  }
+  if (parse_env_id(config.id).source == env_source::python)
+    return python_game_side(bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::games), config, side,
+                            others, opening);
+  return seat_of(make_turn_based_vector(config, count), config, side, others, opening);
+}
+
+game_agents game_agents_of(const env_config& config) {
+  if (const registry_entry* e = simultaneous_entry(config.id)) {
+    game_agents agents = agents_of(*e->make_simultaneous(config));
+    agents.simultaneous = true;
+    return agents;
+  }
+  if (parse_env_id(config.id).source == env_source::python) {
+    const bridges::python::host_group hosts = bridges::python::start_environment_hosts(config, 1, bridges::python::host_serves::games);
+    const bridges::python::host_hello hello = bridges::python::read_hello(config.id, hosts.hello);
+    game_agents agents{hello.agents, hello.agent_specs};
+    if (agents.specs.empty()) agents.specs.assign(hello.agents.size(), hello.spec);
+    agents.simultaneous = hosts.kind == "parallel";
+    return agents;
+  }
+  return agents_of(*make_turn_based_vector(config, 1));
+}
+
+env_spec game_spec_of(const env_config& config) { return game_spec_of(config, game_agents_of(config)); }
+
+env_spec game_spec_of(const env_config& config, const game_agents& agents) {
+  if (agents.names.size() < 2)
+    throw env_key_error("env.id", config.id + " is not a game of several agents (those are: " + versus_games() + ")");
+  return *specs_of_side(agents.spec_list(), agents.names, parse_seat(config.versus.seat),
+                        team_agents(config, agents.names))
+              .own;
+}
+
+
+env_config with_playable_seat(env_config config) {
+  if (config.versus.seat != "alternate" || !is_versus_game(config.id)) return config;
+  if (game_agents_of(config).spaces_differ()) config.versus.seat = "first";
+  return config;
+}
+
+std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count) {
+  if (parse_env_id(config.id).source == env_source::python) {
+    bridges::python::host_group hosts = bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::games);
+    if (hosts.kind != "aec")
+      throw env_key_error("env.id", config.id + " made a PettingZoo Parallel game; turn-based (AEC) games only here");
+    return std::make_unique<bridges::python::python_game_vector>(config, std::move(hosts));
+  }
+  for (const auto& e : registered_envs())
+    if (e.id == config.id && e.make_game) {
+      std::vector<std::unique_ptr<turn_based_env>> games;
+      for (int i = 0; i < count; ++i) games.push_back(e.make_game(config));
+      return std::make_unique<native_turn_vector>(std::move(games));
+    }
+  throw env_key_error("env.id", config.id + " is not a turn-based game (those are: " + turn_based_games() + ")");
+}
+
+env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }
+
+std::string env_id_problem(const std::string& id) {
+  env_id_parts parts;
+  try {
+    parts = parse_env_id(id);
+  } catch (const env_key_error& e) {
+    return e.what();
+  }
+  if (parts.source == env_source::plugin) {
+    struct stat info;
+    if (stat(parts.target.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+      return "'" + id + "': no such plugin file " + parts.target;
+  }
+  if (parts.source != env_source::registered || is_registered(id)) return "";
+  std::string known;
+  for (const auto& e : registered_envs()) known += (known.empty() ? "" : ", ") + e.id;
+  return "unknown environment '" + id + "' (registered: " + known +
+         "; or python:MODULE:CALLABLE, gymnasium:ENV_ID, plugin:PATH.so)";
+}
+
+}  // namespace troupe::catalog
