@@ -53,9 +53,10 @@ void python_game_vector::exchange(host_op op, const char* what, const int* games
     r.rewards.resize(agents);
     std::memcpy(r.rewards.data(), at, agents * sizeof(double));
     at += agents * sizeof(double);
-    std::memcpy(&views_[g * views_per_game_], at, views_per_game_ * sizeof(float));
+    // An empty buffer (a game without masks) has no element to point at.
+    if (views_per_game_ > 0) std::memcpy(views_.data() + g * views_per_game_, at, views_per_game_ * sizeof(float));
     at += views_per_game_ * sizeof(float);
-    std::memcpy(&masks_[g * mask_room_], at, mask_room_);
+    if (mask_room_ > 0) std::memcpy(masks_.data() + g * mask_room_, at, mask_room_);
     if (head.to_move >= int(agents))
       throw std::runtime_error("the Python game host named mover " + std::to_string(head.to_move));
     to_move_[g] = head.to_move;

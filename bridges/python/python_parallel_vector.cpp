@@ -53,9 +53,10 @@ void python_parallel_vector::exchange(host_op op, const char* what, const int* g
     r.rewards.resize(n);
     std::memcpy(r.rewards.data(), at, n * sizeof(double));
     at += n * sizeof(double);
-    std::memcpy(&views_[g * views_per_game_], at, view_bytes);
+    // An empty buffer (a game without masks) has no element to point at.
+    if (view_bytes > 0) std::memcpy(views_.data() + g * views_per_game_, at, view_bytes);
     at += view_bytes;
-    std::memcpy(&masks_[g * masks_per_game_], at, mask_bytes);
+    if (mask_bytes > 0) std::memcpy(masks_.data() + g * masks_per_game_, at, mask_bytes);
     r.terminated = head.to_move < 0 && head.terminated;
     r.truncated = head.to_move < 0 && !head.terminated;
     r.left = std::move(head.left);
