@@ -8,7 +8,7 @@
 
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
-#include "actors/pbt_driver.hpp"
+#include "actors/league/pbt_driver.hpp"
 #include "algo/learner.hpp"
 #include "run/config_loader.hpp"
 #include "run/run_directory.hpp"

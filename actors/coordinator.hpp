@@ -12,8 +12,8 @@
 
 #include "actors/messages.hpp"
 #include "actors/run_builder.hpp"
-#include "agents/league.hpp"
-#include "agents/population.hpp"
+#include "agents/league/league.hpp"
+#include "agents/league/population.hpp"
 #include "run/stop_reason.hpp"
 
 namespace troupe::actors {

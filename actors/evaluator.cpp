@@ -9,7 +9,7 @@
 #include <string>
 
 #include "agents/evaluate.hpp"
-#include "agents/match.hpp"
+#include "agents/league/match.hpp"
 #include "catalog/registry.hpp"
 #include "games/routed_opponents.hpp"
 #include "model/checkpoint.hpp"

@@ -10,7 +10,7 @@
 #include "actors/evaluator.hpp"
 #include "actors/messages.hpp"
 #include "actors/model_owner.hpp"
-#include "agents/league.hpp"
+#include "agents/league/league.hpp"
 #include "run/run_config.hpp"
 #include "model/checkpoint.hpp"
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "actors/net/front_door.hpp"
-#include "actors/policy_opponents.hpp"
-#include "agents/population.hpp"
+#include "actors/league/policy_opponents.hpp"
+#include "agents/league/population.hpp"
 #include "algo/hyperparameters.hpp"
 #include "algo/learner.hpp"
 #include "catalog/registry.hpp"

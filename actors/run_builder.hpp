@@ -16,7 +16,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "actors/selfplay_pool.hpp"
+#include "actors/league/selfplay_pool.hpp"
 #include "run/run_config.hpp"
 #include "agents/random_streams.hpp"
 #include "envs/env.hpp"
@@ -72,7 +72,7 @@ struct run_request {
 
 // The policies of request.config as they run (run::plan_policies): their
 // folders in request.run_dir, a population's first hyperparameters drawn
-// (agents/population.hpp), its seat's spaces, and when `resuming` each one's
+// (agents/league/population.hpp), its seat's spaces, and when `resuming` each one's
 // newest checkpoint (the run's own policy: request.resume_from). Throws
 // config_error as plan_policies does, or naming a policy's missing or
 // damaged checkpoint or a seat its spaces cannot play.

@@ -1,6 +1,6 @@
 #pragma once
 // The algorithm's keys that may change while a run trains (population-based
-// training explores them, agents/population.hpp): each is read afresh by
+// training explores them, agents/league/population.hpp): each is read afresh by
 // every update, so a new value takes effect from the next batch. Other keys
 // shape what is already built (the rollouts, the network, the optimiser) or
 // bind it to the run's length.

@@ -2,7 +2,7 @@
 // What a learner has learned, as plain values (algo::learner::export_state):
 // its model's parameter state and its optimiser's state. Population-based
 // training's exploit sends one from the source member's learner to the
-// target's by message (actors/pbt_driver.hpp). Plain C++.
+// target's by message (actors/league/pbt_driver.hpp). Plain C++.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/evaluate.hpp"
-#include "agents/league.hpp"
-#include "agents/match.hpp"
+#include "agents/league/league.hpp"
+#include "agents/league/match.hpp"
 #include "app/commands.hpp"
 #include "app/policy_flags.hpp"
 #include "catalog/registry.hpp"

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "agents/evaluate.hpp"
-#include "agents/match.hpp"
+#include "agents/league/match.hpp"
 #include "agents/policy_overlay.hpp"
 #include "app/commands.hpp"
 #include "catalog/registry.hpp"

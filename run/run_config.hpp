@@ -122,7 +122,7 @@ struct cluster_config {
 
 // selfplay: the learning policy plays a two-player game (envs/
 // turn_based_env.hpp) against itself and its frozen snapshots
-// (agents/league.hpp; docs/multiagent.md).
+// (agents/league/league.hpp; docs/multiagent.md).
 struct selfplay_config {
   bool enabled = false;
   int snapshot_every_updates = 50;  // a snapshot joins the pool every this many updates

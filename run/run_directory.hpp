@@ -24,7 +24,7 @@ struct run_directory {
   std::string summary_file() const { return root + "/summary.json"; }
   std::string curves_file() const { return root + "/curves.png"; }
   std::string tensorboard_dir() const { return root + "/tensorboard"; }
-  // Self-play: league.json and snapshots/ID.pt (actors/selfplay_pool.hpp).
+  // Self-play: league.json and snapshots/ID.pt (actors/league/selfplay_pool.hpp).
   std::string selfplay_dir() const { return root + "/selfplay"; }
   model::checkpoint_store checkpoints(int keep = 1) const { return {root, keep}; }
   // policies: policy NAME's own run directory (config.yaml, metrics.csv,

@@ -1,4 +1,4 @@
-#include "actors/pbt_driver.hpp"
+#include "actors/league/pbt_driver.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -2,7 +2,7 @@
 // Population-based training's driver on the learner's node (docs/pbt.md),
 // an actor of its own. On its own clock it reads every member's totals from
 // its metrics actor, and for each member past its next decision asks the
-// population (agents/population.hpp) what to do. An exploit asks the source
+// population (agents/league/population.hpp) what to do. An exploit asks the source
 // member's learner for a snapshot of what it has learned (parameters,
 // optimiser state, normalisers: a plain value taken between two of its
 // batches) and sends it, with the new hyperparameters, to the member's
@@ -21,7 +21,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/metrics_actor.hpp"
-#include "agents/population.hpp"
+#include "agents/league/population.hpp"
 
 namespace troupe::actors {
 

@@ -14,7 +14,7 @@ namespace troupe::actors {
 
 // `name`: the other policy's, for a viewer ("policy NAME"); `state_size`:
 // its recurrent state per row (0: feed-forward), carried per game and agent
-// across the moves between (agents/opponent_states.hpp).
+// across the moves between (agents/league/opponent_states.hpp).
 std::unique_ptr<games::opponents> policy_opponents(caf::actor_system& sys, predict_service owner,
                                                   std::shared_ptr<predict_lane> lane, const envs::env_spec& spec,
                                                   const std::string& name, int state_size = 0);

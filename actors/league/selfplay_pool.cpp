@@ -1,4 +1,4 @@
-#include "actors/selfplay_pool.hpp"
+#include "actors/league/selfplay_pool.hpp"
 
 #include <filesystem>
 #include <map>
@@ -7,8 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "actors/league/seat_asker.hpp"
 #include "actors/model_owner.hpp"
-#include "agents/opponent_states.hpp"
+#include "agents/league/opponent_states.hpp"
 #include "catalog/players.hpp"
 #include "games/routed_opponents.hpp"
 #include "model/checkpoint.hpp"
@@ -184,9 +185,6 @@ class pool_opponents final : public games::opponents {
         spec_(spec),
         playing_(size_t(games), agents::league::latest),
         share_(spec),
-        obs_(size_t(spec.observation.flat_size())),
-        width_(size_t(spec.action.flat_size())),
-        mask_(size_t(spec.action.choice_count())),
         states_(pool_->state_size()) {}
 
   void play_in(games::turn_based_vector& games) override {
@@ -217,7 +215,7 @@ class pool_opponents final : public games::opponents {
       s = pool_->server_of(id);
     }
     playing_[size_t(game)] = id;
-    if (!players_.count(id)) players_.emplace(id, player{s, predict_client(s->owner, s->lane), id});
+    if (!players_.count(id)) players_.emplace(id, player{s, seat_asker(s->owner, s->lane, spec_), id});
     release_unused();
   }
 
@@ -270,7 +268,6 @@ class pool_opponents final : public games::opponents {
     // Every opponent in play gets its rows in one request; those with a
     // lane all wait at their owners at once, so their forward passes run
     // side by side.
-    std::vector<std::pair<player*, std::vector<int>>> asked;
     for (auto& [id, b] : builtins_) {
       picked_.clear();
       for (int r = 0; r < rows; ++r)
@@ -278,33 +275,20 @@ class pool_opponents final : public games::opponents {
       if (!picked_.empty()) share_.act(*b, picked_, games, agents, observations, masks, actions);
     }
     for (auto& [id, p] : players_) {
-      predict_request& req = p.client.request();
-      std::vector<int> mine = gather(id, games, rows, observations, masks, req.observations, req.action_masks);
-      if (mine.empty()) continue;
-      req.agent_id = 0;
-      req.policy_row = -1;
-      for (size_t i = 0; i < mine.size(); ++i)
-        if (games[mine[i]] == watched_game) req.policy_row = int(i);
-      p.watched_row = req.policy_row;
-      req.rows = int(mine.size());
-      states_.gather(games, agents, mine, req.states);
-      if (p.client.post())
-        asked.emplace_back(&p, std::move(mine));
-      else  // an owner without a lane: by message, now
-        answer(p, mine, games, agents, actions, [&](auto&& on_reply, auto&& on_error) {
-          p.client.ask_and_wait(self_, std::chrono::seconds(60), on_reply, on_error);
-        });
+      picked_.clear();
+      for (int r = 0; r < rows; ++r)
+        if (playing_[size_t(games[r])] == id) picked_.push_back(r);
+      p.asker.ask(games, agents, picked_, observations, masks, states_);
     }
-    // Every posted slot is collected before anything throws: an owner
-    // writes into it until it answers.
-    for (auto& [p, mine] : asked)
-      answer(*p, mine, games, agents, actions,
-             [&](auto&& on_reply, auto&& on_error) { p->client.collect(on_reply, on_error); });
-    if (!failure_.empty()) {
-      const std::string why = std::move(failure_);
-      failure_.clear();
-      throw std::runtime_error(why);
+    // Every owner asked is waited for before anything throws: it writes
+    // into its asker's slot until it answers.
+    std::string failure;
+    for (auto& [id, p] : players_) {
+      const std::string why =
+          p.asker.answer(self_, std::chrono::seconds(60), games, agents, actions, states_, watched_policy_);
+      if (!why.empty() && failure.empty()) failure = "self-play opponent " + std::to_string(id) + " " + why;
     }
+    if (!failure.empty()) throw std::runtime_error(failure);
   }
 
   void end_episode(int game, double learner_return) override {
@@ -314,53 +298,10 @@ class pool_opponents final : public games::opponents {
  private:
   struct player {
     std::shared_ptr<selfplay_pool::server> server;
-    predict_client client;
+    seat_asker asker;
     std::uint64_t id = 0;
-    int watched_row = -1;  // this round's row of the watched game, or -1
   };
 
-  // The rows of games that opponent `id` plays, their observations and
-  // masks appended to `obs` and `legal` (both emptied first).
-  std::vector<int> gather(std::uint64_t id, const int* games, int rows, const float* observations,
-                          const std::uint8_t* masks, std::vector<float>& obs, std::vector<std::uint8_t>& legal) const {
-    std::vector<int> mine;
-    obs.clear();
-    legal.clear();
-    for (int r = 0; r < rows; ++r) {
-      if (playing_[size_t(games[r])] != id) continue;
-      mine.push_back(r);
-      obs.insert(obs.end(), observations + r * obs_, observations + (r + 1) * obs_);
-      if (masks) legal.insert(legal.end(), masks + r * mask_, masks + (r + 1) * mask_);
-    }
-    return mine;
-  }
-
-  // Row i of `moves` is the action of row mine[i] of `actions`.
-  void scatter(const std::vector<int>& mine, const float* moves, float* actions) const {
-    for (size_t i = 0; i < mine.size(); ++i)
-      std::copy(moves + i * width_, moves + (i + 1) * width_, actions + size_t(mine[i]) * width_);
-  }
-
-  // Copies `p`'s answer for rows `mine` into `actions` (and a recurrent
-  // policy's states, of those rows' games and agents), once `wait` has run
-  // one of the two callbacks it is given.
-  template <class Wait>
-  void answer(player& p, const std::vector<int>& mine, const int* games, const int* agents, float* actions,
-              Wait wait) {
-    wait(
-        [&](const predict_reply& reply) {
-          scatter(mine, reply.actions.data(), actions);
-          if (p.watched_row >= 0) watched_policy_ = reply.row_policy;
-          if (states_.state_size() > 0 && reply.states.size() == mine.size() * size_t(states_.state_size()))
-            states_.keep(games, agents, mine, reply.states.data());
-          else if (states_.state_size() > 0 && failure_.empty())
-            failure_ = "self-play opponent " + std::to_string(p.id) + " answered without its recurrent states";
-        },
-        [&](const caf::error& err) {
-          if (failure_.empty())
-            failure_ = "self-play opponent " + std::to_string(p.id) + " did not answer: " + caf::to_string(err);
-        });
-  }
   caf::scoped_actor self_;  // asks an owner without a lane
   std::shared_ptr<selfplay_pool> pool_;
   envs::env_config env_;  // a Python player's interpreter and path
@@ -370,10 +311,8 @@ class pool_opponents final : public games::opponents {
   std::map<int, handed_over> handed_over_;  // games whose drawn player searches them where they are
   std::map<std::uint64_t, player> players_;
   std::map<std::uint64_t, std::unique_ptr<games::opponents>> builtins_;  // built-in players, made when first drawn
-  std::vector<int> picked_;  // one built-in player's rows of a round
+  std::vector<int> picked_;  // one opponent's rows of a round
   games::row_share share_;
-  size_t obs_, width_, mask_;
-  std::string failure_;  // the first opponent that did not answer this round
   std::vector<float> watched_policy_;  // the outputs of the watched game's last move by a policy
   agents::opponent_states states_;     // a recurrent league's, per game and agent
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Self-play's pool on the learner's node: the league (agents/league.hpp)
+// Self-play's pool on the learner's node: the league (agents/league/league.hpp)
 // and a model-owner per snapshot. A snapshot is a frozen copy of the
 // learner's parameters (copied inside their critical section, so it is one
 // version; frozen, so no update ever reaches it), served by a model-owner
@@ -22,7 +22,7 @@
 #include <unordered_map>
 
 #include "actors/predict_client.hpp"
-#include "agents/league.hpp"
+#include "agents/league/league.hpp"
 #include "games/seat_vector.hpp"
 #include "model/shared_model.hpp"
 #include "run/run_config.hpp"

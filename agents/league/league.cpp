@@ -1,4 +1,4 @@
-#include "agents/league.hpp"
+#include "agents/league/league.hpp"
 
 #include <cmath>
 #include <stdexcept>

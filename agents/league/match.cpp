@@ -1,4 +1,4 @@
-#include "agents/match.hpp"
+#include "agents/league/match.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "agents/evaluate.hpp"
-#include "agents/opponent_states.hpp"
+#include "agents/league/opponent_states.hpp"
 #include "catalog/registry.hpp"
 
 namespace troupe::agents {

@@ -29,7 +29,7 @@ std::pair<double, double> wilson_interval(int successes, int n, double z = 1.96)
 // run's policy): actions sampled from its policy (or its most likely ones
 // with `greedy`), each game from a stream seeded at its episode's start. A
 // recurrent model carries a state per game and agent it moves for
-// (agents/opponent_states.hpp).
+// (agents/league/opponent_states.hpp).
 // `watch`, when set, sees every move it makes: the policy's outputs, the
 // action and the mask (null without one), as a viewer's panel shows them.
 using move_watcher = std::function<void(const float* policy, const float* action, const std::uint8_t* legal)>;

@@ -1,4 +1,4 @@
-#include "agents/opponent_states.hpp"
+#include "agents/league/opponent_states.hpp"
 
 #include <algorithm>
 

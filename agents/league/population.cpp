@@ -1,4 +1,4 @@
-#include "agents/population.hpp"
+#include "agents/league/population.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
-#include "actors/policy_opponents.hpp"
+#include "actors/league/policy_opponents.hpp"
 #include "algo/learner.hpp"
 #include "tests/loop_rounds.hpp"
 

@@ -76,7 +76,7 @@ TEST_CASE("Nim3-v0 self-play: a snapshot plays both other seats; the league and 
 TEST_CASE("Nim3-v0 self-play with a GRU policy: each snapshot carries its own state per seat; it learns to beat random") {
   // The snapshots and the latest parameters play two seats each game, each
   // seat with its own recurrent state across the moves between
-  // (agents/opponent_states.hpp). Random players score 0.03 / 0.03 / -0.06;
+  // (agents/league/opponent_states.hpp). Random players score 0.03 / 0.03 / -0.06;
   // seeds 1-3 of this run scored 0.39 or more from every seat.
   const std::string config = std::string(TROUPE_SOURCE_DIR) + "/configs/nim3.yaml";
   const std::string dir = fresh_dir("e2e_nim3_gru_selfplay");

@@ -159,7 +159,7 @@ TEST_CASE("policies: what cannot run is refused, naming the key and why") {
   CHECK(policies_error("run: {name: a}\nenv: {id: ConnectFour-v0}\nagents: {count: 1}\n" + two)
             .find("key 'agents.count': 1 agent for 2 policies") != std::string::npos);
   // A recurrent policy may play another (its state carried across the
-  // other seat's moves: agents/opponent_states.hpp).
+  // other seat's moves: agents/league/opponent_states.hpp).
   CHECK(policies_error(base + "policies: {a: {agents: [player_0]}, b: {agents: [player_1], model: {recurrent: {kind: lstm}}}}\n") == "");
   // One policy naming one agent is fine: the other seat is env.opponent's.
   CHECK(policies_error(base + "policies: {a: {agents: [player_1]}}\n") == "");

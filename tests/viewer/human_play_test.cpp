@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/match.hpp"
+#include "agents/league/match.hpp"
 #include "app/human_play.hpp"
 #include "envs/env_vector.hpp"
 #include "games/builtin/connect_four_game.hpp"

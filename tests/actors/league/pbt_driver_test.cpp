@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "actors/errors.hpp"
-#include "actors/pbt_driver.hpp"
+#include "actors/league/pbt_driver.hpp"
 #include "algo/learner.hpp"
 #include "tests/actors/learner_snapshot.hpp"
 #include "tests/algo/ppo_algo_config.hpp"

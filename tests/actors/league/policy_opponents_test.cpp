@@ -1,4 +1,4 @@
-// actors/policy_opponents.hpp: another policy of the run playing seats
+// actors/league/policy_opponents.hpp: another policy of the run playing seats
 // through its model-owner. A recurrent one carries a state per game and
 // agent across the moves between, as a learning agent carries its own.
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "actors/model_owner.hpp"
-#include "actors/policy_opponents.hpp"
+#include "actors/league/policy_opponents.hpp"
 #include "catalog/registry.hpp"
 #include "model/net_spec.hpp"
 #include "model/shared_model.hpp"

@@ -1,4 +1,4 @@
-// actors/selfplay_pool.hpp: snapshots are one version of the learner's
+// actors/league/selfplay_pool.hpp: snapshots are one version of the learner's
 // parameters, frozen, served by owners of their own; the pool's files and
 // ratings come back on resume.
 #include <doctest/doctest.h>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "actors/model_owner.hpp"
-#include "actors/selfplay_pool.hpp"
+#include "actors/league/selfplay_pool.hpp"
 #include "games/builtin/connect_four_game.hpp"
 #include "run/config_loader.hpp"
 #include "tests/temp_files.hpp"

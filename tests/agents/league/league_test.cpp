@@ -1,4 +1,4 @@
-// agents/league.hpp: self-play's pool and Elo ratings, without actors.
+// agents/league/league.hpp: self-play's pool and Elo ratings, without actors.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "agents/league.hpp"
+#include "agents/league/league.hpp"
 
 using namespace troupe;
 using agents::league;

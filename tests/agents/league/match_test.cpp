@@ -1,11 +1,11 @@
-// agents/match.hpp: a policy against an opponent, seat by seat.
+// agents/league/match.hpp: a policy against an opponent, seat by seat.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <tuple>
 #include <vector>
 
-#include "agents/match.hpp"
+#include "agents/league/match.hpp"
 #include "catalog/registry.hpp"
 #include "catalog/players.hpp"
 #include "model/net_spec.hpp"

@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "agents/population.hpp"
+#include "agents/league/population.hpp"
 
 using troupe::agents::hyperparams;
 using troupe::agents::population;
