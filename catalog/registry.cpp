@@ -8,29 +8,15 @@
 #include "bridges/python/python_env_vector.hpp"
 #include "bridges/python/python_game_vector.hpp"
 #include "bridges/python/python_parallel_vector.hpp"
-#include "envs/classic/acrobot.hpp"
-#include "envs/classic/cartpole.hpp"
-#include "envs/classic/mountain_car.hpp"
-#include "envs/classic/mountain_car_continuous.hpp"
-#include "envs/classic/pendulum.hpp"
+#include "envs/classic/classic_envs.hpp"
 #include "envs/env_id.hpp"
-#include "envs/examples/archer.hpp"
-#include "envs/examples/corridor.hpp"
-#include "envs/examples/courier.hpp"
-#include "envs/examples/legal_moves.hpp"
-#include "envs/examples/memory_cue.hpp"
-#include "envs/minatar/minatar_env.hpp"
+#include "envs/examples/example_envs.hpp"
+#include "envs/minatar/minatar_envs.hpp"
 #include "envs/mujoco/tasks.hpp"
 #include "envs/observed_vector.hpp"
 #include "games/agent_pattern.hpp"
 #include "catalog/players.hpp"
-#include "games/builtin/connect_four_env.hpp"
-#include "games/builtin/connect_four_game.hpp"
-#include "games/builtin/contest_game.hpp"
-#include "games/builtin/duel_pong.hpp"
-#include "games/builtin/nim_game.hpp"
-#include "games/builtin/signal_game.hpp"
-#include "games/builtin/spread_game.hpp"
+#include "games/builtin/builtin_games.hpp"
 #include "games/side_vector.hpp"
 
 namespace troupe::catalog {
@@ -51,26 +37,13 @@ using games::side_vector;
 using games::specs_of_side;
 
 namespace {
-// An environment whose constructor takes no options.
-template <class Env>
-registry_entry entry(std::string id) {
-  return {std::move(id), [](const env_config&) { return std::unique_ptr<env>(new Env()); }};
-}
-
-// A MinAtar game; the factory passes the run's MinAtar options.
-registry_entry minatar_entry(envs::minatar_env::game which) {
-  return {envs::minatar_env::id_of(which), [which](const env_config& config) {
-            return std::unique_ptr<env>(new envs::minatar_env(which, config.minatar));
-          }};
-}
-
 // Game `id` as an environment: one side of it against env.opponent.
-env_factory one_side_of(const char* id) {
-  return [id](const env_config& options) {
+env_factory one_side_of(std::string id) {
+  return [id = std::move(id)](const env_config& options) {
     env_config config = options;
     config.id = id;  // whatever id the options came with
     if (config.versus.seat == "all")
-      throw env_key_error("env.seat", std::string(id) +
+      throw env_key_error("env.seat", id +
                                           ": all plays every agent of a game, a vector of agents rather than one "
                                           "environment; one environment is one seat (first, second or alternate)");
     return std::unique_ptr<env>(new vector_as_env(make_game_side(
@@ -81,41 +54,21 @@ env_factory one_side_of(const char* id) {
 }
 }  // namespace
 
+// Each family's table, in the order `troupe envs` lists them: adding an
+// environment edits its family's file, and only a new family edits this one.
 std::vector<registry_entry> builtin_envs() {
-  std::vector<registry_entry> table = {
-      entry<envs::cartpole>("CartPole-v1"),
-      minatar_entry(envs::minatar_env::game::asterix),
-      minatar_entry(envs::minatar_env::game::breakout),
-      minatar_entry(envs::minatar_env::game::freeway),
-      minatar_entry(envs::minatar_env::game::seaquest),
-      minatar_entry(envs::minatar_env::game::space_invaders),
-      entry<envs::acrobot>("Acrobot-v1"),
-      entry<envs::mountain_car>("MountainCar-v0"),
-      entry<envs::pendulum>("Pendulum-v1"),
-      entry<envs::mountain_car_continuous>("MountainCarContinuous-v0"),
-      entry<envs::examples::corridor>("Example/Corridor-v0"),
-      entry<envs::examples::legal_moves>("Example/LegalMoves-v0"),
-      entry<envs::examples::courier>("Example/Courier-v0"),
-      entry<envs::examples::archer>("Example/Archer-v0"),
-      entry<envs::examples::memory_cue>("Example/MemoryCue-v0"),
-      {games::connect_four_env::id,
-       [](const env_config& config) {
-         return std::unique_ptr<env>(new games::connect_four_env(
-             config.versus.seat, builtin_opponents(config.versus.opponent, 1, env_config{},
-                                                   games::connect_four_game().spec(), "env.opponent")));
-       },
-       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::connect_four_game()); }},
-      {games::duel_pong::id, one_side_of(games::duel_pong::id), {},
-       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::duel_pong()); }},
-      {games::signal_game::id, one_side_of(games::signal_game::id),
-       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::signal_game()); }},
-      {games::spread_game::id, one_side_of(games::spread_game::id), {},
-       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::spread_game()); }},
-      {games::contest_game::id, one_side_of(games::contest_game::id), {},
-       [](const env_config&) { return std::unique_ptr<simultaneous_env>(new games::contest_game()); }},
-      {games::nim_game::id, one_side_of(games::nim_game::id),
-       [](const env_config&) { return std::unique_ptr<turn_based_env>(new games::nim_game()); }},
-  };
+  std::vector<registry_entry> table;
+  for (auto* family : {envs::classic_envs, envs::minatar_envs, envs::examples::example_envs})
+    for (auto& e : family()) table.push_back({std::move(e.id), std::move(e.make)});
+  for (auto& game : games::builtin_games()) {
+    env_factory side = one_side_of(game.id);
+    if (game.make_side_env)
+      side = [make_game = game.make_game, make_side = game.make_side_env](const env_config& config) {
+        return make_side(config, builtin_opponents(config.versus.opponent, 1, env_config{},
+                                                   make_game(config)->spec(), "env.opponent"));
+      };
+    table.push_back({game.id, std::move(side), std::move(game.make_game), std::move(game.make_simultaneous)});
+  }
   for (const auto& task : envs::mujoco::tasks()) table.push_back({task.id, task.make});
   return table;
 }

@@ -1,6 +1,8 @@
 #pragma once
-// Environments by id. Adding an environment adds one line to the table in
-// registry.cpp; nothing else changes. Ids with a prefix name environments
+// Environments by id. Each family lists its own (envs/classic/classic_envs.hpp,
+// envs/minatar/minatar_envs.hpp, envs/mujoco/tasks.hpp,
+// envs/examples/example_envs.hpp, games/builtin/builtin_games.hpp): adding an
+// environment edits its family's table; nothing else changes. Ids with a prefix name environments
 // from outside Troupe (envs/env_id.hpp): python:MODULE:CALLABLE and
 // gymnasium:ENV_ID run in Python processes of their own (bridges/python/),
 // plugin:PATH.so is a compiled plugin (bridges/plugin/).
@@ -11,8 +13,10 @@
 
 #include "envs/env.hpp"
 #include "envs/env_config.hpp"
+#include "envs/env_entry.hpp"
 #include "envs/env_error.hpp"
 #include "envs/env_vector.hpp"
+#include "games/builtin/builtin_games.hpp"
 #include "games/seat_vector.hpp"
 #include "games/simultaneous_env.hpp"
 #include "games/turn_based_vector.hpp"
@@ -31,10 +35,9 @@ using games::simultaneous_env;
 using games::turn_based_env;
 using games::turn_based_vector;
 
-using env_factory = std::function<std::unique_ptr<env>(const env_config&)>;
-
-using game_factory = std::function<std::unique_ptr<turn_based_env>(const env_config&)>;
-using simultaneous_factory = std::function<std::unique_ptr<simultaneous_env>(const env_config&)>;
+using envs::env_factory;
+using games::game_factory;
+using games::simultaneous_factory;
 
 struct registry_entry {
   std::string id;
@@ -49,7 +52,7 @@ struct registry_entry {
 const std::vector<registry_entry>& registered_envs();
 
 // Adds an environment at start-up, before any agent runs (a program that
-// embeds Troupe, or a test); the table in registry.cpp is the usual place.
+// embeds Troupe, or a test); a family's table is the usual place.
 void register_env(registry_entry entry);
 
 // Throws env_key_error (envs/env_error.hpp) naming the key and the reason when

@@ -9,8 +9,8 @@
 // An environment is its dynamics; envs/episode_env.hpp keeps the spec, the
 // state, the step count with the time limit, and the reset generator. Here:
 // named constants, the spec, how an episode starts, what a step does, what is
-// observed, and (optionally) render. One line in catalog/registry.cpp's table
-// makes it known to every runner.
+// observed, and (optionally) render. One line in envs/examples/example_envs.cpp's
+// table makes it known to every runner.
 #include <algorithm>
 #include <random>
 

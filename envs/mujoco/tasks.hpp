@@ -1,7 +1,7 @@
 #pragma once
 // The MuJoCo tasks, Gymnasium 0.29.1's v4 definitions under v4's ids: each
 // with its keyword arguments (task_options.hpp) and its factory. The
-// registry (catalog/registry.cpp) registers them; the config loader checks
+// catalog (catalog/registry.cpp) gathers them; the config loader checks
 // env.mujoco against their arguments; `troupe envs --describe` lists them.
 #include <functional>
 #include <memory>
