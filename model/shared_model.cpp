@@ -211,7 +211,12 @@ std::optional<std::uint64_t> apply_gradients(shared_model& model,
     torch::NoGradGuard no_grad;
     torch::Tensor before;
     if (delta) before = flat_on_host(model);  // a copy
-    model.flat.mutable_grad() = gradient.reshape(model.flat.sizes());
+    // Copied into the model's own buffer rather than aliased: a caller's
+    // tensor is then never held past the call, nor freed by the next
+    // caller's update on another thread.
+    torch::Tensor& grad = model.flat.mutable_grad();
+    if (!grad.defined()) grad = torch::empty_like(model.flat);
+    grad.copy_(gradient.reshape(model.flat.sizes()));
     const bool stepped = step_by_hand && (adam_step_by_hand(optimizer, model.flat, model.flat.grad()) ||
                                           rmsprop_step_by_hand(optimizer, model.flat, model.flat.grad()));
     if (!stepped) optimizer.step();
