@@ -14,7 +14,11 @@
 #include <memory>
 #include <string>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/frames.hpp"
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
 #include "actors/predict_client.hpp"
 #include "envs/env_config.hpp"
 #include "games/seat_vector.hpp"

@@ -10,7 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
+#include "actors/messages/network.hpp"
+#include "actors/messages/predict.hpp"
 #include "actors/run_builder.hpp"
 #include "agents/league/league.hpp"
 #include "agents/league/population.hpp"

@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
 #include "envs/env_config.hpp"
 #include "model/checkpoint.hpp"
 #include "model/shared_model.hpp"

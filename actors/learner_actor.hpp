@@ -31,7 +31,10 @@
 #include <memory>
 #include <vector>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/learning.hpp"
+#include "actors/messages/pbt.hpp"
 #include "actors/metrics_actor.hpp"
 #include "algo/trainer.hpp"
 #include "model/replica_clock.hpp"

@@ -7,8 +7,12 @@
 #include <memory>
 #include <string>
 
+#include <caf/all.hpp>
+
 #include "actors/evaluator.hpp"
-#include "actors/messages.hpp"
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
+#include "actors/messages/pbt.hpp"
 #include "actors/model_owner.hpp"
 #include "agents/league/league.hpp"
 #include "run/run_config.hpp"

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/predict.hpp"
 #include "actors/predict_lane.hpp"
 #include "run/run_config.hpp"
 #include "model/shared_model.hpp"

@@ -10,7 +10,9 @@
 #include <memory>
 #include <utility>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/predict.hpp"
 #include "actors/predict_lane.hpp"
 
 namespace troupe::actors {

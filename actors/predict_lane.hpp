@@ -24,7 +24,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/predict.hpp"
 
 namespace troupe::actors {
 

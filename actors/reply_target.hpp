@@ -6,7 +6,9 @@
 // in it; the reply courier (actors/reply_courier.hpp) sends it.
 #include <utility>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/predict.hpp"
 #include "actors/predict_lane.hpp"
 
 namespace troupe::actors {

@@ -8,8 +8,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <caf/all.hpp>
+
 #include "bench/inference_bench.hpp"
-#include "actors/messages.hpp"
+#include "actors/actor_system_setup.hpp"
+#include "actors/messages/atoms.hpp"
 #include "app/commands.hpp"
 #include "run/config_loader.hpp"
 #include "model/compute_runtime.hpp"

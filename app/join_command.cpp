@@ -8,10 +8,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <caf/all.hpp>
+
 #include "actors/net/network_setup.hpp"
 #include "actors/cluster/worker.hpp"
 #include "run/config_loader.hpp"
-#include "actors/messages.hpp"
+#include "actors/actor_system_setup.hpp"
+#include "actors/messages/atoms.hpp"
 #include "app/commands.hpp"
 #include "app/interrupts.hpp"
 #include "app/teardown_watchdog.hpp"

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actors/net/network_setup.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "algo/hyperparameters.hpp"
 #include "actors/net/token.hpp"
 #include "run/config_loader.hpp"

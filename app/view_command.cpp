@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actors/frames/frame_stream.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/net/network_setup.hpp"
 #include "actors/errors.hpp"
 #include "app/commands.hpp"

@@ -25,11 +25,16 @@
 #include <string>
 #include <vector>
 
+#include <caf/all.hpp>
+
 #include "actors/agent_actor.hpp"
 #include "actors/cluster/message_checks.hpp"
 #include "actors/frames/frame_hub.hpp"
 #include "actors/learner_actor.hpp"
-#include "actors/messages.hpp"
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
+#include "actors/messages/network.hpp"
+#include "actors/messages/predict.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"
 

@@ -8,7 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "actors/messages.hpp"
+#include <caf/all.hpp>
+
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
+#include "actors/messages/network.hpp"
+#include "actors/messages/predict.hpp"
 
 namespace troupe::actors {
 

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "actors/frames/frame_hub.hpp"
+#include "actors/messages/network.hpp"
 #include "run/run_config.hpp"
 
 namespace troupe::actors {

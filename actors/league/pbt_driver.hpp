@@ -18,8 +18,11 @@
 #include <string>
 #include <vector>
 
+#include <caf/all.hpp>
+
 #include "actors/learner_actor.hpp"
-#include "actors/messages.hpp"
+#include "actors/messages/metrics.hpp"
+#include "actors/messages/pbt.hpp"
 #include "actors/metrics_actor.hpp"
 #include "agents/league/population.hpp"
 

@@ -26,17 +26,18 @@
 #include <cstdint>
 #include <string>
 
+#include <caf/all.hpp>
 #include <caf/io/all.hpp>
 #include <caf/openssl/all.hpp>
 
-#include "actors/messages.hpp"
+#include "actors/messages/network.hpp"
 #include "run/run_config.hpp"
 
 namespace troupe::actors {
 
 struct front_door {
   std::uint16_t port = 0;  // where the world connects
-  caf::actor broker;       // stop_atom: answers door_counts (messages.hpp) and closes
+  caf::actor broker;       // stop_atom: answers door_counts (actors/messages/network.hpp) and closes
 };
 
 // Listens on host:port (0: a free port) and relays to 127.0.0.1:upstream_port.

@@ -2,10 +2,11 @@
 // do not back costs a node next to nothing (actors/byte_vector_field.hpp).
 #include <doctest/doctest.h>
 
+#include <caf/all.hpp>
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
 
-#include "actors/messages.hpp"
+#include "actors/messages/learning.hpp"
 
 using namespace troupe;
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "actors/coordinator.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/metrics_actor.hpp"
 
 using namespace troupe;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "actors/evaluator.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "model/checkpoint.hpp"
 #include "model/shared_model_impl.hpp"
 #include "tests/torch_checks.hpp"

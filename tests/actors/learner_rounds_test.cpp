@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "actors/actor_system_setup.hpp"
 #include "actors/learner_actor.hpp"
 
 using namespace troupe;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "actors/errors.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/model_owner.hpp"
 #include "actors/predict_client.hpp"
 #include "actors/reply_courier.hpp"

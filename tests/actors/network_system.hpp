@@ -4,11 +4,13 @@
 // make one per node they need.
 #include <memory>
 
+#include <caf/all.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
 #include "actors/net/network_setup.hpp"
-#include "actors/messages.hpp"
+#include "actors/actor_system_setup.hpp"
+#include "actors/messages/atoms.hpp"
 
 namespace troupe::tests {
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/learner_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/model_owner.hpp"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "actors/errors.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/predict_lane.hpp"
 
 using namespace troupe;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "actors/learner_actor.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "model/replica_clock.hpp"
 #include "model/shared_model_impl.hpp"
 #include "model/staleness_bound.hpp"

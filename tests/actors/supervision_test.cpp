@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "actors/coordinator.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "catalog/registry.hpp"
 #include "envs/classic/cartpole.hpp"
 

@@ -4,13 +4,18 @@
 // it. The seeds are kept in the tree, and the corpus test replays them.
 #include <doctest/doctest.h>
 
+#include <caf/all.hpp>
 #include <caf/binary_serializer.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
-#include "actors/messages.hpp"
+#include "actors/messages/frames.hpp"
+#include "actors/messages/learning.hpp"
+#include "actors/messages/metrics.hpp"
+#include "actors/messages/network.hpp"
+#include "actors/messages/predict.hpp"
 #include "algo/learner.hpp"
 #include "model/checkpoint_file.hpp"
 

@@ -129,7 +129,7 @@ troupe::algo::rollout shaped_rollout(std::uint32_t agent, int steps, int envs, s
 }
 
 // One garbage instance of every message type of every protocol in
-// actors/messages.hpp, and of the system messages BASP carries.
+// actors/messages/, and of the system messages BASP carries.
 std::vector<std::pair<std::string, caf::message>> every_message(std::uint32_t agent) {
   std::vector<std::pair<std::string, caf::message>> out;
   auto add = [&](std::string name, caf::message m) { out.emplace_back(std::move(name), std::move(m)); };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "actors/cluster/gateway.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/net/token.hpp"
 #include "games/seat_vector.hpp"
 

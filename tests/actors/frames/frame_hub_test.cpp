@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "actors/coordinator.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/frames/frame_hub.hpp"
 #include "actors/frames/frame_stream.hpp"
 #include "actors/frames/frame_subscriber.hpp"

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "actors/errors.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/league/pbt_driver.hpp"
 #include "algo/learner.hpp"
 #include "tests/actors/learner_snapshot.hpp"

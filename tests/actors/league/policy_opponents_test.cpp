@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "actors/model_owner.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/league/policy_opponents.hpp"
 #include "catalog/registry.hpp"
 #include "model/net_spec.hpp"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/errors.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/league/seat_asker.hpp"
 #include "catalog/registry.hpp"
 

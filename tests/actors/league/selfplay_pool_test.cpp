@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "actors/model_owner.hpp"
+#include "actors/actor_system_setup.hpp"
 #include "actors/league/selfplay_pool.hpp"
 #include "games/builtin/connect_four_game.hpp"
 #include "run/config_loader.hpp"
