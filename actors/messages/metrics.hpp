@@ -107,6 +107,7 @@ typename Inspector::result_type inspect(Inspector& f, evaluation_report& x) {
 
 CAF_BEGIN_TYPE_ID_BLOCK(troupe_metrics, troupe::actors::type_id_ranges::metrics)
   CAF_ADD_TYPE_ID(troupe_metrics, (troupe::actors::episode_report))
+  CAF_ADD_TYPE_ID(troupe_metrics, (troupe::actors::node_stats))
   CAF_ADD_TYPE_ID(troupe_metrics, (troupe::actors::metrics_totals))
   CAF_ADD_TYPE_ID(troupe_metrics, (troupe::actors::stop_request))
   CAF_ADD_TYPE_ID(troupe_metrics, (troupe::actors::evaluation_report))
