@@ -81,15 +81,13 @@ struct metrics_state {
 using metrics_impl = metrics_actor::extend<caf::reacts_to<caf::tick_atom>>;
 using metrics_pointer = metrics_impl::stateful_pointer<metrics_state>;
 
-inline double run_seconds(const metrics_config& c) {
-  return c.resumed.wall_seconds +
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
-}
-
 // This segment's time alone (an evaluation's share is of it).
 inline double segment_seconds(const metrics_config& c) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
 }
+
+// The run's time: earlier segments' and this one's.
+inline double run_seconds(const metrics_config& c) { return c.resumed.wall_seconds + segment_seconds(c); }
 
 // The steps run.stop.env_steps counts: every policy's.
 inline std::int64_t run_env_steps(const metrics_state& st) {

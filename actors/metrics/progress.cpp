@@ -27,7 +27,6 @@ std::string format_number(double value) {
 void open_logs(metrics_state& st) {
   const metrics_config& config = st.config;
   if (!config.csv_path.empty()) {
-    // A resumed run continues its metrics.csv; a fresh one starts it anew.
     std::ifstream existing(config.csv_path);
     const bool resumed = config.resumed.segment > 0 || config.resumed.env_steps > 0;
     const bool append =
