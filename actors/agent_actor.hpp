@@ -21,7 +21,7 @@
 #include "actors/messages/metrics.hpp"
 #include "actors/predict_client.hpp"
 #include "envs/env_config.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 #include "run/run_config.hpp"
 
 namespace troupe::actors {

@@ -11,7 +11,6 @@
 #include "catalog/registry.hpp"
 #include "envs/env_vector.hpp"
 #include "games/seat_vector.hpp"
-#include "games/side_vector.hpp"
 #include "model/compute_runtime.hpp"
 #include "run/config_loader.hpp"
 #include "run/trained_model.hpp"
@@ -184,7 +183,8 @@ void play_against(const std::string& target, bool best, const std::string& polic
                        side->spec().action.describe());
   // A simultaneous game does not wait for the person: it moves on at the
   // window's rate with the keys they hold.
-  const bool real_time = dynamic_cast<const games::side_vector*>(side.get()) != nullptr;
+  const auto* seats = dynamic_cast<const games::seat_vector*>(side.get());
+  const bool real_time = seats && !seats->games().turn_based();
   envs::vector_as_env seat_env(std::move(side));
   human_policy you(seat_env, opts.seed, real_time ? human_policy::pace::real_time : human_policy::pace::turns);
   you.set_policy_seat(policy_seat);

@@ -4,7 +4,7 @@
 // uniformly drawn legal move, any game); `alphabeta:DEPTH` (DEPTH 1 to 8,
 // ties broken at random): for Connect Four its own search, for a Python AEC
 // game a search of the mover's rewards in copies of the game
-// (turn_based_vector::search_moves); for DuelPong-v0 `track` (its paddle
+// (game_vector::search_moves); for DuelPong-v0 `track` (its paddle
 // follows the ball); for Contest-v0 `split` (a team whose two agents take a
 // landmark each); and a scripted player written in Python,
 // `python:MODULE:CALLABLE` (bridges/python/python_player.hpp). The players
@@ -13,7 +13,7 @@
 #include <string>
 
 #include "envs/env_config.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::catalog {
 

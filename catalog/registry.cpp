@@ -7,7 +7,6 @@
 #include "bridges/python/host_hello.hpp"
 #include "bridges/python/python_env_vector.hpp"
 #include "bridges/python/python_game_vector.hpp"
-#include "bridges/python/python_parallel_vector.hpp"
 #include "envs/classic/classic_envs.hpp"
 #include "envs/env_id.hpp"
 #include "envs/examples/example_envs.hpp"
@@ -17,7 +16,7 @@
 #include "games/agent_pattern.hpp"
 #include "catalog/players.hpp"
 #include "games/builtin/builtin_games.hpp"
-#include "games/side_vector.hpp"
+#include "games/seat_vector.hpp"
 
 namespace troupe::catalog {
 
@@ -29,11 +28,9 @@ using envs::observed_vector;
 using envs::parse_env_id;
 using envs::vector_as_env;
 using games::agents_matching;
-using games::native_simultaneous_vector;
-using games::native_turn_vector;
+using games::native_game_vector;
 using games::parse_seat;
 using games::seat_vector;
-using games::side_vector;
 using games::specs_of_side;
 
 namespace {
@@ -122,35 +119,17 @@ game_agents agents_of(const Game& game) {
   return agents;
 }
 
-// The side `side` plays of `games` (its team with env.seat all), as a
-// side_vector whose others are played by what `others` makes for their
-// spaces.
-template <class Games>
-std::unique_ptr<env_vector> side_of(std::unique_ptr<Games> games, const env_config& config, seat_choice side,
-                                    const opponents_for& others) {
+// The side `side` plays of `games` (its team with env.seat all; with
+// alternate, among env.team's agents), its others played by what `others`
+// makes for their spaces. A turn-based game's training episodes may open
+// at random; a simultaneous game ignores `opening` (selfplay.random_opening).
+std::unique_ptr<env_vector> seat_of(std::unique_ptr<game_vector> games, const env_config& config, seat_choice side,
+                                    const opponents_for& others, const opening_options& opening = {}) {
   const game_agents agents = agents_of(*games);
   const std::vector<int> team = team_agents(config, agents.names);
   const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
-  return std::make_unique<side_vector>(std::move(games), side, others(other), team);
-}
-
-// One seat of turn-based games (alternate: among env.team's agents).
-std::unique_ptr<env_vector> seat_of(std::unique_ptr<turn_based_vector> games, const env_config& config,
-                                    seat_choice side, const opponents_for& others, const opening_options& opening) {
-  const game_agents agents = agents_of(*games);
-  const std::vector<int> team = team_agents(config, agents.names);
-  const env_spec other = *specs_of_side(agents.spec_list(), agents.names, side, team).other;
-  return std::make_unique<seat_vector>(std::move(games), side, others(other), team, opening);
-}
-
-// One side of Python games, AEC (turn-based) or Parallel (simultaneous) as
-// their hosts say, against what `others` makes; `opening` for AEC games.
-std::unique_ptr<env_vector> python_game_side(bridges::python::host_group hosts, const env_config& config, seat_choice side,
-                                             const opponents_for& others, const opening_options& opening = {}) {
-  if (hosts.kind == "parallel")  // its agents move together: no opening
-    return side_of(std::make_unique<bridges::python::python_parallel_vector>(config, std::move(hosts)), config, side, others);
-  return seat_of(std::make_unique<bridges::python::python_game_vector>(config, std::move(hosts)), config, side, others,
-                 opening);
+  const opening_options opens = games->turn_based() ? opening : opening_options{};
+  return std::make_unique<seat_vector>(std::move(games), side, others(other), team, opens);
 }
 
 // Environments from outside Troupe, by their id's prefix; null for a
@@ -162,7 +141,8 @@ std::unique_ptr<env_vector> make_external_vector(const env_config& config, int c
       bridges::python::host_group hosts =
           bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::environments_or_games);
       if (hosts.kind == "env") return std::make_unique<bridges::python::python_env_vector>(config, std::move(hosts));
-      return python_game_side(std::move(hosts), config, parse_seat(config.versus.seat), [&](const env_spec& spec) {
+      auto games = std::make_unique<bridges::python::python_game_vector>(config, std::move(hosts));
+      return seat_of(std::move(games), config, parse_seat(config.versus.seat), [&](const env_spec& spec) {
         try {
           return builtin_opponents(config.versus.opponent, count, config, spec, "env.opponent");
         } catch (const std::invalid_argument& e) {
@@ -197,7 +177,7 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
   whole.observe.clear();
   std::unique_ptr<env_vector> vector = make_external_vector(whole, count);
   if (!vector && whole.versus.seat == "all" && is_game(whole.id)) {
-    // Every agent of each game is a row of its own (games/side_vector.hpp).
+    // Every agent of each game is a row of its own (games/seat_vector.hpp).
     vector = make_game_side(whole, count, seat_choice::all, [&](const env_spec& spec) {
       return builtin_opponents(whole.versus.opponent, count, whole, spec, "env.opponent");
     });
@@ -251,34 +231,15 @@ std::string versus_games() {
   return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC or Parallel game";
 }
 
-namespace {
-const registry_entry* simultaneous_entry(const std::string& id) {
-  for (const auto& e : registered_envs())
-    if (e.id == id && e.make_simultaneous) return &e;
-  return nullptr;
-}
-}  // namespace
 
 std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
                                            const opponents_for& others, const opening_options& opening) {
-  if (const registry_entry* e = simultaneous_entry(config.id)) {
-    std::vector<std::unique_ptr<simultaneous_env>> games;
-    for (int i = 0; i < count; ++i) games.push_back(e->make_simultaneous(config));
-    return side_of(std::make_unique<native_simultaneous_vector>(std::move(games)), config, side, others);
-  }
-  if (parse_env_id(config.id).source == env_source::python)
-    return python_game_side(bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::games), config, side,
-                            others, opening);
-  return seat_of(make_turn_based_vector(config, count), config, side, others, opening);
+  return seat_of(make_game_vector(config, count), config, side, others, opening);
 }
 
 game_agents game_agents_of(const env_config& config) {
-  if (const registry_entry* e = simultaneous_entry(config.id)) {
-    game_agents agents = agents_of(*e->make_simultaneous(config));
-    agents.simultaneous = true;
-    return agents;
-  }
   if (parse_env_id(config.id).source == env_source::python) {
+    // The host's hello says it all; no game is stepped to ask.
     const bridges::python::host_group hosts = bridges::python::start_environment_hosts(config, 1, bridges::python::host_serves::games);
     const bridges::python::host_hello hello = bridges::python::read_hello(config.id, hosts.hello);
     game_agents agents{hello.agents, hello.agent_specs};
@@ -286,7 +247,10 @@ game_agents game_agents_of(const env_config& config) {
     agents.simultaneous = hosts.kind == "parallel";
     return agents;
   }
-  return agents_of(*make_turn_based_vector(config, 1));
+  const std::unique_ptr<game_vector> games = make_game_vector(config, 1);
+  game_agents agents = agents_of(*games);
+  agents.simultaneous = !games->turn_based();
+  return agents;
 }
 
 env_spec game_spec_of(const env_config& config) { return game_spec_of(config, game_agents_of(config)); }
@@ -306,20 +270,24 @@ env_config with_playable_seat(env_config config) {
   return config;
 }
 
-std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count) {
-  if (parse_env_id(config.id).source == env_source::python) {
-    bridges::python::host_group hosts = bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::games);
-    if (hosts.kind != "aec")
-      throw env_key_error("env.id", config.id + " made a PettingZoo Parallel game; turn-based (AEC) games only here");
-    return std::make_unique<bridges::python::python_game_vector>(config, std::move(hosts));
-  }
-  for (const auto& e : registered_envs())
-    if (e.id == config.id && e.make_game) {
+std::unique_ptr<game_vector> make_game_vector(const env_config& config, int count) {
+  if (parse_env_id(config.id).source == env_source::python)
+    return std::make_unique<bridges::python::python_game_vector>(
+        config, bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::games));
+  for (const auto& e : registered_envs()) {
+    if (e.id != config.id) continue;
+    if (e.make_game) {
       std::vector<std::unique_ptr<turn_based_env>> games;
       for (int i = 0; i < count; ++i) games.push_back(e.make_game(config));
-      return std::make_unique<native_turn_vector>(std::move(games));
+      return std::make_unique<native_game_vector>(std::move(games));
     }
-  throw env_key_error("env.id", config.id + " is not a turn-based game (those are: " + turn_based_games() + ")");
+    if (e.make_simultaneous) {
+      std::vector<std::unique_ptr<simultaneous_env>> games;
+      for (int i = 0; i < count; ++i) games.push_back(e.make_simultaneous(config));
+      return std::make_unique<native_game_vector>(std::move(games));
+    }
+  }
+  throw env_key_error("env.id", config.id + " is not a game of several agents (those are: " + versus_games() + ")");
 }
 
 env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }

@@ -17,9 +17,10 @@
 #include "envs/env_error.hpp"
 #include "envs/env_vector.hpp"
 #include "games/builtin/builtin_games.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
+#include "games/seats.hpp"
 #include "games/simultaneous_env.hpp"
-#include "games/turn_based_vector.hpp"
+#include "games/game_vector.hpp"
 
 namespace troupe::catalog {
 
@@ -33,7 +34,7 @@ using games::opponents;
 using games::seat_choice;
 using games::simultaneous_env;
 using games::turn_based_env;
-using games::turn_based_vector;
+using games::game_vector;
 
 using envs::env_factory;
 using games::game_factory;
@@ -95,9 +96,8 @@ std::string versus_games();
 bool is_game(const std::string& id);
 // What plays the other side of a game whose spec is given.
 using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& game)>;
-// One side of `count` of config's games, as an agent steps it: a
-// seat_vector of turn-based games or a side_vector of simultaneous ones,
-// the agents outside the side played by what `others` makes. Throws
+// One side of `count` of config's games, as an agent steps it (a
+// seat_vector), the agents outside the side played by what `others` makes. Throws
 // env_key_error naming env.id when config's environment is no game.
 // `opening`: a turn-based game's random openings (training's; none by
 // default, as evaluation and play want; a simultaneous game has none).
@@ -136,10 +136,10 @@ env_config with_playable_seat(env_config config);
 env_spec game_spec_of(const env_config& config);
 // The same of a game whose agents were read already.
 env_spec game_spec_of(const env_config& config, const game_agents& agents);
-// `count` of `config`'s games in their turn-based form; throws env_key_error
-// naming env.id when it has none. (As an env, a game is one seat of it
-// against env.opponent: make_env_vector.)
-std::unique_ptr<turn_based_vector> make_turn_based_vector(const env_config& config, int count);
+// `count` of `config`'s games, turn-based or simultaneous, native or
+// Python; throws env_key_error naming env.id when it is no game. (As an
+// env, a game is one seat of it against env.opponent: make_env_vector.)
+std::unique_ptr<game_vector> make_game_vector(const env_config& config, int count);
 
 // The spec of the environments `config` makes (made once, to ask).
 env_spec spec_of(const env_config& config);

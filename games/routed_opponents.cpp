@@ -31,7 +31,7 @@ class routed final : public opponents {
     }
   }
 
-  void play_in(turn_based_vector& games) override {
+  void play_in(game_vector& games) override {
     for (auto& p : players_) p->play_in(games);
   }
   void start_episode(int game, std::uint64_t seed) override {

@@ -8,7 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
+#include "games/seats.hpp"
 
 namespace troupe::games {
 

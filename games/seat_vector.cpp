@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 #include "envs/env_error.hpp"
 #include "envs/uniform_action.hpp"
@@ -11,102 +12,10 @@ namespace troupe::games {
 
 using envs::draw_uniform_action;
 using envs::env_key_error;
-using envs::same_spaces;
 using envs::space;
 
-namespace {
-std::string spaces_text(const env_spec& s) {
-  return s.observation.describe() + " -> " + s.action.describe() + (s.has_action_mask ? " (masked)" : "");
-}
-}  // namespace
-
-side_sizes::side_sizes(const env_spec& s)
-    : obs(s.observation.flat_size()),
-      action(s.action.flat_size()),
-      mask(s.has_action_mask ? s.action.choice_count() : 0) {}
-
-side_specs specs_of_side(const std::vector<const env_spec*>& agents, const std::vector<std::string>& names,
-                         seat_choice seats, const std::vector<int>& team) {
-  const size_t n = agents.size();
-  if (n < 2 || names.size() != n) throw std::invalid_argument("specs_of_side: two or more agents and their names expected");
-  const env_spec& first = *agents[0];
-  const auto described = [&](size_t a) { return names[a] + " (" + spaces_text(*agents[a]) + ")"; };
-  // Which agents the side plays.
-  std::vector<std::uint8_t> mine(n, 0);
-  if (seats == seat_choice::all || seats == seat_choice::alternate) {
-    // Every agent of the team (all of them, episode by episode, with alternate).
-    for (size_t a = 0; a < n; ++a) mine[a] = team.empty();
-    for (int a : team) mine.at(size_t(a)) = 1;
-  } else {
-    const size_t fixed = size_t(seat_agent(seats));
-    if (fixed >= n)
-      throw env_key_error("env.seat", first.id + " has " + std::to_string(n) + " agents (" + names[0] + " to " +
-                                          names[n - 1] + "): it has no " + seat_name(int(fixed)) + " seat");
-    mine[fixed] = 1;
-  }
-  // The side's agents share their spaces (one policy plays them), and so
-  // do the others (one player plays them).
-  const env_spec* own = nullptr;
-  const env_spec* other = nullptr;
-  size_t own_agent = 0, other_agent = 0;
-  for (size_t a = 0; a < n; ++a) {
-    const env_spec*& kept = mine[a] ? own : other;
-    size_t& kept_agent = mine[a] ? own_agent : other_agent;
-    if (!kept) {
-      kept = agents[a], kept_agent = a;
-      continue;
-    }
-    if (same_spaces(*kept, *agents[a])) continue;
-    if (mine[a])
-      throw env_key_error(
-          "env.seat", first.id + ": the agents " + described(kept_agent) + " and " + described(a) +
-                          " have different spaces, so one policy cannot " +
-                          (seats == seat_choice::all ? "play them both (env.seat all)" : "alternate between their seats") +
-                          ": set env.seat to first or second, or give each agent a policy of its own (policies:)");
-    throw env_key_error("env.seat", first.id + ": the agents outside the learning side, " + described(kept_agent) +
-                                        " and " + described(a) + ", have different spaces, and one player plays them all");
-  }
-  return {own, other ? other : own};
-}
-
-std::vector<int> checked_team(std::vector<int> team, int agents, seat_choice seats, const std::string& who) {
-  if ((seats == seat_choice::all || seats == seat_choice::alternate) && team.empty())
-    for (int a = 0; a < agents; ++a) team.push_back(a);
-  for (size_t i = 0; i < team.size(); ++i)
-    if (team[i] < 0 || team[i] >= agents || std::count(team.begin(), team.begin() + long(i), team[i]))
-      throw std::invalid_argument(who + ": team agent " + std::to_string(team[i]) + " is not one of " +
-                                  std::to_string(agents) + ", or is listed twice");
-  return team;
-}
-
-namespace {
-const char* const seat_names[] = {"first", "second", "third",   "fourth", "fifth",
-                                  "sixth", "seventh", "eighth", "ninth",  "tenth"};
-constexpr int named_seats = int(sizeof seat_names / sizeof seat_names[0]);
-}  // namespace
-
-seat_choice seat_at(int agent) {
-  if (agent < 0) throw std::invalid_argument("seat_at: agent " + std::to_string(agent));
-  return seat_choice(agent);
-}
-
-int seat_agent(seat_choice seat) { return int(seat) >= 0 ? int(seat) : -1; }
-
-std::string seat_name(int agent) {
-  return agent >= 0 && agent < named_seats ? seat_names[agent] : "seat " + std::to_string(agent);
-}
-
-seat_choice parse_seat(const std::string& text) {
-  if (text == "alternate") return seat_choice::alternate;
-  if (text == "all") return seat_choice::all;
-  for (int a = 0; a < named_seats; ++a)
-    if (text == seat_names[a]) return seat_at(a);
-  throw std::invalid_argument("env.seat: '" + text +
-                              "' is not a seat (expected alternate, all, or a seat: first, second, third, ... tenth)");
-}
-
-seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice seats,
-                         std::unique_ptr<opponents> others, std::vector<int> team, opening_options opening)
+seat_vector::seat_vector(std::unique_ptr<game_vector> games, seat_choice seats, std::unique_ptr<opponents> others,
+                         std::vector<int> team, opening_options opening)
     : games_(std::move(games)),
       choice_(seats),
       others_(std::move(others)),
@@ -114,73 +23,94 @@ seat_vector::seat_vector(std::unique_ptr<turn_based_vector> games, seat_choice s
       opening_(opening) {
   if (!games_ || games_->size() < 1 || !others_)
     throw std::invalid_argument("seat_vector: games and their opponents expected");
-  if (games_->agent_count() < 2)
+  agents_ = games_->agent_count();
+  if (agents_ < 2)
     throw std::invalid_argument("seat_vector: games of two or more agents expected (" + games_->spec().id + " has " +
-                                std::to_string(games_->agent_count()) + ")");
-  if (seats == seat_choice::all)
+                                std::to_string(agents_) + ")");
+  if (seats == seat_choice::all && games_->turn_based())
     throw env_key_error("env.seat", games_->spec().id +
                                         " is turn-based: one agent moves at a time, so a policy plays one seat of "
                                         "it (first, second, ... or alternate); all is for simultaneous games");
   std::vector<const env_spec*> specs;
   std::vector<std::string> names;
-  for (int a = 0; a < games_->agent_count(); ++a) {
+  size_t joint_width = 0;
+  for (int a = 0; a < agents_; ++a) {
     specs.push_back(&games_->agent_spec(a));
     names.push_back(games_->agent_name(a));
+    action_at_.push_back(joint_width);
+    joint_width += size_t(specs.back()->action.flat_size());
     const space& action = specs.back()->action;
     if (opening_.probability > 0 && (action.categories().empty() || action.continuous_size() > 0))
       throw env_key_error("selfplay.random_opening.probability",
                           games_->spec().id + ": " + names.back() + "'s actions (" + action.describe() +
                               ") are not discrete, so no move of it can be drawn at random");
   }
-  team_ = checked_team(std::move(team_), games_->agent_count(), seats, "seat_vector");
+  team_ = checked_team(std::move(team_), agents_, seats, "seat_vector");
   sides_ = specs_of_side(specs, names, seats, team_);
   own_ = side_sizes(*sides_.own);
   other_ = side_sizes(*sides_.other);
-  const size_t k = size_t(size());
-  seats_.assign(k, 0);
-  pending_.assign(k, 0.0);
-  returns_.assign(k, 0.0);
+  per_game_ = seats == seat_choice::all ? int(team_.size()) : 1;
+  const size_t k = size_t(games_->size()), n = size_t(agents_), rows = k * size_t(per_game_);
+  rows_agent_.assign(rows, 0);
+  pending_.assign(rows, 0.0);
+  returns_.assign(rows, 0.0);
+  truncated_.assign(rows, 0);
+  in_side_.assign(k * n, 0);
+  gone_.assign(k * n, 0);
   over_.assign(k, 0);
-  truncated_.assign(k, 0);
-  last_moves_.assign(k * size_t(other_.action), 0.0f);
-  last_masks_.assign(k * size_t(other_.mask), 0);
   moved_.assign(k, 0);
-  mover_kinds_.resize(size_t(games_->agent_count()));
-  for (int a = 0; a < games_->agent_count(); ++a)
-    for (mover_kinds_[size_t(a)] = 0; !same_spaces(games_->agent_spec(mover_kinds_[size_t(a)]), games_->agent_spec(a));)
-      ++mover_kinds_[size_t(a)];
+  shown_.assign(k, -1);
+  other_actions_.assign(k * n * size_t(other_.action), 0.f);
+  other_masks_.assign(k * n * size_t(other_.mask), 0);
+  joint_.reserve(k * joint_width);
   others_->play_in(*games_);
 }
 
 seat_vector::seat_vector(std::vector<std::unique_ptr<turn_based_env>> games, seat_choice seats,
                          std::unique_ptr<opponents> others, std::vector<int> team, opening_options opening)
-    : seat_vector(games.empty() ? nullptr : std::make_unique<native_turn_vector>(std::move(games)), seats,
+    : seat_vector(games.empty() ? nullptr : std::make_unique<native_game_vector>(std::move(games)), seats,
                   std::move(others), std::move(team), opening) {}
 
+seat_vector::seat_vector(std::vector<std::unique_ptr<simultaneous_env>> games, seat_choice seats,
+                         std::unique_ptr<opponents> others, std::vector<int> team)
+    : seat_vector(games.empty() ? nullptr : std::make_unique<native_game_vector>(std::move(games)), seats,
+                  std::move(others), std::move(team)) {}
+
 void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seeds) {
-  std::vector<std::uint64_t> game_seeds(games.size()), episode_seeds(games.size()), opening_draws(games.size());
+  std::vector<std::uint64_t> player_seeds(games.size()), opening_draws(games.size());
   for (size_t i = 0; i < games.size(); ++i) {
-    // The seat, the game, the opponents and the opening each draw from the
-    // episode's seed.
+    // The seat, the opponents and the opening each draw from the episode's
+    // seed; the game is reset with the seed itself.
     std::mt19937_64 rng(seeds[i]);
     const std::uint64_t seat_draw = rng();
-    episode_seeds[i] = rng();
+    player_seeds[i] = rng();
     opening_draws[i] = rng();
-    game_seeds[i] = seeds[i];
-    const size_t g = size_t(games[i]);
-    const int fixed = seat_agent(choice_);
-    seats_[g] = fixed >= 0 ? fixed : team_[size_t(seat_draw % std::uint64_t(team_.size()))];
-    pending_[g] = returns_[g] = 0.0;
-    over_[g] = truncated_[g] = moved_[g] = 0;
+    const int g = games[i];
+    const size_t first_row = size_t(g) * size_t(per_game_);
+    if (choice_ == seat_choice::all) {
+      for (int j = 0; j < per_game_; ++j) rows_agent_[first_row + size_t(j)] = team_[size_t(j)];
+    } else {
+      const int fixed = seat_agent(choice_);
+      rows_agent_[first_row] = fixed >= 0 ? fixed : team_[size_t(seat_draw % std::uint64_t(team_.size()))];
+    }
+    for (int a = 0; a < agents_; ++a) in_side_[slot(g, a)] = gone_[slot(g, a)] = 0;
+    for (int j = 0; j < per_game_; ++j) {
+      const size_t r = first_row + size_t(j);
+      in_side_[slot(g, agent_of_row(int(r)))] = 1;
+      pending_[r] = returns_[r] = 0.0;
+      truncated_[r] = 0;
+    }
+    over_[size_t(g)] = moved_[size_t(g)] = 0;
+    shown_[size_t(g)] = -1;
   }
   if (games.empty()) return;
-  games_->reset(games.data(), int(games.size()), game_seeds.data());
-  for (size_t i = 0; i < games.size(); ++i) others_->start_episode(games[i], episode_seeds[i]);
+  games_->reset(games.data(), int(games.size()), seeds);
+  for (size_t i = 0; i < games.size(); ++i) others_->start_episode(games[i], player_seeds[i]);
   if (opening_.probability > 0) play_openings(games, opening_draws);
 }
 
 void seat_vector::play_openings(const std::vector<int>& games, const std::vector<std::uint64_t>& draws) {
-  // Per listed game (by its place in `games`): random moves still to play.
+  // Per listed game (by its place in `games`): random steps still to take.
   std::vector<int> left(games.size(), 0);
   std::vector<std::mt19937_64> rngs(games.size());
   for (size_t i = 0; i < games.size(); ++i) {
@@ -188,104 +118,136 @@ void seat_vector::play_openings(const std::vector<int>& games, const std::vector
     if (std::uniform_real_distribution<double>(0.0, 1.0)(rngs[i]) < opening_.probability)
       left[i] = std::uniform_int_distribution<int>(1, opening_.max_moves)(rngs[i]);
   }
-  // Round by round, each round's moves in one batch per kind of mover (a
-  // batch's movers share their spaces): one for a game whose agents are alike.
-  const int agents = games_->agent_count();
-  std::vector<int> movers;
-  std::vector<size_t> places;  // each mover's place in `games`
-  std::vector<float> actions;
+  // Round by round, each round's steps in one batch: every acting agent's
+  // action drawn among its legal ones (a departed agent's zeros).
   std::vector<std::uint8_t> mask;
   for (;;) {
-    bool moved = false;
-    for (int agent = 0; agent < agents; ++agent) {
-      if (mover_kinds_[size_t(agent)] != agent) continue;
-      movers.clear();
-      places.clear();
-      for (size_t i = 0; i < games.size(); ++i) {
-        const int g = games[i];
-        if (left[i] > 0 && !over_[size_t(g)] && mover_kinds_[size_t(games_->to_move(g))] == agent) {
-          movers.push_back(g);
-          places.push_back(i);
-        }
+    movers_.clear();
+    joint_.clear();
+    for (size_t i = 0; i < games.size(); ++i) {
+      const int g = games[i];
+      if (left[i] <= 0 || over_[size_t(g)]) continue;
+      movers_.push_back(g);
+      --left[i];
+      for (int a = 0; a < agents_; ++a) {
+        if (!games_->acts_in(g, a)) continue;
+        const env_spec& spec = games_->agent_spec(a);
+        const side_sizes sizes(spec);
+        const size_t at = joint_.size();
+        joint_.resize(at + size_t(sizes.action), 0.f);
+        if (gone_[slot(g, a)]) continue;
+        mask.resize(size_t(sizes.mask));
+        if (sizes.mask > 0) games_->action_mask(g, a, mask.data());
+        draw_uniform_action(spec.action.categories(), sizes.mask > 0 ? mask.data() : nullptr, rngs[i], &joint_[at]);
       }
-      if (movers.empty()) continue;
-      const env_spec& spec = games_->agent_spec(agent);
-      const side_sizes sizes(spec);
-      const std::vector<int> categories = spec.action.categories();
-      actions.assign(movers.size() * size_t(sizes.action), 0.0f);
-      mask.resize(size_t(sizes.mask));
-      for (size_t r = 0; r < movers.size(); ++r) {
-        if (sizes.mask > 0) games_->action_mask(movers[r], mask.data());
-        draw_uniform_action(categories, sizes.mask > 0 ? mask.data() : nullptr, rngs[places[r]],
-                            &actions[r * size_t(sizes.action)]);
-        --left[places[r]];
-      }
-      batch_results_.resize(movers.size());
-      games_->step(movers.data(), int(movers.size()), actions.data(), batch_results_.data());
-      for (size_t r = 0; r < movers.size(); ++r) take(movers[r], batch_results_[r]);
-      moved = true;
     }
-    if (!moved) break;
+    if (movers_.empty()) break;
+    results_.resize(movers_.size());
+    games_->step(movers_.data(), int(movers_.size()), joint_.data(), results_.data());
+    for (size_t m = 0; m < movers_.size(); ++m) take(movers_[m], results_[m]);
   }
-  // The episode begins after them: nothing is owed to the learning seat
-  // yet. A game they ended starts again (start()).
-  for (int g : games) pending_[size_t(g)] = returns_[size_t(g)] = 0.0;
+  // The episode begins after them: nothing is owed to the side yet. A game
+  // they ended starts again (start()).
+  for (int g : games)
+    for (int j = 0; j < per_game_; ++j) pending_[size_t(g * per_game_ + j)] = returns_[size_t(g * per_game_ + j)] = 0.0;
 }
 
-void seat_vector::take(int g, const turn_result& result) {
-  const int seat = seats_[size_t(g)];
-  const double r = result.rewards.at(size_t(seat));
-  pending_[size_t(g)] += r;
-  returns_[size_t(g)] += r;
-  if (const std::uint8_t end = result.end_of(seat)) {
-    // The learning seat's agent left (eliminated, say): its episode ends
-    // here, as its agent's did, though the others might play on.
-    over_[size_t(g)] = 1;
-    truncated_[size_t(g)] = end == turn_result::agent_truncated;
-  } else if (result.terminated || result.truncated) {
-    over_[size_t(g)] = 1;
-    truncated_[size_t(g)] = !result.terminated;
+void seat_vector::take(int g, const game_result& result) {
+  // The side's episode in this game ends with the game, or when one of its
+  // agents leaves (a team's others are cut there).
+  bool side_left = false;
+  for (int j = 0; j < per_game_; ++j) side_left = side_left || result.end_of(agent_of_row(g * per_game_ + j)) != 0;
+  const bool ends = side_left || result.terminated || result.truncated;
+  for (int j = 0; j < per_game_; ++j) {
+    const size_t r = size_t(g * per_game_ + j);
+    const int a = agent_of_row(int(r));
+    const double reward = result.rewards.at(size_t(a));
+    pending_[r] += reward;
+    returns_[r] += reward;
+    if (!ends) continue;
+    if (const std::uint8_t mine = result.end_of(a))
+      truncated_[r] = mine == game_result::agent_truncated;
+    else
+      truncated_[r] = !result.terminated;  // the game was cut, or the row's team-mate left
   }
+  for (int a = 0; a < agents_; ++a)
+    if (!in_side(g, a) && result.end_of(a)) gone_[slot(g, a)] = 1;
+  if (ends) over_[size_t(g)] = 1;
+}
+
+void seat_vector::step_games(const std::vector<int>& games, const float* own) {
+  // The others that act now, every game's rows packed for one call.
+  asked_games_.clear();
+  asked_agents_.clear();
+  for (int g : games)
+    for (int a = 0; a < agents_; ++a)
+      if (games_->acts_in(g, a) && !in_side(g, a) && !gone_[slot(g, a)]) {
+        asked_games_.push_back(g);
+        asked_agents_.push_back(a);
+      }
+  const size_t asked = asked_games_.size(), obs = size_t(other_.obs), choices = size_t(other_.mask),
+               theirs = size_t(other_.action), mine = size_t(own_.action);
+  asked_obs_.resize(asked * obs);
+  asked_masks_.resize(asked * choices);
+  answers_.resize(asked * theirs);
+  for (size_t r = 0; r < asked; ++r) {
+    const int g = asked_games_[r], a = asked_agents_[r];
+    games_->observe(g, a, &asked_obs_[r * obs]);
+    if (choices > 0) games_->action_mask(g, a, &asked_masks_[r * choices]);
+  }
+  if (asked > 0)
+    others_->act(asked_games_.data(), asked_agents_.data(), int(asked), asked_obs_.data(),
+                 choices > 0 ? asked_masks_.data() : nullptr, answers_.data());
+  for (size_t r = asked; r-- > 0;) {  // kept for a viewer; backwards, so a game shows its first
+    const int g = asked_games_[r], a = asked_agents_[r];
+    std::copy_n(&answers_[r * theirs], theirs, &other_actions_[slot(g, a) * theirs]);
+    std::copy_n(asked_masks_.data() + r * choices, choices, other_masks_.data() + slot(g, a) * choices);
+    moved_[size_t(g)] = 1;
+    shown_[size_t(g)] = a;
+  }
+  // Each game's step: its acting agents' actions in agent order, the
+  // side's from its rows, the others' as answered, a departed agent's zero.
+  joint_.clear();
+  size_t answer = 0;
+  for (int g : games) {
+    for (int a = 0; a < agents_; ++a) {
+      if (!games_->acts_in(g, a)) continue;
+      const size_t at = joint_.size();
+      if (in_side(g, a)) {
+        int j = 0;
+        while (agent_of_row(g * per_game_ + j) != a) ++j;
+        joint_.insert(joint_.end(), own + size_t(g * per_game_ + j) * mine, own + size_t(g * per_game_ + j + 1) * mine);
+      } else if (gone_[slot(g, a)]) {
+        joint_.resize(at + theirs, 0.f);
+      } else {
+        joint_.insert(joint_.end(), &answers_[answer * theirs], &answers_[(answer + 1) * theirs]);
+        ++answer;
+      }
+    }
+  }
+  results_.resize(games.size());
+  games_->step(games.data(), int(games.size()), joint_.data(), results_.data());
+  for (size_t i = 0; i < games.size(); ++i) take(games[i], results_[i]);
 }
 
 void seat_vector::play_others(const std::vector<int>& games) {
   for (;;) {
     movers_.clear();
-    mover_agents_.clear();
-    for (int g : games)
-      if (!over_[size_t(g)] && games_->to_move(g) != seats_[size_t(g)]) {
-        movers_.push_back(g);
-        mover_agents_.push_back(games_->to_move(g));
-      }
+    for (int g : games) {
+      if (over_[size_t(g)]) continue;
+      bool side_acts = false;
+      for (int j = 0; j < per_game_; ++j) side_acts = side_acts || games_->acts_in(g, agent_of_row(g * per_game_ + j));
+      if (!side_acts) movers_.push_back(g);
+    }
     if (movers_.empty()) return;
-    const size_t rows = movers_.size(), obs = size_t(other_.obs), width = size_t(other_.action),
-                 choices = size_t(other_.mask);
-    batch_obs_.resize(rows * obs);
-    batch_masks_.resize(rows * choices);
-    batch_actions_.resize(rows * width);
-    batch_results_.resize(rows);
-    for (size_t r = 0; r < rows; ++r) {
-      const int g = movers_[r];
-      games_->observe(g, mover_agents_[r], &batch_obs_[r * obs]);
-      if (choices > 0) games_->action_mask(g, &batch_masks_[r * choices]);
-    }
-    others_->act(movers_.data(), mover_agents_.data(), int(rows), batch_obs_.data(),
-                     choices > 0 ? batch_masks_.data() : nullptr, batch_actions_.data());
-    for (size_t r = 0; r < rows; ++r) {  // kept for a viewer
-      const size_t g = size_t(movers_[r]);
-      std::copy_n(&batch_actions_[r * width], width, &last_moves_[g * width]);
-      std::copy_n(batch_masks_.data() + r * choices, choices, last_masks_.data() + g * choices);
-      moved_[g] = 1;
-    }
-    games_->step(movers_.data(), int(rows), batch_actions_.data(), batch_results_.data());
-    for (size_t r = 0; r < rows; ++r) take(movers_[r], batch_results_[r]);
+    step_games(movers_, nullptr);
   }
 }
 
 void seat_vector::start(std::vector<int> games, std::vector<std::uint64_t> seeds) {
-  // A game of more than two agents may end before the learning seat's first
-  // move (the others eliminate it, or each other): an episode in which the
-  // policy never moved has no step, so that game starts again, from a seed
+  // A game of more than two agents may end before the side's first step
+  // (the others eliminate it, or each other): an episode in which the
+  // policy never acted has no step, so that game starts again, from a seed
   // drawn from its own.
   for (int attempt = 0; !games.empty(); ++attempt) {
     if (attempt == max_restarts)
@@ -305,72 +267,90 @@ void seat_vector::start(std::vector<int> games, std::vector<std::uint64_t> seeds
   }
 }
 
+void seat_vector::observe_rows(float* observations) const {
+  for (int r = 0; r < size(); ++r)
+    games_->observe(r / per_game_, agent_of_row(r), observations + size_t(r) * size_t(own_.obs));
+}
+
 void seat_vector::reset(const std::uint64_t* seeds, float* observations) {
-  std::vector<int> all(static_cast<size_t>(size()));
-  for (int g = 0; g < size(); ++g) all[size_t(g)] = g;
-  start(all, std::vector<std::uint64_t>(seeds, seeds + size()));
-  for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * own_.obs);
+  std::vector<int> all(static_cast<size_t>(games_->size()));
+  std::vector<std::uint64_t> game_seeds(all.size());
+  for (size_t g = 0; g < all.size(); ++g) {
+    all[g] = int(g);
+    game_seeds[g] = seeds[g * size_t(per_game_)];
+  }
+  start(std::move(all), std::move(game_seeds));
+  observe_rows(observations);
 }
 
 void seat_vector::reset_one(int i, std::uint64_t seed, float* observation) {
+  if (per_game_ != 1)
+    throw std::logic_error(spec().id + ": row " + std::to_string(i) +
+                           " is one agent of a game the policy plays several agents of; it cannot start alone");
   start({i}, {seed});
-  games_->observe(i, seats_[size_t(i)], observation);
+  games_->observe(i, agent_of_row(i), observation);
 }
 
 void seat_vector::step(const float* actions, const std::uint64_t* reset_seeds, float* observations,
                        step_result* results, float* final_observations) {
-  std::vector<int> all(static_cast<size_t>(size())), playing;
-  for (int g = 0; g < size(); ++g) {
+  const int k = games_->size();
+  std::vector<int> all(static_cast<size_t>(k)), playing;
+  for (int g = 0; g < k; ++g) {
     if (over_[size_t(g)])
       throw std::logic_error(spec().id + ": game " + std::to_string(g) + " stepped after its end without a reset");
     all[size_t(g)] = g;
   }
-  batch_results_.resize(all.size());
-  games_->step(all.data(), size(), actions, batch_results_.data());
-  for (int g = 0; g < size(); ++g) {
-    take(g, batch_results_[size_t(g)]);
+  step_games(all, actions);
+  for (int g = 0; g < k; ++g)
     if (!over_[size_t(g)]) playing.push_back(g);
-  }
   play_others(playing);
   std::vector<int> restarted;
   std::vector<std::uint64_t> restart_seeds;
-  for (int g = 0; g < size(); ++g) {
-    step_result& out = results[g];
-    out.reward = pending_[size_t(g)];
-    out.truncated = over_[size_t(g)] && truncated_[size_t(g)];
-    out.terminated = over_[size_t(g)] && !truncated_[size_t(g)];
-    pending_[size_t(g)] = 0.0;
+  for (int g = 0; g < k; ++g) {
+    double game_return = 0.0;
+    for (int j = 0; j < per_game_; ++j) {
+      const size_t r = size_t(g * per_game_ + j);
+      step_result& out = results[r];
+      out.reward = pending_[r];
+      out.truncated = over_[size_t(g)] && truncated_[r];
+      out.terminated = over_[size_t(g)] && !truncated_[r];
+      pending_[r] = 0.0;
+      game_return += returns_[r] / per_game_;
+    }
     if (!over_[size_t(g)]) continue;
-    games_->observe(g, seats_[size_t(g)], final_observations + size_t(g) * own_.obs);
-    others_->end_episode(g, returns_[size_t(g)]);
+    for (int j = 0; j < per_game_; ++j) {
+      const int r = g * per_game_ + j;
+      games_->observe(g, agent_of_row(r), final_observations + size_t(r) * size_t(own_.obs));
+    }
+    others_->end_episode(g, game_return);
     if (reset_seeds) {
       restarted.push_back(g);
-      restart_seeds.push_back(reset_seeds[g]);
+      restart_seeds.push_back(reset_seeds[size_t(g) * size_t(per_game_)]);
     }
   }
   start(std::move(restarted), std::move(restart_seeds));
-  for (int g = 0; g < size(); ++g) games_->observe(g, seats_[size_t(g)], observations + size_t(g) * own_.obs);
+  observe_rows(observations);
 }
 
 void seat_vector::action_masks(std::uint8_t* masks) const {
-  for (int g = 0; g < size(); ++g) games_->action_mask(g, masks + size_t(g) * own_.mask);
+  for (int r = 0; r < size(); ++r)
+    games_->action_mask(r / per_game_, agent_of_row(r), masks + size_t(r) * size_t(own_.mask));
 }
 
 bool seat_vector::other_seat(int i, other_seat_view& view) const {
-  const size_t g = size_t(i), width = size_t(other_.action), choices = size_t(other_.mask);
+  const int g = i / per_game_;
+  const size_t width = size_t(other_.action), choices = size_t(other_.mask);
   view = {};
-  view.learner_seat = seats_[g];
+  view.learner_seat = agent_of_row(i);
   view.action_space = sides_.other->action;
-  if (moved_[g]) {
-    view.action.assign(last_moves_.begin() + long(g * width), last_moves_.begin() + long((g + 1) * width));
-    view.legal.assign(last_masks_.begin() + long(g * choices), last_masks_.begin() + long((g + 1) * choices));
+  if (per_game_ == agents_) return false;  // no agent outside the side
+  if (moved_[size_t(g)]) {
+    const size_t at = slot(g, shown_[size_t(g)]);
+    view.action.assign(other_actions_.begin() + long(at * width), other_actions_.begin() + long((at + 1) * width));
+    view.legal.assign(other_masks_.begin() + long(at * choices), other_masks_.begin() + long((at + 1) * choices));
   }
-  others_->describe(i, view);
+  others_->describe(g, view);
   return true;
 }
-
-bool seat_vector::can_render() const { return games_->can_render(); }
-
-bool seat_vector::render(int i, rgb_frame& frame) { return games_->render(i, frame); }
 
 }  // namespace troupe::games

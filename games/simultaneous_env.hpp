@@ -3,7 +3,7 @@
 // semantics): each observes the game from its own side, every agent's action
 // is taken together, and the step rewards each agent; an agent may leave
 // before the others (joint_result::left). Plain C++, like
-// turn_based_env.hpp; games/side_vector.hpp turns one into what a policy
+// turn_based_env.hpp; games/seat_vector.hpp turns one into what a policy
 // steps.
 #include <cstdint>
 #include <string>

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "actors/errors.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::actors {
 

@@ -10,7 +10,7 @@
 #include "actors/cluster/message_checks.hpp"
 #include "catalog/players.hpp"
 #include "games/routed_opponents.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::actors {
 
@@ -43,7 +43,7 @@ class remote_players final : public games::opponents {
     if (!pending_.event_games.empty()) self_->send(gateway_, std::move(pending_));
   }
 
-  void play_in(games::turn_based_vector& games) override { held_ = &games; }
+  void play_in(games::game_vector& games) override { held_ = &games; }
 
   void start_episode(int game, std::uint64_t seed) override {
     playing_here_.erase(game);  // until the learner's node says otherwise
@@ -154,7 +154,7 @@ class remote_players final : public games::opponents {
   int games_;
   envs::env_config env_;  // a local player's game and interpreter
   envs::env_spec spec_;
-  games::turn_based_vector* held_ = nullptr;  // the games, which a local player searches
+  games::game_vector* held_ = nullptr;  // the games, which a local player searches
   std::map<std::string, std::unique_ptr<games::opponents>> local_;  // players made here, by name
   std::map<int, std::string> playing_here_;  // games whose episode a local player plays
   std::vector<int> picked_;                  // one local player's rows of a round

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "actors/predict_client.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::actors {
 

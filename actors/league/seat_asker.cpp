@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::actors {
 

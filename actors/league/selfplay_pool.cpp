@@ -187,7 +187,7 @@ class pool_opponents final : public games::opponents {
         share_(spec),
         states_(pool_->state_size()) {}
 
-  void play_in(games::turn_based_vector& games) override {
+  void play_in(games::game_vector& games) override {
     games_ = &games;
     for (auto& [id, b] : builtins_) b->play_in(games);
   }
@@ -306,7 +306,7 @@ class pool_opponents final : public games::opponents {
   std::shared_ptr<selfplay_pool> pool_;
   envs::env_config env_;  // a Python player's interpreter and path
   envs::env_spec spec_;
-  games::turn_based_vector* games_ = nullptr;  // what the built-in players search
+  games::game_vector* games_ = nullptr;  // what the built-in players search
   std::vector<std::uint64_t> playing_;  // each game's opponent
   std::map<int, handed_over> handed_over_;  // games whose drawn player searches them where they are
   std::map<std::uint64_t, player> players_;

@@ -23,7 +23,7 @@
 
 #include "actors/predict_client.hpp"
 #include "agents/league/league.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 #include "model/shared_model.hpp"
 #include "run/run_config.hpp"
 

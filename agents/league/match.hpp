@@ -9,7 +9,8 @@
 #include <utility>
 
 #include "envs/env_config.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
+#include "games/seats.hpp"
 #include "model/shared_model.hpp"
 
 namespace troupe::agents {

@@ -18,9 +18,11 @@ enum class host_op : std::uint8_t {
   close = 7,
   start = 8,      // the first command; payload: the settings as JSON (what to make, how many)
   cpu_time = 9,   // answer: {"cpu_seconds": ...} the host process has used so far
-  // AEC games (troupe_games.py), their data in the payloads: n (u32), the
-  // games' indices (u32 each), then per game a seed (u64) or an action
-  // (float32 each); the answer is each game's state after it.
+  // Games, AEC or Parallel (troupe_games.py), their data in the payloads: n
+  // (u32), the games' indices (u32 each), then per game a seed (u64) or a
+  // step's row (float32 each: every agent's action in turn, each as wide as
+  // its own; an AEC game reads its mover's); the answer is each game's
+  // state after it.
   game_reset = 10,
   game_step = 11,
   // A scripted player: n (u32), n observations (float32), n masks (u8); the
@@ -64,7 +66,8 @@ constexpr int host_memory_fd = 4;
 // a Parallel game says 0 while it goes on), the game's end (terminated,
 // truncated: u8 each), and each agent's own end at this move (u8 per
 // agent); the rewards (f64 per agent), views (f32 per agent) and masks
-// follow.
+// (u8, every agent's in turn, each as long as its own; an AEC game's agents
+// other than the mover's are zeros) follow.
 struct game_state_head {
   std::int32_t to_move = -1;
   bool terminated = false;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "envs/env_config.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::bridges::python {
 

@@ -135,7 +135,7 @@ def make_factory(settings):
 
 
 def make_host(settings):
-    """What this process serves: a scripted player, PettingZoo AEC games
+    """What this process serves: a scripted player, PettingZoo AEC or Parallel games
     (troupe_games.py), or Gymnasium-style environments."""
     try:
         import numpy as np
@@ -149,9 +149,7 @@ def make_host(settings):
     if (parallel or aec) and not settings.get("games"):
         raise Refused("%s made a PettingZoo %s environment (several agents), where a single-agent "
                       "environment was expected" % (settings["id"], "Parallel" if parallel else "AEC"))
-    if parallel:
-        return games.ParallelHost(settings, envs, np)
-    if aec:
+    if parallel or aec:
         return games.GameHost(settings, envs, np)
     if settings.get("games") == "only":
         raise Refused("%s made a single-agent environment, not a PettingZoo game (AEC: possible_agents, "

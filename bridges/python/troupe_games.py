@@ -1,4 +1,4 @@
-"""troupe_games: the turn-based games and the scripted players that
+"""troupe_games: the games of several agents and the scripted players that
 troupe_env_host.py serves, beside the Gymnasium-style environments.
 
 A game is a PettingZoo AEC environment, read by duck typing (PettingZoo need
@@ -23,8 +23,11 @@ player is what Troupe's seat gets:
   classic games) or its infos' "action_mask".
 
 Moves arrive in batches of listed games (one command for all), and the answer
-is every listed game's state after its move: whose move, each agent's view,
-the mover's mask, what the move gave each agent, and the end.
+is every listed game's state after its move: whose move, each agent's view
+and mask (the mover's; the others' are zeros), what the move gave each
+agent, and the end. Both kinds of games speak this one record, and one host
+class (GameHost) serves both, its rules (AecTurns, ParallelSteps) what the
+two APIs differ in.
 
 The built-in searching player (alphabeta:DEPTH) of a Python game looks
 ahead here, in copies of the game (its class's clone() where it has one,
@@ -58,8 +61,8 @@ import troupe_spaces as spaces
 # says 0 while it goes on), terminated and truncated (u8), each agent's own
 # end at this move or step (u8 per agent: 0 plays on, 1 terminated, 2
 # truncated: agents may leave one by one); then rewards (f64 per agent),
-# observations (f32, per agent in turn), the mover's mask (u8 per choice),
-# or in a Parallel game every agent's mask in turn.
+# observations (f32, per agent in turn), masks (u8 per choice, per agent in
+# turn; in an AEC game those of agents other than the mover are zeros).
 PLAYS_ON, TERMINATED, TRUNCATED = 0, 1, 2
 
 
@@ -208,62 +211,37 @@ def hello_of(kind, agents, sides, first, mask_from):
     }
 
 
-class GameBatches:
-    """The batch commands of both kinds of games: a payload lists n games
-    (u32 count, u32 indices), then per game a seed (u64) or its step's
-    actions (`step_shape` float32s); a host defines reset(g, seed) and
-    step(g, actions), each returning the game's state record."""
-
-    def listed(self, payload):
-        (n,) = struct.unpack_from("<I", payload)
-        return struct.unpack_from("<%dI" % n, payload, 4), 4 + 4 * n
-
-    def reset_games(self, payload):
-        games, at = self.listed(payload)
-        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
-        return b"".join(self.reset(g, s) for g, s in zip(games, seeds))
-
-    def step_games(self, payload):
-        np = self.np
-        games, at = self.listed(payload)
-        size = int(np.prod(self.step_shape))
-        actions = np.frombuffer(payload, np.float32, len(games) * size, at).reshape(len(games), *self.step_shape)
-        return b"".join(self.step(g, actions[i]) for i, g in enumerate(games))
-
-    def render(self, index):
-        frame = self.games[index].render()
-        np = self.np
-        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-            raise Refused("render() did not return an H x W x 3 uint8 array")
-        height, width = frame.shape[:2]
-        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
-
-
-class GameHost(GameBatches):
-    """A share of an agent's games, each a PettingZoo AEC environment."""
+class GameHost:
+    """A share of an agent's games, PettingZoo AEC or Parallel environments,
+    served as one kind of thing (bridges/python/host_protocol.hpp): a
+    command lists n games (u32 count, u32 indices), then per game a seed
+    (u64) or its step's row (every agent's action in turn, `step_shape`
+    float32s); the answer is each listed game's record: its head, every
+    agent's reward, view and mask. What the two APIs differ in (whose turn
+    it is, how a step is taken, when an agent leaves) is `rules`'s:
+    AecTurns or ParallelSteps."""
 
     def __init__(self, settings, games, np):
         self.np = np
         self.games = games
         first = games[0]
-        self.agents, described = agents_of(first, "AEC")
+        self.rules = (ParallelSteps if is_parallel(first) else AecTurns)(self)
+        self.agents, described = agents_of(first, self.rules.api)
         observation, action = described[0]
         self.mask_from = self.mask_source(settings["action_mask"], first, observation, action)
         self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
-        # The mover's mask is sent in the room of the largest; a move's row
-        # is as wide as the widest agent's action.
-        self.mask_size = max(side.mask_size for side in self.sides)
-        self.step_shape = (max(side.action_width for side in self.sides),)
-        self.hello = hello_of("aec", self.agents, self.sides, first, self.mask_from)
+        widths = [side.action_width for side in self.sides]
+        self.step_shape = (sum(widths),)
+        self.action_at = [sum(widths[:i]) for i in range(len(widths))]
+        self.hello = hello_of(self.rules.kind, self.agents, self.sides, first, self.mask_from)
         self.head = state_head(len(self.agents))
-        self.seen = [[0.0] * len(self.agents) for _ in games]  # each agent's _cumulative_rewards, credited
-        self.moves = [0] * len(games)           # since the reset, for messages
-        self.gone = [set() for _ in games]      # agents that have left each game
+        self.gone = [set() for _ in games]  # agents that have left each game
+        self.rules.start()
 
     def mask_source(self, setting, first, observation, action):
         """As Host.mask_source, from the first agent's spaces: the
-        observation's "action_mask" key, the mover's infos["action_mask"]
-        after one reset, or none."""
+        observation's "action_mask" key, the infos' "action_mask" after one
+        reset (the mover's, in an AEC game), or none."""
         if setting == "none":
             return None
         discrete = spaces.ActionDecoder(action, self.np).components is not None
@@ -275,66 +253,137 @@ class GameHost(GameBatches):
         if setting == "observation":
             raise Refused("env.action_mask is observation, but the observation space %s is not a Dict "
                           "with an 'action_mask' key" % spaces.text(observation))
-        has = False
-        if discrete:
-            first.reset(seed=0)
-            info = first.infos.get(first.agent_selection) if isinstance(getattr(first, "infos", None), dict) else None
-            has = isinstance(info, dict) and "action_mask" in info
+        info = self.rules.first_info(first) if discrete else None
+        has = isinstance(info, dict) and "action_mask" in info
         if setting == "info" and not has:
-            raise Refused("env.action_mask is info, but the mover's infos after reset(seed=0) have no "
-                          "'action_mask'")
+            raise Refused("env.action_mask is info, but %s after reset(seed=0) have no 'action_mask'"
+                          % self.rules.info_name)
         return "info" if has else None
 
-    # The state of game g, as the answer carries it.
-    def state(self, g, result=None):
+    def listed(self, payload):
+        (n,) = struct.unpack_from("<I", payload)
+        return struct.unpack_from("<%dI" % n, payload, 4), 4 + 4 * n
+
+    def reset_games(self, payload):
+        games, at = self.listed(payload)
+        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
+        out = []
+        for g, seed in zip(games, seeds):
+            self.gone[g] = set()
+            out.append(self.rules.reset(g, int(seed)))
+        return b"".join(out)
+
+    def step_games(self, payload):
         np = self.np
-        env = self.games[g]
+        games, at = self.listed(payload)
+        size = int(np.prod(self.step_shape))
+        rows = np.frombuffer(payload, np.float32, len(games) * size, at).reshape(len(games), *self.step_shape)
+        return b"".join(self.rules.step(g, rows[i]) for i, g in enumerate(games))
+
+    def search_games(self, payload, depth):
+        if not isinstance(self.rules, AecTurns):
+            raise Refused("alphabeta searches turn-based (AEC) games; this one is a Parallel game")
+        games, at = self.listed(payload)
+        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
+        moves = [self.rules.search(g, depth, seed) for g, seed in zip(games, seeds)]
+        return self.np.asarray(moves, self.np.float32).tobytes()
+
+    def action_of(self, i, row):
+        """Agent i's action, decoded from its place in a step's row."""
+        side = self.sides[i]
+        at = self.action_at[i]
+        return side.decoder.decode(row[at:at + side.action_width])
+
+    def record(self, mover, terminated, truncated, left, rewards, views, masks):
+        """A game's record: the head (`mover`: the agent to move, 0 for a
+        Parallel game going on, -1 once over), every agent's reward, view
+        and mask (None: no legal move, zeros)."""
         n = len(self.agents)
+        parts = [self.head.pack(mover, bool(terminated), bool(truncated), *(left or [PLAYS_ON] * n)),
+                 struct.pack("<%dd" % n, *(rewards or [0.0] * n))]
+        parts.extend(side.view(view) for side, view in zip(self.sides, views))
+        if self.mask_from:
+            for side, mask in zip(self.sides, masks):
+                parts.append((self.np.zeros(side.mask_size, self.np.uint8) if mask is None else mask).tobytes())
+        return b"".join(parts)
+
+    def mask_of(self, where, who, view, info):
+        """Agent `who`'s mask from its view or its info (mask_from_source)."""
+        size = self.sides[self.agents.index(who)].mask_size
+        return mask_from_source(self.mask_from, view, info, size, where, who, self.np)
+
+    def render(self, index):
+        frame = self.games[index].render()
+        np = self.np
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise Refused("render() did not return an H x W x 3 uint8 array")
+        height, width = frame.shape[:2]
+        return struct.pack("<II", width, height) + np.ascontiguousarray(frame).tobytes()
+
+
+class AecTurns:
+    """PettingZoo's AEC API as GameHost's rules: one agent, the one
+    agent_selection names, moves at a time; each move's rewards are what
+    every agent's _cumulative_rewards gained; agents that are done take
+    their dead steps here; alphabeta searches copies of the game."""
+
+    api, kind, info_name = "AEC", "aec", "the mover's infos"
+
+    def __init__(self, host):
+        self.host = host
+
+    def start(self):
+        n = len(self.host.games)
+        self.seen = [[0.0] * len(self.host.agents) for _ in range(n)]  # each agent's _cumulative_rewards, credited
+        self.moves = [0] * n  # since the reset, for messages
+
+    def first_info(self, first):
+        first.reset(seed=0)
+        infos = getattr(first, "infos", None)
+        return infos.get(first.agent_selection) if isinstance(infos, dict) else None
+
+    def state(self, g, result=None):
+        """Game g's record, after its reset (no result) or a move."""
+        host = self.host
+        env = host.games[g]
+        n = len(host.agents)
         over = result is not None and result[2]
         mover = -1
         if not over:
             selected = env.agent_selection
-            if selected not in self.agents:
+            if selected not in host.agents:
                 raise Refused("game %d: agent_selection is %r, not one of possible_agents %r"
-                              % (g, selected, self.agents))
-            mover = self.agents.index(selected)
-            if selected in self.gone[g]:
+                              % (g, selected, host.agents))
+            mover = host.agents.index(selected)
+            if selected in host.gone[g]:
                 raise Refused("game %d: agent_selection is %r, which has left the game" % (g, selected))
-        rewards = result[0] if result is not None else [0.0] * n
+        rewards = result[0] if result is not None else None
         term = bool(result is not None and result[3])
-        trunc = bool(over and not term)
-        left = result[4] if result is not None else [PLAYS_ON] * n
-        parts = [self.head.pack(mover, term, trunc, *left), struct.pack("<%dd" % n, *rewards)]
-        views = result[1] if over else [env.observe(a) for a in self.agents]
-        for side, view in zip(self.sides, views):
-            parts.append(side.view(view))
-        if self.mask_size:
-            mask = np.zeros(self.mask_size, np.uint8)
-            if not over:
-                own = self.mask_of(g, views[mover])
-                mask[:len(own)] = own
-            parts.append(mask.tobytes())
-        return b"".join(parts)
+        left = result[4] if result is not None else None
+        views = result[1] if over else [env.observe(a) for a in host.agents]
+        masks = [None] * n
+        if host.mask_from and not over:
+            masks[mover] = self.mask_of(g, views[mover])
+        return host.record(mover, term, over and not term, left, rewards, views, masks)
 
     def mask_of(self, g, view, env=None):
         """The mover's mask in game g (or in `env`, a copy of it being
         searched), from its view or its infos."""
-        env = self.games[g] if env is None else env
+        env = self.host.games[g] if env is None else env
         where = "game %d, %s" % (g, "after its reset" if self.moves[g] == 0 else "move %d" % self.moves[g])
         mover = env.agent_selection
         info = env.infos.get(mover) if isinstance(getattr(env, "infos", None), dict) else None
-        size = self.sides[self.agents.index(mover)].mask_size
-        return mask_from_source(self.mask_from, view, info, size, where, mover, self.np)
+        return self.host.mask_of(where, mover, view, info)
 
     def credit(self, g):
         """What each agent's _cumulative_rewards gained since last asked."""
-        env = self.games[g]
+        env = self.host.games[g]
         seen = self.seen[g]
         cumulative = getattr(env, "_cumulative_rewards", None)
-        out = [0.0] * len(self.agents)
+        out = [0.0] * len(self.host.agents)
         if not isinstance(cumulative, dict):
             return out
-        for i, agent in enumerate(self.agents):
+        for i, agent in enumerate(self.host.agents):
             if agent in cumulative:
                 value = float(cumulative[agent])
                 out[i] = value - seen[i]
@@ -342,30 +391,30 @@ class GameHost(GameBatches):
         return out
 
     def reset(self, g, seed):
-        env = self.games[g]
-        env.reset(seed=int(seed))
+        env = self.host.games[g]
+        env.reset(seed=seed)
         self.moves[g] = 0
-        self.seen[g] = [0.0] * len(self.agents)
-        self.gone[g] = set()
+        self.seen[g] = [0.0] * len(self.host.agents)
         self.credit(g)
         if not env.agents:
             raise Refused("game %d: no agent is left after reset(seed=%d)" % (g, seed))
         return self.state(g)
 
     def step(self, g, row):
-        """The mover of game g plays `row`; then the dead steps of agents that
-        are done. The move's rewards, the views at its end, and the end."""
-        env = self.games[g]
-        mover = self.agents.index(env.agent_selection)
-        side = self.sides[mover]
-        action = side.decoder.decode(row[:side.action_width])
+        """The mover of game g plays its place in `row`; then the dead steps
+        of agents that are done. The move's rewards, the views at its end,
+        and the end."""
+        host = self.host
+        env = host.games[g]
+        mover = host.agents.index(env.agent_selection)
+        action = host.action_of(mover, row)
         self.seen[g][mover] = 0.0  # PettingZoo clears the mover's cumulative reward
         env.step(action)
         self.moves[g] += 1
         rewards = self.credit(g)
         if not isinstance(getattr(env, "_cumulative_rewards", None), dict):
             step_rewards = getattr(env, "rewards", {}) or {}
-            rewards = [float(step_rewards.get(a, 0.0)) for a in self.agents]
+            rewards = [float(step_rewards.get(a, 0.0)) for a in host.agents]
         views = None
         dead_steps = 0
         # Each agent's own end as its flags first show it: a dead step
@@ -379,31 +428,31 @@ class GameHost(GameBatches):
             if not (done_t or done_u):
                 break
             if views is None:  # the end as each agent sees it, before agents leave
-                views = [env.observe(a) for a in self.agents]
+                views = [env.observe(a) for a in host.agents]
             env.step(None)
             extra = self.credit(g)
             rewards = [a + b for a, b in zip(rewards, extra)]
             self.note_ends(g, env, ends)
             dead_steps += 1
-            if dead_steps > 4 * len(self.agents):
+            if dead_steps > 4 * len(host.agents):
                 raise Refused("game %d: agents %r are still there after %d dead steps"
                               % (g, list(env.agents), dead_steps))
         over = not env.agents
         if over and views is None:
-            views = [env.observe(a) for a in self.agents]
+            views = [env.observe(a) for a in host.agents]
         # The game ends terminated if an agent was, else truncated; an agent
         # that left with no flag set ends as the game does.
         terminated = TERMINATED in ends.values() or TRUNCATED not in ends.values()
-        left = [PLAYS_ON] * len(self.agents)
-        for i, agent in enumerate(self.agents):
-            if agent in self.gone[g]:
+        left = [PLAYS_ON] * len(host.agents)
+        for i, agent in enumerate(host.agents):
+            if agent in host.gone[g]:
                 continue
             if agent in ends:
                 left[i] = ends[agent]
             elif over or agent not in env.agents:
                 left[i] = TERMINATED if terminated else TRUNCATED
             if left[i] != PLAYS_ON:
-                self.gone[g].add(agent)
+                host.gone[g].add(agent)
         return self.state(g, (rewards, views, over, terminated, left))
 
     def note_ends(self, g, env, ends):
@@ -411,8 +460,8 @@ class GameHost(GameBatches):
         or truncation is set now."""
         terms = getattr(env, "terminations", {}) or {}
         truncs = getattr(env, "truncations", {}) or {}
-        for agent in self.agents:
-            if agent in self.gone[g] or agent in ends:
+        for agent in self.host.agents:
+            if agent in self.host.gone[g] or agent in ends:
                 continue
             if terms.get(agent, False):
                 ends[agent] = TERMINATED
@@ -421,7 +470,7 @@ class GameHost(GameBatches):
 
     def decoder_of(self, env):
         """The decoder of `env`'s mover's actions."""
-        return self.sides[self.agents.index(env.agent_selection)].decoder
+        return self.host.sides[self.host.agents.index(env.agent_selection)].decoder
 
     def legal_moves(self, g, env):
         """The mover's legal actions (indices of a Discrete action)."""
@@ -430,9 +479,9 @@ class GameHost(GameBatches):
             raise Refused("alphabeta searches games with one Discrete action; %s's is %s"
                           % (env.agent_selection, spaces.text(decoder.hello)))
         n = decoder.components[0]
-        if not self.mask_size:
+        if not self.host.mask_from:
             return list(range(n))
-        view = env.observe(env.agent_selection) if self.mask_from == "observation" else None
+        view = env.observe(env.agent_selection) if self.host.mask_from == "observation" else None
         mask = self.mask_of(g, view, env)
         return [k for k in range(n) if mask[k]]
 
@@ -440,7 +489,7 @@ class GameHost(GameBatches):
         """alphabeta:DEPTH's move in game g: the best for its mover over
         `depth` moves (its own rewards summed; the search stops at the end),
         drawn among equals with `seed`."""
-        env = self.games[g]
+        env = self.host.games[g]
         root = env.agent_selection
         start = self.decoder_of(env).hello.get("start", 0)
         best, best_moves = float("-inf"), []
@@ -485,111 +534,72 @@ class GameHost(GameBatches):
                 break
         return gained + best
 
-    def search_games(self, payload, depth):
-        np = self.np
-        games, at = self.listed(payload)
-        seeds = struct.unpack_from("<%dQ" % len(games), payload, at)
-        moves = [self.search(g, depth, seed) for g, seed in zip(games, seeds)]
-        return np.asarray(moves, np.float32).tobytes()
 
+class ParallelSteps:
+    """PettingZoo's Parallel API as GameHost's rules: every agent still in
+    the game acts at each step, given its own action only; an agent that is
+    terminated or truncated has left, its view staying its last."""
 
-class ParallelHost(GameBatches):
-    """A share of an agent's games, each a PettingZoo Parallel environment."""
+    api, kind, info_name = "Parallel", "parallel", "the infos"
 
-    def __init__(self, settings, games, np):
-        self.np = np
-        self.games = games
-        first = games[0]
-        self.agents, described = agents_of(first, "Parallel")
-        observation, action = described[0]
-        discrete = spaces.ActionDecoder(action, np).components is not None
-        setting = settings["action_mask"]
-        self.mask_from = None
-        if setting != "none":
-            if setting in ("auto", "observation") and spaces.has_mask_key(observation):
-                if not discrete:
-                    raise Refused("the observation has an 'action_mask' key, but the action space is not "
-                                  "discrete (env.action_mask: none ignores it)")
-                self.mask_from = "observation"
-            elif setting == "observation":
-                raise Refused("env.action_mask is observation, but the observation space %s is not a "
-                              "Dict with an 'action_mask' key" % spaces.text(observation))
-            elif discrete:
-                _, infos = first.reset(seed=0)
-                info = infos.get(self.agents[0]) if isinstance(infos, dict) else None
-                if isinstance(info, dict) and "action_mask" in info:
-                    self.mask_from = "info"
-                elif setting == "info":
-                    raise Refused("env.action_mask is info, but the infos of reset(seed=0) have no "
-                                  "'action_mask'")
-        self.sides = [AgentSpaces(agent, o, a, self.mask_from, np) for agent, (o, a) in zip(self.agents, described)]
-        # A step's row: each agent's action in turn, each as wide as its own.
-        self.step_shape = (sum(side.action_width for side in self.sides),)
-        self.hello = hello_of("parallel", self.agents, self.sides, first, self.mask_from)
-        self.head = state_head(len(self.agents))
-        self.steps = [0] * len(games)
-        self.gone = [set() for _ in games]  # agents that have left each game
-        self.views = [{} for _ in games]    # each agent's last observation
+    def __init__(self, host):
+        self.host = host
+
+    def start(self):
+        n = len(self.host.games)
+        self.steps = [0] * n
+        self.views = [{} for _ in range(n)]  # each agent's last observation
+
+    def first_info(self, first):
+        _, infos = first.reset(seed=0)
+        return infos.get(self.host.agents[0]) if isinstance(infos, dict) else None
 
     def state(self, g, observations, infos, rewards=None, over=False, terminated=False, left=None):
         """Game g's record: going (0) or over (-1), the end, each agent's own
         end at this step, rewards, each agent's view and mask (a departed
         agent's last view, and no legal move)."""
-        np = self.np
-        n = len(self.agents)
-        parts = [self.head.pack(-1 if over else 0, bool(terminated), bool(over and not terminated),
-                                *(left or [PLAYS_ON] * n)),
-                 struct.pack("<%dd" % n, *(rewards or [0.0] * n))]
+        host = self.host
         views = self.views[g]
-        for agent, side in zip(self.agents, self.sides):
+        masks = []
+        for agent in host.agents:
             if agent in observations:
                 views[agent] = observations[agent]
-            elif agent not in self.gone[g] or agent not in views:
+            elif agent not in host.gone[g] or agent not in views:
                 raise Refused("game %d, step %d: no observation for %r" % (g, self.steps[g], agent))
-            parts.append(side.view(views[agent]))
-        if self.mask_from:
-            for agent, side in zip(self.agents, self.sides):
-                parts.append(np.zeros(side.mask_size, np.uint8).tobytes() if over or agent in self.gone[g]
-                             else self.mask_of(g, agent, side, observations, infos).tobytes())
-        return b"".join(parts)
-
-    def mask_of(self, g, agent, side, observations, infos):
-        info = infos.get(agent) if isinstance(infos, dict) else None
-        return mask_from_source(self.mask_from, observations[agent], info, side.mask_size,
-                                "game %d, step %d" % (g, self.steps[g]), agent, self.np)
+            info = infos.get(agent) if isinstance(infos, dict) else None
+            masks.append(None if not host.mask_from or over or agent in host.gone[g] else
+                         host.mask_of("game %d, step %d" % (g, self.steps[g]), agent, observations[agent], info))
+        return host.record(-1 if over else 0, terminated, over and not terminated, left, rewards,
+                           [views[a] for a in host.agents], masks)
 
     def reset(self, g, seed):
-        observations, infos = self.games[g].reset(seed=int(seed))
+        observations, infos = self.host.games[g].reset(seed=seed)
         self.steps[g] = 0
-        self.gone[g] = set()
         self.views[g] = {}
         return self.state(g, observations, infos)
 
-    def step(self, g, rows):
-        env = self.games[g]
-        gone = self.gone[g]
-        # PettingZoo's Parallel API: actions for the agents still in the game.
-        actions, at = {}, 0
-        for agent, side in zip(self.agents, self.sides):
-            if agent not in gone:
-                actions[agent] = side.decoder.decode(rows[at:at + side.action_width])
-            at += side.action_width
+    def step(self, g, row):
+        host = self.host
+        env = host.games[g]
+        gone = host.gone[g]
+        # Actions for the agents still in the game.
+        actions = {agent: host.action_of(i, row) for i, agent in enumerate(host.agents) if agent not in gone}
         observations, rewards, terminations, truncations, infos = env.step(actions)
         self.steps[g] += 1
-        left = [PLAYS_ON] * len(self.agents)
-        for i, agent in enumerate(self.agents):
+        left = [PLAYS_ON] * len(host.agents)
+        for i, agent in enumerate(host.agents):
             if agent in gone:
                 continue
             if terminations.get(agent, False):
                 left[i] = TERMINATED
             elif truncations.get(agent, False):
                 left[i] = TRUNCATED
-        ended = [agent for i, agent in enumerate(self.agents) if left[i] != PLAYS_ON]
+        ended = [agent for i, agent in enumerate(host.agents) if left[i] != PLAYS_ON]
         gone.update(ended)
-        over = len(gone) == len(self.agents) or not getattr(env, "agents", self.agents)
+        over = len(gone) == len(host.agents) or not getattr(env, "agents", host.agents)
         terminated = any(v == TERMINATED for v in left)
         gained = [0.0 if agent in gone and agent not in ended else float(rewards.get(agent, 0.0))
-                  for agent in self.agents]
+                  for agent in host.agents]
         return self.state(g, observations, infos, gained, over, terminated, left)
 
 

@@ -10,7 +10,7 @@
 
 #include "envs/env.hpp"
 #include "envs/env_config.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 #include "games/simultaneous_env.hpp"
 #include "games/turn_based_env.hpp"
 

@@ -68,11 +68,14 @@ class connect_four_searcher final : public player_streams {
 };
 
 // alphabeta:DEPTH of a game that is not Connect Four: the games search
-// themselves (turn_based_vector::search_moves).
+// themselves (game_vector::search_moves).
 class game_searcher final : public player_streams {
  public:
   game_searcher(int games, int depth, std::string game) : player_streams(games), depth_(depth), game_(std::move(game)) {}
-  void play_in(turn_based_vector& games) override {
+  void play_in(game_vector& games) override {
+    if (!games.turn_based())
+      throw std::invalid_argument("alphabeta:" + std::to_string(depth_) + " searches turn-based games; " + game_ +
+                                  " is played by simultaneous moves");
     if (!games.can_search())
       throw std::invalid_argument("alphabeta:" + std::to_string(depth_) + ": " + game_ + "'s games cannot be searched");
     games_ = &games;
@@ -89,7 +92,7 @@ class game_searcher final : public player_streams {
  private:
   int depth_;
   std::string game_;
-  turn_based_vector* games_ = nullptr;
+  game_vector* games_ = nullptr;
   std::vector<std::uint64_t> seeds_;
 };
 
@@ -139,7 +142,7 @@ class landmark_splitter final : public opponents {
 class player_with_name final : public opponents {
  public:
   player_with_name(std::string name, std::unique_ptr<opponents> player) : name_(std::move(name)), player_(std::move(player)) {}
-  void play_in(turn_based_vector& games) override { player_->play_in(games); }
+  void play_in(game_vector& games) override { player_->play_in(games); }
   void start_episode(int game, std::uint64_t seed) override { player_->start_episode(game, seed); }
   void act(const int* games, const int* agents, int rows, const float* observations, const std::uint8_t* masks,
            float* actions) override {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 namespace troupe::games {
 
@@ -24,7 +24,7 @@ std::unique_ptr<opponents> random_player(int games, const env_spec& spec);
 std::unique_ptr<opponents> alphabeta_player(int games, int depth);
 
 // Alpha-beta to `depth` of a game that is not Connect Four: the games
-// search themselves (turn_based_vector::search_moves); `game` names it in
+// search themselves (game_vector::search_moves); `game` names it in
 // errors (a game that cannot be searched, or simultaneous moves).
 std::unique_ptr<opponents> search_player(int games, int depth, std::string game);
 

@@ -1,6 +1,6 @@
 // Games whose agents have spaces of their own: Signal-v0's rules
 // (games/builtin/signal_game.hpp), and one policy's seat or side of such games
-// (games/seat_vector.hpp, games/side_vector.hpp): the learning side sees its
+// (games/seat_vector.hpp, games/seat_vector.hpp): the learning side sees its
 // own spaces, the other side's player is asked with the other agent's views
 // and answers in the other agent's actions, and a side that would alternate
 // between them is refused, naming env.seat.
@@ -16,7 +16,7 @@
 #include "envs/env_error.hpp"
 #include "games/builtin/signal_game.hpp"
 #include "games/seat_vector.hpp"
-#include "games/side_vector.hpp"
+#include "games/seat_vector.hpp"
 
 using namespace troupe;
 using games::signal_game;
@@ -273,7 +273,7 @@ TEST_CASE("agent spaces: a side that would alternate between agents of different
     CHECK(std::string(e.what()).find("sender (Box(3) -> Discrete(4))") != std::string::npos);
     CHECK(std::string(e.what()).find("receiver (Box(4) -> Discrete(3))") != std::string::npos);
   }
-  CHECK_THROWS_AS(games::side_vector(lopsided_games(1), games::seat_choice::alternate,
+  CHECK_THROWS_AS(games::seat_vector(lopsided_games(1), games::seat_choice::alternate,
                                     std::make_unique<fixed_player>(std::vector<float>{0}, 2, false)),
                   envs::env_key_error);
   // The registry makes the other side's player for that side's spaces.
@@ -296,11 +296,11 @@ TEST_CASE("agent spaces: a side that would alternate between agents of different
   CHECK(agents.specs.at(1).action.describe() == "Discrete(3)");
 }
 
-TEST_CASE("side_vector: each side's actions reach the game in its own agent's width, the other asked in its spaces") {
+TEST_CASE("seat_vector, simultaneous games: each side's actions reach the game in its own agent's width, the other asked in its spaces") {
   SUBCASE("the learner plays the small side") {
     auto owned = std::make_unique<fixed_player>(std::vector<float>{1, 3}, 5, true);
     fixed_player* large = owned.get();
-    games::side_vector v(lopsided_games(2), games::seat_choice::first, std::move(owned));
+    games::seat_vector v(lopsided_games(2), games::seat_choice::first, std::move(owned));
     CHECK(v.spec().observation.describe() == "Box(2)");
     std::vector<std::uint64_t> seeds = {1, 2};
     std::vector<float> obs(4), final_obs(4), actions = {2, 1};
@@ -319,7 +319,7 @@ TEST_CASE("side_vector: each side's actions reach the game in its own agent's wi
   SUBCASE("the learner plays the large side") {
     auto owned = std::make_unique<fixed_player>(std::vector<float>{2}, 2, false);
     fixed_player* small = owned.get();
-    games::side_vector v(lopsided_games(3), games::seat_choice::second, std::move(owned));
+    games::seat_vector v(lopsided_games(3), games::seat_choice::second, std::move(owned));
     CHECK(v.spec().observation.describe() == "Box(5)");
     CHECK(v.spec().has_action_mask);
     std::vector<std::uint64_t> seeds = {1, 2, 3};

@@ -1,5 +1,5 @@
 // A team: several agents of one game played by one policy
-// (games/side_vector.hpp with env.seat all), and games of more than two
+// (games/seat_vector.hpp with env.seat all), and games of more than two
 // agents with one seat learning; on a game written here whose rewards say
 // which row's action reached which agent; and Spread-v0's rules
 // (games/builtin/spread_game.hpp) on set states.
@@ -18,7 +18,7 @@
 #include "catalog/players.hpp"
 #include "games/builtin/contest_game.hpp"
 #include "games/builtin/spread_game.hpp"
-#include "games/side_vector.hpp"
+#include "games/seat_vector.hpp"
 
 using namespace troupe;
 
@@ -188,7 +188,7 @@ TEST_SUITE("games") {
 TEST_CASE("a team: env.seat all makes every agent of each game a row, each given its own agent's reward") {
   auto o = std::make_unique<plays_three>();
   plays_three* others = o.get();
-  games::side_vector v(tallies(2), games::seat_choice::all, std::move(o));
+  games::seat_vector v(tallies(2), games::seat_choice::all, std::move(o));
   REQUIRE(v.size() == 6);
   CHECK(v.agents_per_game() == 3);
   std::vector<std::uint64_t> seeds{1, 2, 3, 4, 5, 6};
@@ -221,7 +221,7 @@ TEST_CASE("a team: env.seat all makes every agent of each game a row, each given
 }
 
 TEST_CASE("a team: an agent that leaves ends its row as it left, and cuts its teammates' episodes there") {
-  games::side_vector v(tallies(1, /*leaver=*/1), games::seat_choice::all, std::make_unique<plays_three>());
+  games::seat_vector v(tallies(1, /*leaver=*/1), games::seat_choice::all, std::make_unique<plays_three>());
   std::vector<std::uint64_t> seeds{1, 2, 3};
   std::vector<float> obs(9), final_obs(9);
   std::vector<envs::step_result> r(3);
@@ -247,7 +247,7 @@ TEST_CASE("a game of three agents from one seat: both others asked in one batch;
     const int me = seat == games::seat_choice::first ? 0 : 1;
     auto o = std::make_unique<plays_three>();
     plays_three* others = o.get();
-    games::side_vector v(tallies(2, /*leaver=*/2), seat, std::move(o));
+    games::seat_vector v(tallies(2, /*leaver=*/2), seat, std::move(o));
     REQUIRE(v.size() == 2);
     std::vector<std::uint64_t> seeds{1, 2};
     std::vector<float> obs(6), final_obs(6);
@@ -272,13 +272,13 @@ TEST_CASE("a game of three agents from one seat: both others asked in one batch;
     CHECK(r[0].terminated);
   }
   // alternate draws each of the three agents.
-  games::side_vector v(tallies(1), games::seat_choice::alternate, std::make_unique<plays_three>());
+  games::seat_vector v(tallies(1), games::seat_choice::alternate, std::make_unique<plays_three>());
   std::vector<int> drawn(3, 0);
   std::vector<float> obs(3);
   for (std::uint64_t seed = 0; seed < 300; ++seed) {
     v.reset_one(0, seed, obs.data());
-    ++drawn[size_t(v.side(0))];
-    CHECK(obs[1] == v.side(0));
+    ++drawn[size_t(v.seat(0))];
+    CHECK(obs[1] == v.seat(0));
   }
   for (int n : drawn) CHECK(n > 70);
 }
@@ -441,7 +441,7 @@ TEST_CASE("Contest-v0's built-in team 'split' plays as the scripted team of this
   std::vector<std::unique_ptr<games::simultaneous_env>> g;
   for (int i = 0; i < 8; ++i) g.push_back(std::make_unique<games::contest_game>());
   const envs::env_spec spec = games::contest_game().spec();
-  games::side_vector blue(std::move(g), games::seat_choice::all,
+  games::seat_vector blue(std::move(g), games::seat_choice::all,
                          catalog::builtin_opponents("split", 8, config, spec, "env.opponent"), {2, 3});
   std::vector<std::uint64_t> seeds(16);
   for (size_t i = 0; i < seeds.size(); ++i) seeds[i] = 100 + i;
@@ -477,7 +477,7 @@ TEST_CASE("a team of two against a team of two: each side's rows, the other team
   for (int i = 0; i < 2; ++i) g.push_back(std::make_unique<games::contest_game>());
   auto o = std::make_unique<plays_zero>();
   plays_zero* others = o.get();
-  games::side_vector blue(std::move(g), games::seat_choice::all, std::move(o), {2, 3});
+  games::seat_vector blue(std::move(g), games::seat_choice::all, std::move(o), {2, 3});
   REQUIRE(blue.size() == 4);
   std::vector<std::uint64_t> seeds{1, 2, 3, 4};
   std::vector<float> obs(4 * 14), final_obs(4 * 14);

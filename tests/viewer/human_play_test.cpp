@@ -19,7 +19,7 @@
 #include "games/builtin/connect_four_game.hpp"
 #include "games/builtin/duel_pong.hpp"
 #include "games/seat_vector.hpp"
-#include "games/side_vector.hpp"
+#include "games/seat_vector.hpp"
 #include "model/shared_model.hpp"
 #include "tests/viewer/headless.hpp"
 #include "tests/viewer/sdl_events.hpp"
@@ -140,7 +140,7 @@ TEST_CASE("a person in Duel Pong: the game does not wait, each step takes the ar
   app::human_policy* person = nullptr;
   auto policy = replying_policy(model, spec, replies, person);
   envs::vector_as_env side(
-      std::make_unique<games::side_vector>(std::move(games), games::seat_choice::first, std::move(policy)));
+      std::make_unique<games::seat_vector>(std::move(games), games::seat_choice::first, std::move(policy)));
   app::human_policy you(side, 5, app::human_policy::pace::real_time);
   person = &you;
   CHECK(you.moves_by_arrows());

@@ -15,7 +15,7 @@
 #include "actors/cluster/gateway.hpp"
 #include "actors/actor_system_setup.hpp"
 #include "actors/net/token.hpp"
-#include "games/seat_vector.hpp"
+#include "games/opponents.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;

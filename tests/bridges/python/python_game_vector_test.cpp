@@ -1,5 +1,5 @@
-// The PettingZoo bridges (bridges/python/python_game_vector.hpp for AEC games,
-// python_parallel_vector.hpp for Parallel ones, troupe_games.py) with real
+// The PettingZoo bridge (bridges/python/python_game_vector.hpp for AEC and
+// Parallel games, troupe_games.py) with real
 // host processes, on games written in the tests whose per-agent rewards are
 // known by hand (tests/bridges/python/aec_test_games.py): every move's rewards
 // reach each agent, a seat's step holds what its agent got from its move to
@@ -49,8 +49,8 @@ std::string creation_error(const std::function<void()>& make) {
 }
 
 // One move of game g with action `a`.
-turn_result move(turn_based_vector& v, int g, float a) {
-  turn_result r;
+game_result move(game_vector& v, int g, float a) {
+  game_result r;
   v.step(&g, 1, &a, &r);
   return r;
 }
@@ -79,7 +79,7 @@ struct elimination_players final : opponents {
 
 TEST_SUITE("bridges") {
 TEST_CASE("AEC bridge: each move's rewards reach every agent, the end after the dead steps") {
-  auto games = make_turn_based_vector(game_config("python:aec_test_games:countdown"), 3);
+  auto games = make_game_vector(game_config("python:aec_test_games:countdown"), 3);
   REQUIRE(games->size() == 3);
   CHECK(games->agent_count() == 2);
   CHECK(games->agent_name(0) == "first");
@@ -137,7 +137,7 @@ TEST_CASE("AEC bridge: each move's rewards reach every agent, the end after the 
 }
 
 TEST_CASE("AEC bridge: without _cumulative_rewards, the rewards dict of each move") {
-  auto games = make_turn_based_vector(game_config("python:aec_test_games:countdown", R"({"cumulative": false})"), 1);
+  auto games = make_game_vector(game_config("python:aec_test_games:countdown", R"({"cumulative": false})"), 1);
   const int g[] = {0};
   const std::uint64_t seed[] = {0};
   games->reset(g, 1, seed);
@@ -220,7 +220,7 @@ TEST_CASE("AEC bridge: the built-in random player and self-play games of a Pytho
 TEST_CASE("AEC bridge: three agents leave one by one; a seat's episode is its agent's, the others move in turn") {
   env_config c = game_config("python:aec_test_games:elimination");
   {  // The bridge itself: each agent's end at the move where it appeared.
-    auto games = make_turn_based_vector(c, 2);
+    auto games = make_game_vector(c, 2);
     REQUIRE(games->agent_count() == 3);
     CHECK(games->agent_name(2) == "c");
     const int all[] = {0, 1};
@@ -252,7 +252,7 @@ TEST_CASE("AEC bridge: three agents leave one by one; a seat's episode is its ag
     auto players = std::make_unique<elimination_players>();
     elimination_players& p = *players;
     p.resigner = 1;
-    seat_vector seat(make_turn_based_vector(c, 2), seat_choice::first, std::move(players));
+    seat_vector seat(make_game_vector(c, 2), seat_choice::first, std::move(players));
     seat.reset(seeds.data(), obs.data());
     CHECK(p.batches.empty());
     seat.step(stay.data(), seeds.data(), obs.data(), r.data(), final_obs.data());
@@ -282,7 +282,7 @@ TEST_CASE("AEC bridge: three agents leave one by one; a seat's episode is its ag
      // others' game is reset, though two agents were left in it.
     auto players = std::make_unique<elimination_players>();
     elimination_players& p = *players;
-    seat_vector seat(make_turn_based_vector(c, 2), seat_choice::second, std::move(players));
+    seat_vector seat(make_game_vector(c, 2), seat_choice::second, std::move(players));
     seat.reset(seeds.data(), obs.data());
     REQUIRE(p.batches.size() == 1);
     CHECK(p.batches[0] == std::vector<int>{0, 0});  // a moves first
@@ -301,7 +301,7 @@ TEST_CASE("AEC bridge: three agents leave one by one; a seat's episode is its ag
     auto players = std::make_unique<elimination_players>();
     elimination_players& p = *players;
     p.resign_episodes = 1;
-    seat_vector seat(make_turn_based_vector(c, 1), seat_at(2), std::move(players));
+    seat_vector seat(make_game_vector(c, 1), seat_at(2), std::move(players));
     seat.reset(seeds.data(), obs.data());
     CHECK(p.started == 2);
     REQUIRE(p.batches.size() == 4);  // a, b; and anew a, b
@@ -354,8 +354,8 @@ TEST_CASE("Parallel bridge: both sides' actions in one step, each side's rewards
     CHECK(obs[0] == 0);        // and the next episode's start
   }
   env_config c = game_config("python:aec_test_games:pennies");
-  const std::string parallel = creation_error([&] { make_turn_based_vector(c, 1); });
-  CHECK(parallel.find("Parallel game") != std::string::npos);
+  CHECK_FALSE(make_game_vector(c, 1)->turn_based());  // one vector for both kinds, as its host says
+  CHECK(make_game_vector(game_config("python:aec_test_games:countdown"), 1)->turn_based());
 }
 
 TEST_CASE("Parallel bridge: three agents, a team of one policy (env.seat all) or one seat against the others") {
@@ -462,7 +462,7 @@ TEST_CASE("AEC bridge: alpha-beta looks ahead in copies of the game in play, thr
   // The game pickles as its constructor's arguments and sits in two
   // forwarding wrappers, as PettingZoo's classic games do: a plain deep copy
   // would be a game before its first reset.
-  auto games = make_turn_based_vector(game_config("python:aec_test_games:wrapped_countdown"), 3);
+  auto games = make_game_vector(game_config("python:aec_test_games:wrapped_countdown"), 3);
   REQUIRE(games->can_search());
   const int all[] = {0, 1, 2};
   const std::uint64_t seeds[] = {0, 1, 0};  // counts 4, 5, 4
@@ -491,7 +491,7 @@ TEST_CASE("AEC bridge: alpha-beta looks ahead in copies of the game in play, thr
 
 TEST_CASE("AEC bridge: agents of different spaces, each one's views, masks and moves in its own sizes") {
   env_config c = game_config("python:aec_test_games:signal_aec");
-  auto v = make_turn_based_vector(c, 2);
+  auto v = make_game_vector(c, 2);
   CHECK(v->agent_name(0) == "sender");
   CHECK(v->agent_spec(0).observation.describe() == "Box(3)");
   CHECK(v->agent_spec(0).action.describe() == "Discrete(5)");
@@ -510,7 +510,7 @@ TEST_CASE("AEC bridge: agents of different spaces, each one's views, masks and m
     CHECK(sender[0] + sender[1] + sender[2] == 1.f);
     v->observe(g, 1, receiver);
     for (float x : receiver) CHECK(x == 0.f);
-    v->action_mask(g, legal);
+    v->action_mask(g, 0, legal);  // the sender's, its mover's
     CHECK(std::vector<std::uint8_t>(legal, legal + 5) == std::vector<std::uint8_t>{0, 1, 1, 1, 1});
   }
   const float signals[] = {4, 1};
@@ -520,7 +520,7 @@ TEST_CASE("AEC bridge: agents of different spaces, each one's views, masks and m
   v->observe(0, 1, receiver);
   CHECK(std::vector<float>(receiver, receiver + 5) == std::vector<float>{0, 0, 0, 0, 1});
   std::fill_n(legal, 5, std::uint8_t(7));
-  v->action_mask(0, legal);
+  v->action_mask(0, 1, legal);
   CHECK(std::vector<std::uint8_t>(legal, legal + 5) == std::vector<std::uint8_t>{1, 1, 1, 7, 7});  // three, no more
   const float guesses[] = {1, 0};  // right, then wrong
   v->step(games, 2, guesses, results);
@@ -530,7 +530,7 @@ TEST_CASE("AEC bridge: agents of different spaces, each one's views, masks and m
 
   // A receiver of two floats: the sender's rows of one are widened for the
   // host, the receiver's arrive whole.
-  auto boxed = make_turn_based_vector(game_config("python:aec_test_games:signal_aec", R"({"box_receiver": true})"), 2);
+  auto boxed = make_game_vector(game_config("python:aec_test_games:signal_aec", R"({"box_receiver": true})"), 2);
   CHECK(boxed->agent_spec(1).action.describe() == "Box(2)");
   CHECK_FALSE(boxed->agent_spec(0).has_action_mask);
   boxed->reset(games, 2, seeds);
@@ -599,7 +599,7 @@ TEST_CASE("Parallel bridge: agents of different spaces, each side's actions in i
 }
 
 TEST_CASE("AEC bridge: what is not a PettingZoo game, and an unknown player, are refused, naming them") {
-  const std::string single = creation_error([] { make_turn_based_vector(game_config("python:cartpole_py:CartPole"), 1); });
+  const std::string single = creation_error([] { make_game_vector(game_config("python:cartpole_py:CartPole"), 1); });
   CHECK(single.find("not a PettingZoo game") != std::string::npos);
   env_config c = game_config("python:tictactoe:make");
   c.versus.opponent = "alphabeta:2";
@@ -614,7 +614,7 @@ TEST_CASE("AEC bridge: what is not a PettingZoo game, and an unknown player, are
 
 TEST_CASE("AEC bridge: a game that raises or dies, and a player that answers wrongly, are errors within seconds") {
   for (const char* kwargs : {R"({"raise_on_move": 3})", R"({"die_on_move": 3})"}) {
-    auto games = make_turn_based_vector(game_config("python:aec_test_games:countdown", kwargs), 2);
+    auto games = make_game_vector(game_config("python:aec_test_games:countdown", kwargs), 2);
     const int all[] = {0, 1};
     const std::uint64_t seeds[] = {1, 1};
     games->reset(all, 2, seeds);

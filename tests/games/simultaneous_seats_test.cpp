@@ -1,4 +1,4 @@
-// games/side_vector.hpp: one side of simultaneous-move games, stepped as a
+// games/seat_vector.hpp: one side of simultaneous-move games, stepped as a
 // vector, on a game written here whose rewards say which action they came
 // from; and DuelPong-v0's rules (games/builtin/duel_pong.hpp) on set states.
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include "catalog/registry.hpp"
 #include "catalog/players.hpp"
 #include "games/builtin/duel_pong.hpp"
-#include "games/side_vector.hpp"
+#include "games/seat_vector.hpp"
 
 using namespace troupe;
 
@@ -67,12 +67,12 @@ struct plays_two final : games::opponents {
   void end_episode(int, double learner_return) override { ended.push_back(learner_return); }
 };
 
-std::unique_ptr<games::side_vector> pennies(int k, games::seat_choice side, plays_two*& others) {
+std::unique_ptr<games::seat_vector> pennies(int k, games::seat_choice side, plays_two*& others) {
   std::vector<std::unique_ptr<games::simultaneous_env>> g;
   for (int i = 0; i < k; ++i) g.push_back(std::make_unique<pennies_game>());
   auto o = std::make_unique<plays_two>();
   others = o.get();
-  return std::make_unique<games::side_vector>(std::move(g), side, std::move(o));
+  return std::make_unique<games::seat_vector>(std::move(g), side, std::move(o));
 }
 
 // Agent 1 leaves after the first round with +1 (terminated, the game going
@@ -113,7 +113,7 @@ class one_leaves_game final : public games::simultaneous_env {
 }  // namespace
 
 TEST_SUITE("games") {
-TEST_CASE("side_vector: each side's rewards, the other side asked for all games at once from its own view") {
+TEST_CASE("seat_vector, simultaneous games: each side's rewards, the other side asked for all games at once from its own view") {
   for (auto side : {games::seat_choice::first, games::seat_choice::second}) {
     plays_two* others = nullptr;
     auto v = pennies(3, side, others);
@@ -146,20 +146,20 @@ TEST_CASE("side_vector: each side's rewards, the other side asked for all games 
   std::vector<float> obs(3);
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     v->reset_one(0, seed, obs.data());
-    second += v->side(0);
-    CHECK(obs[1] == v->side(0));
+    second += v->seat(0);
+    CHECK(obs[1] == v->seat(0));
   }
   CHECK(second > 70);
   CHECK(second < 130);
 }
 
-TEST_CASE("side_vector: an agent that leaves first; the other plays on alone, no longer asked, or its episode ends") {
+TEST_CASE("seat_vector, simultaneous games: an agent that leaves first; the other plays on alone, no longer asked, or its episode ends") {
   for (auto side : {games::seat_choice::first, games::seat_choice::second}) {
     std::vector<std::unique_ptr<games::simultaneous_env>> g;
     for (int i = 0; i < 2; ++i) g.push_back(std::make_unique<one_leaves_game>());
     auto o = std::make_unique<plays_two>();
     plays_two* others = o.get();
-    games::side_vector v(std::move(g), side, std::move(o));
+    games::seat_vector v(std::move(g), side, std::move(o));
     std::vector<std::uint64_t> seeds{1, 2};
     std::vector<float> obs(6), final_obs(6);
     std::vector<envs::step_result> r(2);
