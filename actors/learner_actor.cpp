@@ -337,7 +337,8 @@ algo::learner* population_member(learner_pointer self) {
 // the source's learner sent it, in place of this one's, then the new
 // hyperparameters, all before the next batch trains (a message is handled
 // between batches).
-caf::result<std::uint64_t> apply_pbt_step(learner_pointer self, const pbt_step& step) {
+caf::result<std::uint64_t> on_pbt_step(learner_pointer self, const pbt_step& step) {
+  if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a pbt step");
   auto& st = self->state;
   algo::learner* me = population_member(self);
   if (!me) return make_error(errc::failed, "this learner is no member of a population");
@@ -350,6 +351,135 @@ caf::result<std::uint64_t> apply_pbt_step(learner_pointer self, const pbt_step& 
     }
     for (size_t i = 0; i < step.keys.size(); ++i) me->set_hyperparameter(step.keys[i], step.values[i]);
     return version;
+  } catch (const std::exception& e) {
+    return make_error(errc::failed, e.what());
+  }
+}
+
+// A rollout from an agent of this process: checked, then trained in a batch
+// (or, in deterministic rounds, once its round is whole); answered when
+// trained or dropped.
+caf::result<train_ack> on_rollout(learner_pointer self, algo::rollout& r) {
+  auto& st = self->state;
+  if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a rollout");
+  const bool rounds = st.admission.deterministic_agents > 0;
+  if (rounds && st.gathering.has(r.sequence, r.agent_id)) {  // an agent never sends one twice; refused if it did
+    st.totals.samples_dropped += r.samples();
+    return train_ack{r.sequence, false};
+  }
+  try {
+    st.trainer->check(r);
+  } catch (const std::exception& e) {
+    std::cerr << "learner: dropped " << e.what() << "\n";
+    st.totals.samples_dropped += r.samples();
+    if (rounds) {
+      // Its place in the round stays, empty, or the round could never
+      // be whole; its agent waits for the round like the others.
+      algo::rollout place;
+      place.agent_id = r.agent_id;
+      place.sequence = r.sequence;
+      auto promise = self->make_response_promise<train_ack>();
+      const std::uint64_t ticket = st.next_ticket++;
+      st.owed[ticket].promise = promise;
+      st.gathering.add(r.sequence, r.agent_id, waiting_rollout{std::move(place), ticket, false, true});
+      advance_rounds(self);
+      return promise;
+    }
+    return train_ack{r.sequence, false};
+  }
+  auto promise = self->make_response_promise<train_ack>();
+  const std::uint64_t ticket = st.next_ticket++;
+  st.owed[ticket].promise = promise;
+  if (rounds) {
+    const auto [sequence, agent] = std::make_pair(r.sequence, r.agent_id);
+    st.gathering.add(sequence, agent, waiting_rollout{std::move(r), ticket});
+    advance_rounds(self);
+    return promise;
+  }
+  if (st.budget) deliver(self, st.budget->on_arrival(r.agent_id, std::chrono::steady_clock::now()));
+  st.waiting.push_back({std::move(r), ticket});
+  resume(self);
+  return promise;
+}
+
+// The collection budget's clock: rollouts held past their time are let go.
+void on_tick(learner_pointer self) {
+  auto& st = self->state;
+  st.tick_pending = false;
+  if (st.budget) deliver(self, st.budget->on_tick(std::chrono::steady_clock::now()));
+}
+
+// A peer replica's update, applied here; answered with the version it made.
+caf::result<std::uint64_t> on_replica_update(learner_pointer self, const replica_update& u) {
+  auto& st = self->state;
+  if (!from_a_peer(self)) {
+    ++st.totals.foreign_replica_updates;
+    return make_error(errc::not_local, "a replica update from an actor that is no peer replica");
+  }
+  try {
+    if (const auto version = st.trainer->apply_peer_update(u.delta)) {
+      st.totals.version = *version;
+      ++st.totals.peer_updates;
+    } else {
+      ++st.totals.updates_refused;  // frozen: the run has been solved
+    }
+  } catch (const std::exception& e) {
+    return make_error(errc::malformed, e.what());
+  }
+  // Counted before answering: the origin never learns of an
+  // application the clock does not show yet.
+  if (st.replica.clock) st.replica.clock->set(st.replica.index, u.origin, u.sequence);
+  return st.totals.version;
+}
+
+// The replicas of this policy, told once by the run builder.
+void on_peers(learner_pointer self, const std::vector<caf::strong_actor_ptr>& all) {
+  auto& st = self->state;
+  if (!sender_in_this_process(self->current_sender()) || !st.peers.empty()) {
+    ++st.totals.foreign_refused;  // told once, by the run builder
+    return;
+  }
+  for (const auto& p : all)
+    if (!sender_in_this_process(p)) return;  // peers are of this process
+  if (all.size() < 2) return;
+  st.peers.clear();
+  for (const auto& p : all) st.peers.push_back(caf::actor_cast<replica_link>(p));
+  st.bound = model::staleness_bound(static_cast<int>(all.size()) - 1, st.replica.max_lag);
+}
+
+// The run's end: answered once every rollout sent before it has been
+// trained (rollouts sent before the drain request are ahead of it in the
+// mailbox: they have been trained, or wait in a batch or for the bound).
+caf::result<learner_final> on_drain(learner_pointer self) {
+  auto& st = self->state;
+  if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a drain");
+  auto promise = self->make_response_promise<learner_final>();
+  st.drains.push_back(promise);
+  resume(self);
+  return promise;
+}
+
+// A checkpoint of the learned state, written between batches (a message is
+// handled between them).
+caf::result<std::uint64_t> on_checkpoint(learner_pointer self, const std::string& path,
+                                         const model::checkpoint_meta& meta) {
+  if (!sender_in_this_process(self->current_sender()))
+    return refuse_foreign(self, "a checkpoint request");
+  try {
+    return self->state.trainer->save_checkpoint(path, meta);
+  } catch (const std::exception& e) {
+    return make_error(errc::failed, e.what());
+  }
+}
+
+// Population-based training asks this member for its learned state
+// (parameters, optimiser state, normalisers), taken between batches.
+caf::result<algo::learned_state> on_snapshot(learner_pointer self) {
+  if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a snapshot request");
+  algo::learner* me = population_member(self);
+  if (!me) return make_error(errc::failed, "this learner is no member of a population");
+  try {
+    return me->export_state();
   } catch (const std::exception& e) {
     return make_error(errc::failed, e.what());
   }
@@ -370,121 +500,15 @@ learner_impl::behavior_type learner(learner_pointer self, std::shared_ptr<algo::
     st.budget.emplace(algo::collection_budget::settings{admission.max_in_flight,
                                                         admission.per_agent_in_flight});
   return {
-      [=](algo::rollout& r) -> caf::result<train_ack> {
-        auto& st = self->state;
-        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a rollout");
-        const bool rounds = st.admission.deterministic_agents > 0;
-        if (rounds && st.gathering.has(r.sequence, r.agent_id)) {  // an agent never sends one twice; refused if it did
-          st.totals.samples_dropped += r.samples();
-          return train_ack{r.sequence, false};
-        }
-        try {
-          st.trainer->check(r);
-        } catch (const std::exception& e) {
-          std::cerr << "learner: dropped " << e.what() << "\n";
-          st.totals.samples_dropped += r.samples();
-          if (rounds) {
-            // Its place in the round stays, empty, or the round could never
-            // be whole; its agent waits for the round like the others.
-            algo::rollout place;
-            place.agent_id = r.agent_id;
-            place.sequence = r.sequence;
-            auto promise = self->make_response_promise<train_ack>();
-            const std::uint64_t ticket = st.next_ticket++;
-            st.owed[ticket].promise = promise;
-            st.gathering.add(r.sequence, r.agent_id, waiting_rollout{std::move(place), ticket, false, true});
-            advance_rounds(self);
-            return promise;
-          }
-          return train_ack{r.sequence, false};
-        }
-        auto promise = self->make_response_promise<train_ack>();
-        const std::uint64_t ticket = st.next_ticket++;
-        st.owed[ticket].promise = promise;
-        if (rounds) {
-          const auto [sequence, agent] = std::make_pair(r.sequence, r.agent_id);
-          st.gathering.add(sequence, agent, waiting_rollout{std::move(r), ticket});
-          advance_rounds(self);
-          return promise;
-        }
-        if (st.budget) deliver(self, st.budget->on_arrival(r.agent_id, std::chrono::steady_clock::now()));
-        st.waiting.push_back({std::move(r), ticket});
-        resume(self);
-        return promise;
-      },
-      [=](caf::tick_atom) {
-        auto& st = self->state;
-        st.tick_pending = false;
-        if (st.budget) deliver(self, st.budget->on_tick(std::chrono::steady_clock::now()));
-      },
-      [=](const replica_update& u) -> caf::result<std::uint64_t> {
-        auto& st = self->state;
-        if (!from_a_peer(self)) {
-          ++st.totals.foreign_replica_updates;
-          return make_error(errc::not_local, "a replica update from an actor that is no peer replica");
-        }
-        try {
-          if (const auto version = st.trainer->apply_peer_update(u.delta)) {
-            st.totals.version = *version;
-            ++st.totals.peer_updates;
-          } else {
-            ++st.totals.updates_refused;  // frozen: the run has been solved
-          }
-        } catch (const std::exception& e) {
-          return make_error(errc::malformed, e.what());
-        }
-        // Counted before answering: the origin never learns of an
-        // application the clock does not show yet.
-        if (st.replica.clock) st.replica.clock->set(st.replica.index, u.origin, u.sequence);
-        return st.totals.version;
-      },
-      [=](peers_atom, const std::vector<caf::strong_actor_ptr>& all) {
-        auto& st = self->state;
-        if (!sender_in_this_process(self->current_sender()) || !st.peers.empty()) {
-          ++st.totals.foreign_refused;  // told once, by the run builder
-          return;
-        }
-        for (const auto& p : all)
-          if (!sender_in_this_process(p)) return;  // peers are of this process
-        if (all.size() < 2) return;
-        st.peers.clear();
-        for (const auto& p : all) st.peers.push_back(caf::actor_cast<replica_link>(p));
-        st.bound = model::staleness_bound(static_cast<int>(all.size()) - 1, st.replica.max_lag);
-      },
-      // Rollouts sent before the drain request are ahead of it in the
-      // mailbox: they have been trained, or wait in a batch or for the bound.
-      [=](drain_atom) -> caf::result<learner_final> {
-        auto& st = self->state;
-        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a drain");
-        auto promise = self->make_response_promise<learner_final>();
-        st.drains.push_back(promise);
-        resume(self);
-        return promise;
-      },
-      [=](checkpoint_atom, const std::string& path,
-          const model::checkpoint_meta& meta) -> caf::result<std::uint64_t> {
-        if (!sender_in_this_process(self->current_sender()))
-          return refuse_foreign(self, "a checkpoint request");
-        try {
-          return self->state.trainer->save_checkpoint(path, meta);
-        } catch (const std::exception& e) {
-          return make_error(errc::failed, e.what());
-        }
-      },
-      [=](pbt_atom, const pbt_step& step) -> caf::result<std::uint64_t> {
-        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a pbt step");
-        return apply_pbt_step(self, step);
-      },
-      [=](snapshot_atom) -> caf::result<algo::learned_state> {
-        if (!sender_in_this_process(self->current_sender())) return refuse_foreign(self, "a snapshot request");
-        algo::learner* me = population_member(self);
-        if (!me) return make_error(errc::failed, "this learner is no member of a population");
-        try {
-          return me->export_state();
-        } catch (const std::exception& e) {
-          return make_error(errc::failed, e.what());
-        }
-      },
+      [=](algo::rollout& r) -> caf::result<train_ack> { return on_rollout(self, r); },
+      [=](caf::tick_atom) { on_tick(self); },
+      [=](const replica_update& u) -> caf::result<std::uint64_t> { return on_replica_update(self, u); },
+      [=](peers_atom, const std::vector<caf::strong_actor_ptr>& all) { on_peers(self, all); },
+      [=](drain_atom) -> caf::result<learner_final> { return on_drain(self); },
+      [=](checkpoint_atom, const std::string& path, const model::checkpoint_meta& meta)
+          -> caf::result<std::uint64_t> { return on_checkpoint(self, path, meta); },
+      [=](pbt_atom, const pbt_step& step) -> caf::result<std::uint64_t> { return on_pbt_step(self, step); },
+      [=](snapshot_atom) -> caf::result<algo::learned_state> { return on_snapshot(self); },
   };
 }
 

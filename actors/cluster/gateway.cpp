@@ -158,190 +158,220 @@ caf::result<Reply> answer_through(gateway_pointer self, const Handle& to, Messag
   return promise;
 }
 
+// A worker's control actor went down: its agents' budget is released.
+void on_down(gateway_pointer self, const caf::down_msg& down) {
+  auto& st = self->state;
+  for (auto it = st.workers.begin(); it != st.workers.end(); ++it) {
+    if (it->second.control != down.source) continue;
+    std::cerr << "troupe serve: worker '" << it->second.name << "' left ("
+              << caf::to_string(down.reason) << ")" << std::endl;
+    release_agents(self, it->second);
+    st.workers.erase(it);
+    return;
+  }
+}
+
+// A worker asks to join: checked (protocol, token, agents), given its agent
+// ids and each agent's policy.
+caf::result<join_reply> on_join(gateway_pointer self, join_request& req) {
+  auto& st = self->state;
+  const auto& sender = self->current_sender();
+  if (!sender) return reject(self, errc::malformed, "join without a sender");
+  if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+  if (req.protocol != cluster_protocol_version)
+    return make_error(errc::protocol_mismatch,
+                      "cluster protocol " + std::to_string(req.protocol) +
+                          " but the learner speaks " + std::to_string(cluster_protocol_version));
+  if (!tokens_match(req.token, st.config.token)) {
+    ++st.totals.workers_refused;
+    std::cerr << "troupe serve: refused worker '" << req.name << "' from "
+              << caf::to_string(sender->node()) << ": wrong or missing token" << std::endl;
+    return make_error(errc::refused, "wrong or missing cluster token");
+  }
+  if (req.agents < 1 || req.agents > st.config.max_agents_per_worker)
+    return reject(self, errc::malformed, "a worker must bring 1.." +
+                            std::to_string(st.config.max_agents_per_worker) + " agents");
+  if (st.workers.count(sender->node()))
+    return reject(self, errc::malformed, "this node has joined already");
+  worker_entry w;
+  const int seen = st.names_used[req.name]++;
+  w.name = req.name.empty() ? "worker" : req.name.substr(0, 64);
+  if (seen) w.name += "#" + std::to_string(seen + 1);
+  w.control = caf::actor_cast<caf::actor_addr>(sender);
+  w.first_agent = st.next_agent_id;
+  w.agents = req.agents;
+  w.view_slots.assign(size_t(req.agents), -1);
+  st.next_agent_id += std::uint32_t(req.agents);
+  join_reply reply{w.first_agent, st.config.seed + w.first_agent, {}, {}, {}};
+  for (std::int32_t i = 0; i < req.agents; ++i)
+    w.policies.push_back(std::int32_t(st.agents_dealt++ % st.policies.size()));
+  reply.agent_policies = w.policies;
+  for (const auto& p : st.policies) {
+    reply.policy_configs.push_back(p.parts.config_yaml);
+    reply.policy_remote_opponents.push_back(p.parts.opponents ? 1 : 0);
+  }
+  self->monitor(caf::actor_cast<caf::actor>(sender));
+  std::cerr << "troupe serve: worker '" << w.name << "' joined with " << w.agents
+            << " agents" << std::endl;
+  ++st.totals.workers_joined;
+  st.workers[sender->node()] = std::move(w);
+  return reply;
+}
+
+// A worker's agent asks for actions: relayed to its policy's replica.
+caf::result<predict_reply> on_predict(gateway_pointer self, predict_request& req) {
+  auto& st = self->state;
+  worker_entry* w = sender_worker(self);
+  if (!w) return reject(self, errc::not_joined, "predict request from a node that has not joined");
+  if (!w->owns(req.agent_id))
+    return reject(self, errc::malformed, "predict request for a foreign agent id");
+  const size_t p = w->policy_of(req.agent_id);
+  const gateway_policy& policy = st.policies[p].parts;
+  if (const std::string why = predict_request_problem(policy.shapes, req); !why.empty())
+    return reject(self, errc::malformed, why);
+  ++st.totals.predicts_relayed;
+  const model_owner_actor& owner = policy.owners[replica_of(policy, req.agent_id)];
+  return answer_through<predict_reply>(self, owner, std::move(req), [self, p](const predict_reply& reply) {
+    // A model whose outputs overflowed answers with an error.
+    std::string why = predict_reply_problem(reply);
+    if (why.empty()) {
+      auto& newest = self->state.policies[p].newest_version;
+      newest = std::max(newest, reply.version);
+    }
+    return why;
+  });
+}
+
+// A worker's rollout: checked (shapes, versions, replays), counted as
+// collected here, and relayed to its policy's learner.
+caf::result<train_ack> on_rollout(gateway_pointer self, algo::rollout& r) {
+  auto& st = self->state;
+  worker_entry* w = sender_worker(self);
+  if (!w) return reject(self, errc::not_joined, "rollout from a node that has not joined");
+  if (!w->owns(r.agent_id)) return reject(self, errc::malformed, "rollout for a foreign agent id");
+  const served_policy& served = st.policies[w->policy_of(r.agent_id)];
+  const gateway_policy& policy = served.parts;
+  if (const std::string why = rollout_problem(policy.shapes, r); !why.empty())
+    return reject(self, errc::malformed, why);
+  for (std::uint64_t v : r.behaviour_version)
+    if (v > served.newest_version)
+      return reject(self, errc::malformed,
+                    "rollout acted with parameter version " + std::to_string(v) +
+                        ", newer than any predict reply so far (" +
+                        std::to_string(served.newest_version) + ")");
+  // After the stop, nothing more is collected: the worker drops it.
+  if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+  if (!first_time(*w, fingerprint(r), st.config.replay_window))
+    return reject(self, errc::malformed, "a rollout relayed already (replayed)");
+  // Its steps count as collected here, where they reach the learner's
+  // node, so that collected = trained + dropped holds however workers die.
+  episode_report steps;
+  steps.agent_id = r.agent_id;
+  steps.env_steps = r.samples();
+  steps.node = w->name;
+  self->send(policy.metrics, std::move(steps));
+  ++st.totals.rollouts_relayed;
+  const learner_actor& learner = policy.learners[replica_of(policy, r.agent_id)];
+  return answer_through<train_ack>(self, learner, std::move(r), [](const train_ack&) { return std::string(); });
+}
+
+// A worker's games ask for their other seats' moves: answered by the
+// agent's opponent host on this node.
+caf::result<opponent_reply> on_opponent_request(gateway_pointer self, opponent_request& req) {
+  auto& st = self->state;
+  worker_entry* w = sender_worker(self);
+  if (!w) return reject(self, errc::not_joined, "opponent request from a node that has not joined");
+  if (!w->owns(req.agent_id))
+    return reject(self, errc::malformed, "opponent request for a foreign agent id");
+  const gateway_policy& policy = st.policies[w->policy_of(req.agent_id)].parts;
+  if (!policy.opponents)
+    return reject(self, errc::malformed, "opponent request from an agent whose policy plays no other seat here");
+  if (const std::string why = opponent_request_problem(policy.opponent_shapes, req); !why.empty())
+    return reject(self, errc::malformed, why);
+  if (st.stopped) return make_error(errc::run_ended, "the run has ended");
+  auto host = st.hosts.find(req.agent_id);
+  if (host == st.hosts.end())
+    host = st.hosts
+               .emplace(req.agent_id,
+                        spawn_opponent_host(self->system(), policy.opponents, policy.opponent_shapes.action_width,
+                                            caf::actor_cast<cluster_gateway_actor>(self)))
+               .first;
+  const auto moves = std::int64_t(req.games.size());
+  return answer_through<opponent_reply>(self, host->second, std::move(req), [self, moves](const opponent_reply&) {
+    self->state.totals.opponent_moves += moves;
+    return std::string();
+  });
+}
+
+// A worker's episode: to its policy's metrics (its steps were counted
+// from its rollouts).
+void on_episode_report(gateway_pointer self, episode_report& report) {
+  auto& st = self->state;
+  worker_entry* w = sender_worker(self);
+  if (!w) {
+    reject(self, errc::not_joined, "episode report from a node that has not joined");
+    return;
+  }
+  if (st.stopped) return;
+  if (!w->owns(report.agent_id) || !episode_report_problem(report).empty()) {
+    reject(self, errc::malformed, "malformed episode report");
+    return;
+  }
+  report.env_steps = 0;  // counted from the rollouts that arrived
+  report.node = w->name;
+  self->send(st.policies[w->policy_of(report.agent_id)].parts.metrics, std::move(report));
+}
+
+// A worker names one of its agents, for a viewer: a relay of this process
+// stands between the frame hub and it.
+void on_agent(gateway_pointer self, std::uint32_t id, agent_actor agent) {
+  auto& st = self->state;
+  worker_entry* w = sender_worker(self);
+  if (!w) {
+    reject(self, errc::not_joined, "agent named by a node that has not joined");
+    return;
+  }
+  if (!w->owns(id) || !agent || agent->node() != self->current_sender()->node()) {
+    reject(self, errc::malformed, "a worker named an agent that is not its own");
+    return;
+  }
+  if (!st.config.frame_hub || st.stopped) return;
+  std::int32_t& slot = w->view_slots[id - w->first_agent];
+  if (slot < 0) slot = take_view_slot(st);
+  // The hub talks to a relay of this process, never to the worker.
+  self->send(st.config.frame_hub, agent_atom_v, slot,
+             spawn_render_relay(self->system(), std::move(agent)));
+}
+
+// The run's end: the workers are told, the opponent hosts stopped, and
+// the totals returned.
+caf::result<cluster_final> on_stop(gateway_pointer self) {
+  auto& st = self->state;
+  if (!trusted_sender(self->current_sender()))
+    return reject(self, errc::not_local, "stop from outside this process");
+  st.stopped = true;
+  for (auto& [node, w] : st.workers)
+    caf::anon_send(caf::actor_cast<caf::actor>(w.control), stop_atom_v);
+  for (auto& [id, host] : st.hosts) self->send_exit(host, caf::exit_reason::user_shutdown);
+  st.hosts.clear();
+  st.totals.dropped_at_door = self->dropped_at_door();
+  return st.totals;
+}
+
 cluster_gateway_actor::behavior_type gateway(gateway_pointer self, gateway_config config,
                                              std::vector<gateway_policy> policies) {
   auto& st = self->state;
   st.config = std::move(config);
   for (auto& p : policies) st.policies.push_back({std::move(p)});
-  self->set_down_handler([=](caf::down_msg& down) {
-    auto& st = self->state;
-    for (auto it = st.workers.begin(); it != st.workers.end(); ++it) {
-      if (it->second.control != down.source) continue;
-      std::cerr << "troupe serve: worker '" << it->second.name << "' left ("
-                << caf::to_string(down.reason) << ")" << std::endl;
-      release_agents(self, it->second);
-      st.workers.erase(it);
-      return;
-    }
-  });
+  self->set_down_handler([=](caf::down_msg& down) { on_down(self, down); });
   return {
-      [=](join_request& req) -> caf::result<join_reply> {
-        auto& st = self->state;
-        const auto& sender = self->current_sender();
-        if (!sender) return reject(self, errc::malformed, "join without a sender");
-        if (st.stopped) return make_error(errc::run_ended, "the run has ended");
-        if (req.protocol != cluster_protocol_version)
-          return make_error(errc::protocol_mismatch,
-                            "cluster protocol " + std::to_string(req.protocol) +
-                                " but the learner speaks " + std::to_string(cluster_protocol_version));
-        if (!tokens_match(req.token, st.config.token)) {
-          ++st.totals.workers_refused;
-          std::cerr << "troupe serve: refused worker '" << req.name << "' from "
-                    << caf::to_string(sender->node()) << ": wrong or missing token" << std::endl;
-          return make_error(errc::refused, "wrong or missing cluster token");
-        }
-        if (req.agents < 1 || req.agents > st.config.max_agents_per_worker)
-          return reject(self, errc::malformed, "a worker must bring 1.." +
-                                  std::to_string(st.config.max_agents_per_worker) + " agents");
-        if (st.workers.count(sender->node()))
-          return reject(self, errc::malformed, "this node has joined already");
-        worker_entry w;
-        const int seen = st.names_used[req.name]++;
-        w.name = req.name.empty() ? "worker" : req.name.substr(0, 64);
-        if (seen) w.name += "#" + std::to_string(seen + 1);
-        w.control = caf::actor_cast<caf::actor_addr>(sender);
-        w.first_agent = st.next_agent_id;
-        w.agents = req.agents;
-        w.view_slots.assign(size_t(req.agents), -1);
-        st.next_agent_id += std::uint32_t(req.agents);
-        join_reply reply{w.first_agent, st.config.seed + w.first_agent, {}, {}, {}};
-        for (std::int32_t i = 0; i < req.agents; ++i)
-          w.policies.push_back(std::int32_t(st.agents_dealt++ % st.policies.size()));
-        reply.agent_policies = w.policies;
-        for (const auto& p : st.policies) {
-          reply.policy_configs.push_back(p.parts.config_yaml);
-          reply.policy_remote_opponents.push_back(p.parts.opponents ? 1 : 0);
-        }
-        self->monitor(caf::actor_cast<caf::actor>(sender));
-        std::cerr << "troupe serve: worker '" << w.name << "' joined with " << w.agents
-                  << " agents" << std::endl;
-        ++st.totals.workers_joined;
-        st.workers[sender->node()] = std::move(w);
-        return reply;
-      },
-      [=](predict_request& req) -> caf::result<predict_reply> {
-        auto& st = self->state;
-        worker_entry* w = sender_worker(self);
-        if (!w) return reject(self, errc::not_joined, "predict request from a node that has not joined");
-        if (!w->owns(req.agent_id))
-          return reject(self, errc::malformed, "predict request for a foreign agent id");
-        const size_t p = w->policy_of(req.agent_id);
-        const gateway_policy& policy = st.policies[p].parts;
-        if (const std::string why = predict_request_problem(policy.shapes, req); !why.empty())
-          return reject(self, errc::malformed, why);
-        ++st.totals.predicts_relayed;
-        const model_owner_actor& owner = policy.owners[replica_of(policy, req.agent_id)];
-        return answer_through<predict_reply>(self, owner, std::move(req), [self, p](const predict_reply& reply) {
-          // A model whose outputs overflowed answers with an error.
-          std::string why = predict_reply_problem(reply);
-          if (why.empty()) {
-            auto& newest = self->state.policies[p].newest_version;
-            newest = std::max(newest, reply.version);
-          }
-          return why;
-        });
-      },
-      [=](algo::rollout& r) -> caf::result<train_ack> {
-        auto& st = self->state;
-        worker_entry* w = sender_worker(self);
-        if (!w) return reject(self, errc::not_joined, "rollout from a node that has not joined");
-        if (!w->owns(r.agent_id)) return reject(self, errc::malformed, "rollout for a foreign agent id");
-        const served_policy& served = st.policies[w->policy_of(r.agent_id)];
-        const gateway_policy& policy = served.parts;
-        if (const std::string why = rollout_problem(policy.shapes, r); !why.empty())
-          return reject(self, errc::malformed, why);
-        for (std::uint64_t v : r.behaviour_version)
-          if (v > served.newest_version)
-            return reject(self, errc::malformed,
-                          "rollout acted with parameter version " + std::to_string(v) +
-                              ", newer than any predict reply so far (" +
-                              std::to_string(served.newest_version) + ")");
-        // After the stop, nothing more is collected: the worker drops it.
-        if (st.stopped) return make_error(errc::run_ended, "the run has ended");
-        if (!first_time(*w, fingerprint(r), st.config.replay_window))
-          return reject(self, errc::malformed, "a rollout relayed already (replayed)");
-        // Its steps count as collected here, where they reach the learner's
-        // node, so that collected = trained + dropped holds however workers die.
-        episode_report steps;
-        steps.agent_id = r.agent_id;
-        steps.env_steps = r.samples();
-        steps.node = w->name;
-        self->send(policy.metrics, std::move(steps));
-        ++st.totals.rollouts_relayed;
-        const learner_actor& learner = policy.learners[replica_of(policy, r.agent_id)];
-        return answer_through<train_ack>(self, learner, std::move(r), [](const train_ack&) { return std::string(); });
-      },
-      [=](opponent_request& req) -> caf::result<opponent_reply> {
-        auto& st = self->state;
-        worker_entry* w = sender_worker(self);
-        if (!w) return reject(self, errc::not_joined, "opponent request from a node that has not joined");
-        if (!w->owns(req.agent_id))
-          return reject(self, errc::malformed, "opponent request for a foreign agent id");
-        const gateway_policy& policy = st.policies[w->policy_of(req.agent_id)].parts;
-        if (!policy.opponents)
-          return reject(self, errc::malformed, "opponent request from an agent whose policy plays no other seat here");
-        if (const std::string why = opponent_request_problem(policy.opponent_shapes, req); !why.empty())
-          return reject(self, errc::malformed, why);
-        if (st.stopped) return make_error(errc::run_ended, "the run has ended");
-        auto host = st.hosts.find(req.agent_id);
-        if (host == st.hosts.end())
-          host = st.hosts
-                     .emplace(req.agent_id,
-                              spawn_opponent_host(self->system(), policy.opponents, policy.opponent_shapes.action_width,
-                                                  caf::actor_cast<cluster_gateway_actor>(self)))
-                     .first;
-        const auto moves = std::int64_t(req.games.size());
-        return answer_through<opponent_reply>(self, host->second, std::move(req), [self, moves](const opponent_reply&) {
-          self->state.totals.opponent_moves += moves;
-          return std::string();
-        });
-      },
-      [=](episode_report& report) {
-        auto& st = self->state;
-        worker_entry* w = sender_worker(self);
-        if (!w) {
-          reject(self, errc::not_joined, "episode report from a node that has not joined");
-          return;
-        }
-        if (st.stopped) return;
-        if (!w->owns(report.agent_id) || !episode_report_problem(report).empty()) {
-          reject(self, errc::malformed, "malformed episode report");
-          return;
-        }
-        report.env_steps = 0;  // counted from the rollouts that arrived
-        report.node = w->name;
-        self->send(st.policies[w->policy_of(report.agent_id)].parts.metrics, std::move(report));
-      },
-      [=](agent_atom, std::uint32_t id, agent_actor agent) {
-        auto& st = self->state;
-        worker_entry* w = sender_worker(self);
-        if (!w) {
-          reject(self, errc::not_joined, "agent named by a node that has not joined");
-          return;
-        }
-        if (!w->owns(id) || !agent || agent->node() != self->current_sender()->node()) {
-          reject(self, errc::malformed, "a worker named an agent that is not its own");
-          return;
-        }
-        if (!st.config.frame_hub || st.stopped) return;
-        std::int32_t& slot = w->view_slots[id - w->first_agent];
-        if (slot < 0) slot = take_view_slot(st);
-        // The hub talks to a relay of this process, never to the worker.
-        self->send(st.config.frame_hub, agent_atom_v, slot,
-                   spawn_render_relay(self->system(), std::move(agent)));
-      },
-      [=](stop_atom) -> caf::result<cluster_final> {
-        auto& st = self->state;
-        if (!trusted_sender(self->current_sender()))
-          return reject(self, errc::not_local, "stop from outside this process");
-        st.stopped = true;
-        for (auto& [node, w] : st.workers)
-          caf::anon_send(caf::actor_cast<caf::actor>(w.control), stop_atom_v);
-        for (auto& [id, host] : st.hosts) self->send_exit(host, caf::exit_reason::user_shutdown);
-        st.hosts.clear();
-        st.totals.dropped_at_door = self->dropped_at_door();
-        return st.totals;
-      },
+      [=](join_request& req) -> caf::result<join_reply> { return on_join(self, req); },
+      [=](predict_request& req) -> caf::result<predict_reply> { return on_predict(self, req); },
+      [=](algo::rollout& r) -> caf::result<train_ack> { return on_rollout(self, r); },
+      [=](opponent_request& req) -> caf::result<opponent_reply> { return on_opponent_request(self, req); },
+      [=](episode_report& report) { on_episode_report(self, report); },
+      [=](agent_atom, std::uint32_t id, agent_actor agent) { on_agent(self, id, std::move(agent)); },
+      [=](stop_atom) -> caf::result<cluster_final> { return on_stop(self); },
   };
 }
 
