@@ -11,6 +11,7 @@
 #include "actors/errors.hpp"
 #include "agents/collector.hpp"
 #include "agents/policy_overlay.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "games/seat_vector.hpp"
 

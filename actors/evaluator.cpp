@@ -10,6 +10,7 @@
 
 #include "agents/evaluate.hpp"
 #include "agents/league/match.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "games/routed_opponents.hpp"
 #include "model/checkpoint.hpp"

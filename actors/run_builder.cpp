@@ -12,6 +12,7 @@
 #include "agents/league/population.hpp"
 #include "algo/hyperparameters.hpp"
 #include "algo/learner.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "games/routed_opponents.hpp"

@@ -13,6 +13,7 @@
 #include "app/env_flags.hpp"
 #include "bench/bridge_bench.hpp"
 #include "bench/env_bench.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_id.hpp"
 #include "run/config_loader.hpp"

@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "app/env_flags.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/mujoco/tasks.hpp"
 #include "run/config_loader.hpp"

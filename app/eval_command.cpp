@@ -14,6 +14,7 @@
 #include "agents/league/match.hpp"
 #include "app/commands.hpp"
 #include "app/policy_flags.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "catalog/players.hpp"
 #include "model/checkpoint_file.hpp"

@@ -8,6 +8,7 @@
 #include "agents/league/match.hpp"
 #include "agents/policy_overlay.hpp"
 #include "app/commands.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_vector.hpp"
 #include "games/seat_vector.hpp"

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "envs/env_id.hpp"

@@ -9,6 +9,7 @@
 
 #include "agents/evaluate.hpp"
 #include "agents/league/opponent_states.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 
 namespace troupe::agents {

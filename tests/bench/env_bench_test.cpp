@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "bench/env_bench.hpp"
+#include "catalog/games.hpp"
 
 using namespace troupe::bench;
 using troupe::catalog::registered_envs;

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/classic/cartpole.hpp"
 #include "envs/env_vector.hpp"

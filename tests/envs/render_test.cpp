@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/classic/acrobot.hpp"
 #include "envs/classic/cartpole.hpp"

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "games/builtin/signal_game.hpp"

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "catalog/players.hpp"
 #include "games/builtin/nim_game.hpp"

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "catalog/players.hpp"

@@ -9,6 +9,7 @@
 #include "actors/model_owner.hpp"
 #include "actors/actor_system_setup.hpp"
 #include "actors/league/policy_opponents.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "model/net_spec.hpp"
 #include "model/shared_model.hpp"

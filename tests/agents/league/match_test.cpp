@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "agents/league/match.hpp"
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "catalog/players.hpp"
 #include "model/net_spec.hpp"

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/games.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
 #include "catalog/players.hpp"
