@@ -9,6 +9,7 @@
 #include "actors/agent_supervisor.hpp"
 #include "actors/errors.hpp"
 #include "actors/league/pbt_driver.hpp"
+#include "actors/matchups.hpp"
 #include "algo/learner.hpp"
 #include "run/config_loader.hpp"
 #include "run/run_directory.hpp"

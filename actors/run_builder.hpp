@@ -109,13 +109,6 @@ struct run_parts {
   void exit_all(caf::actor_system& sys) const;
 };
 
-// What plays the other side of policy `index`'s games, for the agents of
-// this node and of workers: its self-play pool, or with policies: each
-// agent outside its side by the live parameters of the policy that plays it
-// (its own, for its agents that are not its seat this episode); none for an
-// environment (or a game against env.opponent).
-opponent_source opponents_of(const run::run_config& config, const run_parts& run, size_t index);
-
 // Builds and starts everything but the agents. `coordinator` is told when a
 // stop condition is met; `start` is when the run began (for its clocks).
 // Throws std::invalid_argument (a config that cannot run) or
