@@ -12,6 +12,9 @@ TEST_CASE("bench envs: the step benchmark times every registered environment") {
   CHECK(median({3.0, 1.0, 2.0}) == 2.0);
   CHECK(median({4.0, 1.0, 2.0, 3.0}) == 2.5);
   for (const auto& entry : registered_envs()) {
+    // Environments that other tests register (Test/...) fail on purpose;
+    // in one process with those tests the table holds them too.
+    if (entry.id.rfind("Test/", 0) == 0) continue;
     CAPTURE(entry.id);
     troupe::envs::env_config config;
     config.id = entry.id;
