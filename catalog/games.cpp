@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "bridges/python/host_hello.hpp"
 #include "bridges/python/python_game_vector.hpp"
 #include "catalog/registry.hpp"
 #include "envs/env_error.hpp"
@@ -98,22 +97,13 @@ std::string versus_games() {
   return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC or Parallel game";
 }
 
-
 std::unique_ptr<env_vector> make_game_side(const env_config& config, int count, seat_choice side,
                                            const opponents_for& others, const opening_options& opening) {
   return side_of_games(make_game_vector(config, count), config, side, others, opening);
 }
 
 game_agents game_agents_of(const env_config& config) {
-  if (parse_env_id(config.id).source == env_source::python) {
-    // The host's hello says it all; no game is stepped to ask.
-    const bridges::python::host_group hosts = bridges::python::start_environment_hosts(config, 1, bridges::python::host_serves::games);
-    const bridges::python::host_hello hello = bridges::python::read_hello(config.id, hosts.hello);
-    game_agents agents{hello.agents, hello.agent_specs};
-    if (agents.specs.empty()) agents.specs.assign(hello.agents.size(), hello.spec);
-    agents.simultaneous = hosts.kind == "parallel";
-    return agents;
-  }
+  // A Python game's vector reads its host's hello; no game is stepped to ask.
   const std::unique_ptr<game_vector> games = make_game_vector(config, 1);
   game_agents agents = agents_of(*games);
   agents.simultaneous = !games->turn_based();
@@ -129,7 +119,6 @@ env_spec game_spec_of(const env_config& config, const game_agents& agents) {
                         team_agents(config, agents.names))
               .own;
 }
-
 
 env_config with_playable_seat(env_config config) {
   if (config.versus.seat != "alternate" || !is_versus_game(config.id)) return config;

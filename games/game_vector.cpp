@@ -51,11 +51,16 @@ void native_game_vector::reset(const int* games, int n, const std::uint64_t* see
 }
 
 void native_game_vector::step(const int* games, int n, const float* actions, game_result* results) {
-  for (int i = 0; i < n; ++i) {
-    const size_t width = step_width(games[i]);
-    results[i] = turn_based() ? turns_.at(size_t(games[i]))->step(actions) : joint_.at(size_t(games[i]))->step(actions);
-    actions += width;
+  if (turn_based()) {
+    for (int i = 0; i < n; ++i) {
+      const size_t width = step_width(games[i]);  // its mover's, read before the move
+      results[i] = turns_.at(size_t(games[i]))->step(actions);
+      actions += width;
+    }
+    return;
   }
+  const size_t width = n > 0 ? step_width(games[0]) : 0;  // every agent's: alike in every game
+  for (int i = 0; i < n; ++i) results[i] = joint_.at(size_t(games[i]))->step(actions + size_t(i) * width);
 }
 
 void native_game_vector::observe(int game, int agent, float* observation) const {

@@ -33,13 +33,13 @@ seat_vector::seat_vector(std::unique_ptr<game_vector> games, seat_choice seats, 
                                         "it (first, second, ... or alternate); all is for simultaneous games");
   std::vector<const env_spec*> specs;
   std::vector<std::string> names;
-  size_t joint_width = 0;
+  size_t joint_width = 0;  // a simultaneous step's: every agent's action
   for (int a = 0; a < agents_; ++a) {
     specs.push_back(&games_->agent_spec(a));
     names.push_back(games_->agent_name(a));
-    action_at_.push_back(joint_width);
     joint_width += size_t(specs.back()->action.flat_size());
     const space& action = specs.back()->action;
+    categories_.push_back(action.categories());
     if (opening_.probability > 0 && (action.categories().empty() || action.continuous_size() > 0))
       throw env_key_error("selfplay.random_opening.probability",
                           games_->spec().id + ": " + names.back() + "'s actions (" + action.describe() +
@@ -58,7 +58,6 @@ seat_vector::seat_vector(std::unique_ptr<game_vector> games, seat_choice seats, 
   in_side_.assign(k * n, 0);
   gone_.assign(k * n, 0);
   over_.assign(k, 0);
-  moved_.assign(k, 0);
   shown_.assign(k, -1);
   other_actions_.assign(k * n * size_t(other_.action), 0.f);
   other_masks_.assign(k * n * size_t(other_.mask), 0);
@@ -100,7 +99,7 @@ void seat_vector::begin(const std::vector<int>& games, const std::uint64_t* seed
       pending_[r] = returns_[r] = 0.0;
       truncated_[r] = 0;
     }
-    over_[size_t(g)] = moved_[size_t(g)] = 0;
+    over_[size_t(g)] = 0;
     shown_[size_t(g)] = -1;
   }
   if (games.empty()) return;
@@ -138,7 +137,7 @@ void seat_vector::play_openings(const std::vector<int>& games, const std::vector
         if (gone_[slot(g, a)]) continue;
         mask.resize(size_t(sizes.mask));
         if (sizes.mask > 0) games_->action_mask(g, a, mask.data());
-        draw_uniform_action(spec.action.categories(), sizes.mask > 0 ? mask.data() : nullptr, rngs[i], &joint_[at]);
+        draw_uniform_action(categories_[size_t(a)], sizes.mask > 0 ? mask.data() : nullptr, rngs[i], &joint_[at]);
       }
     }
     if (movers_.empty()) break;
@@ -202,7 +201,6 @@ void seat_vector::step_games(const std::vector<int>& games, const float* own) {
     const int g = asked_games_[r], a = asked_agents_[r];
     std::copy_n(&answers_[r * theirs], theirs, &other_actions_[slot(g, a) * theirs]);
     std::copy_n(asked_masks_.data() + r * choices, choices, other_masks_.data() + slot(g, a) * choices);
-    moved_[size_t(g)] = 1;
     shown_[size_t(g)] = a;
   }
   // Each game's step: its acting agents' actions in agent order, the
@@ -344,7 +342,7 @@ bool seat_vector::other_seat(int i, other_seat_view& view) const {
   view.learner_seat = agent_of_row(i);
   view.action_space = sides_.other->action;
   if (per_game_ == agents_) return false;  // no agent outside the side
-  if (moved_[size_t(g)]) {
+  if (shown_[size_t(g)] >= 0) {
     const size_t at = slot(g, shown_[size_t(g)]);
     view.action.assign(other_actions_.begin() + long(at * width), other_actions_.begin() + long((at + 1) * width));
     view.legal.assign(other_masks_.begin() + long(at * choices), other_masks_.begin() + long((at + 1) * choices));

@@ -123,7 +123,7 @@ class seat_vector final : public env_vector {
   side_specs sides_;
   side_sizes own_, other_;  // an agent of the side's, an agent outside it's
   int agents_ = 0, per_game_ = 1;
-  std::vector<size_t> action_at_;      // where each agent's action begins in a simultaneous step
+  std::vector<std::vector<int>> categories_;  // each agent's action's choices, for random openings
   std::vector<int> rows_agent_;        // row -> its agent this episode
   std::vector<std::uint8_t> in_side_;  // game x agent: the side plays it
   std::vector<std::uint8_t> gone_;     // game x agent: an agent outside the side that left
@@ -132,9 +132,9 @@ class seat_vector final : public env_vector {
   std::vector<std::uint8_t> truncated_;  // each row's episode, once its game is over: cut rather than ended
   std::vector<std::uint8_t> over_;     // by game
   // By game x agent, the others' last actions and masks this episode; by
-  // game, whether they have acted and whose to show.
+  // game, the agent whose to show (-1 until one of them has acted).
   std::vector<float> other_actions_;
-  std::vector<std::uint8_t> other_masks_, moved_;
+  std::vector<std::uint8_t> other_masks_;
   std::vector<int> shown_;
   // The batches, reused: the rows asked of the opponents, the games' steps.
   std::vector<int> asked_games_, asked_agents_, movers_;

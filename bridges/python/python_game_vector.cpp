@@ -89,9 +89,8 @@ void python_game_vector::step(const int* games, int n, const float* actions, gam
     // to its own, the others' stay zero.
     rows_.assign(size_t(n) * row_width_, 0.f);
     for (int i = 0; i < n; ++i) {
-      const int mover = to_move_[size_t(games[i])];
-      const size_t width = size_t(agent_spec(mover).action.flat_size());
-      std::copy_n(actions, width, &rows_[size_t(i) * row_width_ + action_offsets_[size_t(mover)]]);
+      const size_t width = step_width(games[i]);
+      std::copy_n(actions, width, &rows_[size_t(i) * row_width_ + action_offsets_[size_t(to_move_[size_t(games[i])])]]);
       actions += width;
     }
     actions = rows_.data();
