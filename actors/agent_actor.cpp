@@ -88,7 +88,7 @@ void on_actions(agent_pointer self, const predict_reply& reply) {
     auto& st = self->state;
     st.stopped = true;
     self->quit(make_error(errc::environment_failed, "agent " + std::to_string(st.config.id) +
-                                                        ": environment " + st.config.env.id +
+                                                        ": environment " + st.config.env.id.text() +
                                                         " failed: " + e.what()));
   }
 }
@@ -104,7 +104,7 @@ void deliver_frame(agent_state& st, const predict_reply& reply) {
   c.environments().render(0, frame.image);
   frame.pixel_art = c.spec().pixel_art;
   viewer::overlay_info& info = frame.info;
-  info.title = st.config.env.id;
+  info.title = st.config.env.id.text();
   info.episode = c.episodes_finished(0) + 1;
   info.episode_return = static_cast<float>(c.episode_return(0));
   info.step = static_cast<std::int32_t>(c.episode_length(0));
@@ -251,7 +251,7 @@ agent_impl::behavior_type agent(agent_pointer self, agent_config config, predict
         st.frame_promise = self->make_response_promise<env_frame>();
         if (!st.can_render)
           st.frame_promise.deliver(
-              make_error(errc::cannot_render, st.config.env.id + " cannot render itself"));
+              make_error(errc::cannot_render, st.config.env.id.text() + " cannot render itself"));
         else
           st.frame_wanted = true;
         return st.frame_promise;

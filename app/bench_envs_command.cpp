@@ -40,8 +40,8 @@ struct bench_envs_options {
   std::string json_path;
 };
 
-bool is_python(const std::string& id) {
-  const auto source = envs::parse_env_id(id).source;
+bool is_python(const envs::env_id& id) {
+  const auto source = id.source();
   return source == envs::env_source::python || source == envs::env_source::gymnasium;
 }
 
@@ -108,7 +108,7 @@ void bench_envs(const bench_envs_options& opts) {
     }
     // Made once before any timing, so that a bad one fails at once (exit 2).
     for (const auto& c : configs)
-      if (!catalog::is_registered(c.id)) make_command_env(c);
+      if (!catalog::is_registered(c.id.text())) make_command_env(c);
   }
   std::printf("%-28s %12s %14s   (median of %d repeats of %ld steps, one thread)\n", "env",
               "ns/step", "steps/s", opts.repeats, opts.steps);

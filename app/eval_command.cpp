@@ -95,7 +95,7 @@ agents::opponents_factory opponent_named(const eval_options& opts, const std::st
   const envs::env_spec other_spec = catalog::spec_of(other.config.env);
   if (other_spec.observation.describe() != spec.observation.describe() ||
       other_spec.action.describe() != spec.action.describe())
-    throw config_error("--opponent " + o + ": it was trained on " + other.config.env.id + " (" +
+    throw config_error("--opponent " + o + ": it was trained on " + other.config.env.id.text() + " (" +
                        other_spec.observation.describe() + " -> " + other_spec.action.describe() +
                        "), not the spaces of the seat it would play (" + seat_name + ": " +
                        spec.observation.describe() + " -> " + spec.action.describe() + ")");
@@ -121,13 +121,13 @@ std::vector<int> trained_seats(const envs::env_config& env, const std::vector<st
 nlohmann::json match(const eval_options& opts, const run::trained_model& trained) {
   const run::run_config& config = trained.config;
   if (!catalog::is_versus_game(config.env.id))
-    throw config_error("--opponent: " + config.env.id + " is not a game played from a seat (those are: " +
+    throw config_error("--opponent: " + config.env.id.text() + " is not a game played from a seat (those are: " +
                        catalog::versus_games() + ")");
   // A game whose agents' spaces differ is played from the policy's own seat
   // only; the other seats' spaces are what the opponent must play.
   const catalog::game_agents agents = catalog::game_agents_of(config.env);
   if (agents.names.size() < 2)
-    throw config_error("--opponent: " + config.env.id + " made no game of several agents (those are: " +
+    throw config_error("--opponent: " + config.env.id.text() + " made no game of several agents (those are: " +
                        catalog::versus_games() + ")");
   const int seat_count = int(agents.names.size());
   const bool own_seat_only = agents.spaces_differ();
@@ -140,7 +140,7 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
   const agents::opponents_factory others =
       opponent_named(opts, own_run_dir(opts, trained), config.env, *sides.other, agents.names[size_t(other_agent)], source);
   if (!every_seat(opts.seat) && games::seat_agent(games::parse_seat(opts.seat)) >= seat_count)
-    throw config_error("--seat " + opts.seat + ": " + config.env.id + " has " + std::to_string(seat_count) +
+    throw config_error("--seat " + opts.seat + ": " + config.env.id.text() + " has " + std::to_string(seat_count) +
                        " seats (" + agents.names.front() + " to " + agents.names.back() + ")");
   const std::vector<int> trained_from = trained_seats(config.env, agents.names);
   std::vector<std::string> trained_names;
@@ -152,7 +152,7 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
     if (every_seat(opts.seat) ? !trained_seat : opts.seat != seat) continue;
     if (own_seat_only && seat != own_seat) {
       if (opts.seat == seat)
-        throw config_error("--seat " + seat + ": " + config.env.id + "'s agents have different spaces and this policy "
+        throw config_error("--seat " + seat + ": " + config.env.id.text() + "'s agents have different spaces and this policy "
                            "plays " + own_seat + " (" + agents.names[size_t(games::seat_agent(own))] + ") only");
       continue;
     }
@@ -169,7 +169,7 @@ nlohmann::json match(const eval_options& opts, const run::trained_model& trained
                    {"mean_return", r.mean_return()},
                    {"length_mean", r.length_mean}};
   }
-  return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},     {"version", trained.meta.version},
+  return {{"checkpoint", trained.checkpoint}, {"env", config.env.id.text()},     {"version", trained.meta.version},
           {"opponent", opts.opponent},        {"opponent_source", source}, {"greedy", opts.greedy},
           {"seed", opts.seed},                {"episodes_per_seat", opts.episodes}, {"trained_seats", trained_names},
           {"seats", seats}};
@@ -185,7 +185,7 @@ nlohmann::json team_match(const eval_options& opts, const run::trained_model& tr
   const catalog::game_agents agents = catalog::game_agents_of(config.env);
   const std::vector<int> team = catalog::team_agents(config.env, agents.names);
   if (team.size() == agents.names.size())
-    throw config_error("--opponent: this policy plays every agent of " + config.env.id +
+    throw config_error("--opponent: this policy plays every agent of " + config.env.id.text() +
                        " (env.seat all); no agent is left for an opponent");
   std::vector<const envs::env_spec*> specs;
   for (const auto& s : agents.specs) specs.push_back(&s);
@@ -202,7 +202,7 @@ nlohmann::json team_match(const eval_options& opts, const run::trained_model& tr
   for (double r : result.returns) ++(r > 0 ? wins : r < 0 ? losses : draws);
   std::vector<std::string> team_names;
   for (int a : team) team_names.push_back(agents.names[size_t(a)]);
-  return {{"checkpoint", trained.checkpoint}, {"env", config.env.id},       {"version", trained.meta.version},
+  return {{"checkpoint", trained.checkpoint}, {"env", config.env.id.text()},       {"version", trained.meta.version},
           {"team", team_names},               {"opponent", opts.opponent},  {"opponent_source", source},
           {"greedy", opts.greedy},            {"seed", opts.seed},          {"episodes", opts.episodes},
           {"return_mean", result.return_mean}, {"return_std", result.return_std},
@@ -225,7 +225,7 @@ void eval(const eval_options& opts) {
   } else {
     const agents::evaluation result =
         agents::evaluate(*model, config.env, opts.episodes, opts.greedy, opts.seed);
-    j = {{"checkpoint", path},          {"env", config.env.id},
+    j = {{"checkpoint", path},          {"env", config.env.id.text()},
          {"version", meta.version},     {"greedy", opts.greedy},
          {"seed", opts.seed},           {"episodes", opts.episodes},
          {"return_mean", result.return_mean}, {"return_std", result.return_std},

@@ -35,7 +35,7 @@ void export_policy(const export_options& opts) {
   const auto environments = catalog::make_env_vector(raw, 1);
   const envs::env_spec& spec = environments->spec();
   model::policy_metadata meta;
-  meta.env_id = config.env.id;
+  meta.env_id = config.env.id.text();
   meta.observation_shape = spec.observation.shape;
   meta.observe = config.env.observe;
   for (const envs::space_leaf& leaf : spec.observation.leaves)

@@ -142,7 +142,7 @@ void play_against(const std::string& target, bool best, const std::string& polic
   // its own team (env.seat all) included.
   envs::env_config env = trained.config.env;
   if (!catalog::is_game(env.id))
-    throw config_error("play --human: " + env.id + " is not a game of several agents (those are: " +
+    throw config_error("play --human: " + env.id.text() + " is not a game of several agents (those are: " +
                        catalog::versus_games() + ", Spread-v0, Contest-v0)");
   env.versus.team.clear();
   if (env.versus.seat == "all") env.versus.seat = "alternate";
@@ -180,7 +180,7 @@ void play_against(const std::string& target, bool best, const std::string& polic
     throw config_error("play --human: " + std::string(e.what()));
   }
   if (side->spec().action.type != envs::space::kind::discrete)
-    throw config_error("play --human: a person plays games of one discrete action; " + env.id + " has " +
+    throw config_error("play --human: a person plays games of one discrete action; " + env.id.text() + " has " +
                        side->spec().action.describe());
   // A simultaneous game does not wait for the person: it moves on at the
   // window's rate with the keys they hold.
@@ -197,7 +197,7 @@ void play_against(const std::string& target, bool best, const std::string& polic
             << " to move, space to pause, q to quit" << std::endl;
   playback_options playback;
   playback.who = "troupe play";
-  playback.title = "troupe play - you against the policy - " + env.id;
+  playback.title = "troupe play - you against the policy - " + env.id.text();
   playback.episodes = opts.episodes;
   playback.fps = real_time ? opts.fps : 0;
   playback.hold_end_seconds = 2.0;

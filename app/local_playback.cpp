@@ -25,7 +25,7 @@ using clock_type = std::chrono::steady_clock;
 void play_in_window(envs::env& env, playback_policy& policy, const playback_options& opts) {
   const auto* drawable = envs::drawable(env);
   if (drawable == nullptr) {
-    const auto source = envs::parse_env_id(env.spec().id).source;
+    const auto source = envs::env_id(env.spec().id).source();
     const bool python = source == envs::env_source::python || source == envs::env_source::gymnasium;
     throw config_error(opts.who + ": " + env.spec().id + " cannot render itself" +
                        (python ? " (a Python environment draws when made with render_mode "

@@ -118,7 +118,7 @@ void play(const play_options& opts) {
   model_playback_policy policy(trained, *env, opts.greedy, opts.seed);
   playback_options playback;
   playback.who = "troupe play";
-  playback.title = "troupe play - " + trained.config.env.id;
+  playback.title = "troupe play - " + trained.config.env.id.text();
   playback.episodes = opts.episodes;
   playback.fps = opts.fps;
   playback.window = opts.window;

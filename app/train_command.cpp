@@ -79,7 +79,7 @@ actors::run_outcome train_in_view(caf::actor_system& system, const actors::run_r
   try {
     stream_view_options view;
     view.who = who;
-    view.title = who + " - " + request.config.env.id;
+    view.title = who + " - " + request.config.env.id.text();
     view.fps = opts.view_fps;
     view.window = opts.window;
     view.stop = [&] { return finished.load(); };

@@ -90,7 +90,7 @@ bridge_bench_result bench_python_bridge(const envs::env_config& config, int envs
   };
 
   bridge_bench_result r;
-  r.id = config.id;
+  r.id = config.id.text();
   r.pinned = pin;
   r.envs = envs;
   r.processes = std::clamp(config.processes_per_agent, 1, envs);

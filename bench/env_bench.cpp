@@ -138,7 +138,7 @@ env_bench_result bench_env(const envs::env_config& config, long steps, int repea
   if (repeats < 1) throw std::invalid_argument("repeats must be at least 1");
   const auto environment = catalog::make_env(config);
   env_bench_result result;
-  result.id = config.id;
+  result.id = config.id.text();
   result.steps = steps;
   const bool mujoco = dynamic_cast<envs::mujoco::mujoco_task*>(environment.get()) != nullptr;
   time_env_steps(*environment, std::max(1L, steps / 10), seed);

@@ -13,7 +13,7 @@ namespace troupe::catalog {
 
 using envs::env_key_error;
 using envs::env_source;
-using envs::parse_env_id;
+using envs::env_id;
 using games::agents_matching;
 using games::native_game_vector;
 using games::parse_seat;
@@ -28,7 +28,7 @@ std::vector<int> team_agents(const env_config& config, const std::vector<std::st
   for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
   for (const auto& pattern : config.versus.team)
     if (agents_matching({pattern}, names).empty())
-      throw env_key_error("env.team", config.id + ": '" + pattern + "' names none of the game's agents (" + all + ")");
+      throw env_key_error("env.team", config.id.text() + ": '" + pattern + "' names none of the game's agents (" + all + ")");
   return agents_matching(config.versus.team.empty() ? std::vector<std::string>{"*"} : config.versus.team, names);
 }
 
@@ -62,10 +62,10 @@ int rows_per_env(const env_config& config) {
   return int(team_agents(config, game_agents_of(config).names).size());
 }
 
-bool is_turn_based_game(const std::string& id) {
-  if (parse_env_id(id).source == env_source::python) return true;
+bool is_turn_based_game(const env_id& id) {
+  if (id.source() == env_source::python) return true;
   for (const auto& e : registered_envs())
-    if (e.id == id) return bool(e.make_game);
+    if (e.id == id.text()) return bool(e.make_game);
   return false;
 }
 
@@ -76,17 +76,17 @@ std::string turn_based_games() {
   return names + (names.empty() ? "" : ", or ") + "python:MODULE:CALLABLE making a PettingZoo AEC game";
 }
 
-bool is_versus_game(const std::string& id) {
+bool is_versus_game(const env_id& id) {
   if (is_turn_based_game(id)) return true;
   for (const auto& e : registered_envs())
-    if (e.id == id) return e.make_simultaneous && e.make_simultaneous(env_config{})->agent_count() == 2;
+    if (e.id == id.text()) return e.make_simultaneous && e.make_simultaneous(env_config{})->agent_count() == 2;
   return false;
 }
 
-bool is_game(const std::string& id) {
-  if (parse_env_id(id).source == env_source::python) return true;
+bool is_game(const env_id& id) {
+  if (id.source() == env_source::python) return true;
   for (const auto& e : registered_envs())
-    if (e.id == id) return e.make_game || e.make_simultaneous;
+    if (e.id == id.text()) return e.make_game || e.make_simultaneous;
   return false;
 }
 
@@ -114,7 +114,7 @@ env_spec game_spec_of(const env_config& config) { return game_spec_of(config, ga
 
 env_spec game_spec_of(const env_config& config, const game_agents& agents) {
   if (agents.names.size() < 2)
-    throw env_key_error("env.id", config.id + " is not a game of several agents (those are: " + versus_games() + ")");
+    throw env_key_error("env.id", config.id.text() + " is not a game of several agents (those are: " + versus_games() + ")");
   return *specs_of_side(agents.spec_list(), agents.names, parse_seat(config.versus.seat),
                         team_agents(config, agents.names))
               .own;
@@ -127,11 +127,11 @@ env_config with_playable_seat(env_config config) {
 }
 
 std::unique_ptr<game_vector> make_game_vector(const env_config& config, int count) {
-  if (parse_env_id(config.id).source == env_source::python)
+  if (config.id.source() == env_source::python)
     return std::make_unique<bridges::python::python_game_vector>(
         config, bridges::python::start_environment_hosts(config, count, bridges::python::host_serves::games));
   for (const auto& e : registered_envs()) {
-    if (e.id != config.id) continue;
+    if (e.id != config.id.text()) continue;
     if (e.make_game) {
       std::vector<std::unique_ptr<turn_based_env>> games;
       for (int i = 0; i < count; ++i) games.push_back(e.make_game(config));
@@ -143,7 +143,7 @@ std::unique_ptr<game_vector> make_game_vector(const env_config& config, int coun
       return std::make_unique<native_game_vector>(std::move(games));
     }
   }
-  throw env_key_error("env.id", config.id + " is not a game of several agents (those are: " + versus_games() + ")");
+  throw env_key_error("env.id", config.id.text() + " is not a game of several agents (those are: " + versus_games() + ")");
 }
 
 }  // namespace troupe::catalog

@@ -37,17 +37,17 @@ int rows_per_env(const env_config& config);
 // Whether `id` may be a turn-based game: a registered one, or a Python id
 // (whose host says at its start whether it made a PettingZoo AEC game);
 // and what those are, in words.
-bool is_turn_based_game(const std::string& id);
+bool is_turn_based_game(const envs::env_id& id);
 std::string turn_based_games();
 // Whether `id` may be a game that a policy plays from one seat, the others
 // played by an opponent (env.opponent, self-play, eval --opponent, a
 // person): a turn-based game of any number of agents, or a simultaneous
 // game of two; and what those are, in words.
-bool is_versus_game(const std::string& id);
+bool is_versus_game(const envs::env_id& id);
 std::string versus_games();
 // Whether `id` may be a game of several agents: a registered game of any
 // number of agents, or a Python id.
-bool is_game(const std::string& id);
+bool is_game(const envs::env_id& id);
 // What plays the other side of a game whose spec is given.
 using opponents_for = std::function<std::unique_ptr<opponents>(const env_spec& game)>;
 // One side of `count` of config's games, as an agent steps it (a

@@ -14,33 +14,32 @@ namespace troupe::catalog {
 using envs::env_config;
 using envs::env_source;
 using envs::env_spec;
-using envs::parse_env_id;
 using games::opponents;
 
-void check_opponent_name(const std::string& name, const std::string& game_id, const std::string& key) {
+void check_opponent_name(const std::string& name, const envs::env_id& game, const std::string& key) {
   const std::string prefix = "alphabeta:";
   if (name == "random") return;
   if (name == "track") {
-    if (game_id != games::duel_pong::id)
-      throw std::invalid_argument(key + ": 'track' plays " + std::string(games::duel_pong::id) + " only, not " + game_id);
+    if (game.text() != games::duel_pong::id)
+      throw std::invalid_argument(key + ": 'track' plays " + std::string(games::duel_pong::id) + " only, not " + game.text());
     return;
   }
   if (name == "split") {
-    if (game_id != games::contest_game::id)
-      throw std::invalid_argument(key + ": 'split' plays " + std::string(games::contest_game::id) + " only, not " + game_id);
+    if (game.text() != games::contest_game::id)
+      throw std::invalid_argument(key + ": 'split' plays " + std::string(games::contest_game::id) + " only, not " + game.text());
     return;
   }
   if (name.compare(0, prefix.size(), prefix) == 0) {
     if (name.size() != prefix.size() + 1 || name.back() < '1' || name.back() > '8')
       throw std::invalid_argument(key + ": '" + name + "': the depth of alphabeta is 1 to 8");
-    if (game_id != games::connect_four_game::id && parse_env_id(game_id).source != env_source::python)
+    if (game.text() != games::connect_four_game::id && game.source() != env_source::python)
       throw std::invalid_argument(key + ": '" + name + "' plays Connect Four (" + games::connect_four_game::id +
-                                  ") and Python AEC games, not " + game_id);
+                                  ") and Python AEC games, not " + game.text());
     return;
   }
   if (name.compare(0, 7, "python:") == 0) {
     try {
-      if (parse_env_id(name).source == env_source::python) return;
+      if (envs::env_id(name).source() == env_source::python) return;
     } catch (const std::exception&) {
     }
     throw std::invalid_argument(key + ": '" + name + "' is not python:MODULE:CALLABLE");

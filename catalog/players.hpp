@@ -18,9 +18,9 @@
 namespace troupe::catalog {
 
 // Throws std::invalid_argument naming `key` when `name` is no opponent for
-// the game `game_id` (nothing is started: a Python player's module is
+// the game `game` (nothing is started: a Python player's module is
 // looked for when it is made).
-void check_opponent_name(const std::string& name, const std::string& game_id, const std::string& key);
+void check_opponent_name(const std::string& name, const envs::env_id& game, const std::string& key);
 
 // Whether player `name` of game `game_id` searches the games' own state
 // (alphabeta of a Python game), where every other reads the observation.

@@ -18,12 +18,11 @@
 
 namespace troupe::catalog {
 
-using envs::env_id_parts;
+using envs::env_id;
 using envs::env_key_error;
 using envs::env_source;
 using envs::native_env_vector;
 using envs::observed_vector;
-using envs::parse_env_id;
 using envs::vector_as_env;
 using games::parse_seat;
 
@@ -94,7 +93,7 @@ namespace {
 // Environments from outside Troupe, by their id's prefix; null for a
 // registered id.
 std::unique_ptr<env_vector> make_external_vector(const env_config& config, int count) {
-  switch (parse_env_id(config.id).source) {
+  switch (config.id.source()) {
     case env_source::python: {
       // A PettingZoo AEC game is one seat of it against env.opponent.
       bridges::python::host_group hosts =
@@ -123,9 +122,9 @@ std::unique_ptr<env_vector> make_external_vector(const env_config& config, int c
 std::unique_ptr<env> make_env(const env_config& config) {
   // Selected observations are a vector's business, as are environments from
   // outside Troupe: a vector of one.
-  if (!config.observe.empty() || parse_env_id(config.id).source != env_source::registered)
+  if (!config.observe.empty() || config.id.source() != env_source::registered)
     return std::make_unique<vector_as_env>(make_env_vector(config, 1));
-  const std::string& id = config.id;
+  const std::string& id = config.id.text();
   for (const auto& e : registered_envs())
     if (e.id == id) return e.make(config);
   throw env_key_error("env.id", env_id_problem(id));
@@ -153,18 +152,17 @@ std::unique_ptr<env_vector> make_env_vector(const env_config& config, int count)
 env_spec spec_of(const env_config& config) { return make_env_vector(config, 1)->spec(); }
 
 std::string env_id_problem(const std::string& id) {
-  env_id_parts parts;
   try {
-    parts = parse_env_id(id);
+    const env_id parts(id);
+    if (parts.source() == env_source::plugin) {
+      struct stat info;
+      if (stat(parts.target().c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+        return "'" + id + "': no such plugin file " + parts.target();
+    }
+    if (parts.source() != env_source::registered || is_registered(id)) return "";
   } catch (const env_key_error& e) {
     return e.what();
   }
-  if (parts.source == env_source::plugin) {
-    struct stat info;
-    if (stat(parts.target.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-      return "'" + id + "': no such plugin file " + parts.target;
-  }
-  if (parts.source != env_source::registered || is_registered(id)) return "";
   std::string known;
   for (const auto& e : registered_envs()) known += (known.empty() ? "" : ", ") + e.id;
   return "unknown environment '" + id + "' (registered: " + known +

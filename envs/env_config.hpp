@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "envs/env_id.hpp"
+
 namespace troupe::envs {
 
 // Options of the MinAtar games (ignored by other environments).
@@ -43,7 +45,7 @@ struct mujoco_setting {
 // The `env` section of a run config.
 struct env_config {
   // A registered id, python:MODULE:CALLABLE, gymnasium:ENV_ID or plugin:PATH.so.
-  std::string id = "CartPole-v1";
+  env_id id = "CartPole-v1";
   int envs_per_agent = 8;
   minatar_options minatar;
   opponent_options versus;

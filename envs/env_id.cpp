@@ -1,6 +1,8 @@
 #include "envs/env_id.hpp"
 
+#include <ostream>
 #include <regex>
+#include <utility>
 
 #include "envs/env_error.hpp"
 
@@ -23,32 +25,33 @@ bool dotted_identifier(const std::string& s) {
 
 }  // namespace
 
-env_id_parts parse_env_id(const std::string& id) {
-  env_id_parts parts;
+env_id::env_id(std::string text) : text_(std::move(text)) {
+  const std::string& id = text_;
   if (starts_with(id, python_prefix)) {
-    parts.source = env_source::python;
+    source_ = env_source::python;
     const std::string rest = id.substr(python_prefix.size());
     const size_t colon = rest.find(':');
     if (colon != std::string::npos) {
-      parts.module = rest.substr(0, colon);
-      parts.callable = rest.substr(colon + 1);
+      module_ = rest.substr(0, colon);
+      callable_ = rest.substr(colon + 1);
     }
-    if (!dotted_identifier(parts.module) || !dotted_identifier(parts.callable))
+    if (!dotted_identifier(module_) || !dotted_identifier(callable_))
       throw env_key_error("env.id", "'" + id +
                       "': expected python:MODULE:CALLABLE, such as python:my_envs:make_env "
                       "(MODULE a dotted module name, CALLABLE a name in it)");
   } else if (starts_with(id, gymnasium_prefix)) {
-    parts.source = env_source::gymnasium;
-    parts.target = id.substr(gymnasium_prefix.size());
-    if (parts.target.empty())
+    source_ = env_source::gymnasium;
+    target_ = id.substr(gymnasium_prefix.size());
+    if (target_.empty())
       throw env_key_error("env.id", "'" + id + "': expected gymnasium:ENV_ID, such as gymnasium:CartPole-v1");
   } else if (starts_with(id, plugin_prefix)) {
-    parts.source = env_source::plugin;
-    parts.target = id.substr(plugin_prefix.size());
-    if (parts.target.empty())
+    source_ = env_source::plugin;
+    target_ = id.substr(plugin_prefix.size());
+    if (target_.empty())
       throw env_key_error("env.id", "'" + id + "': expected plugin:PATH, the plugin's shared library");
   }
-  return parts;
 }
+
+std::ostream& operator<<(std::ostream& out, const env_id& id) { return out << id.text(); }
 
 }  // namespace troupe::envs

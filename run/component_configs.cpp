@@ -35,7 +35,7 @@ std::vector<model::image_input> image_inputs_for(const run_config& config, const
                                    [&](const envs::space_leaf& leaf) { return leaf.key == key; });
     if (!known)
       throw config_error(
-          "model.encoders." + key + ": " + config.env.id + "'s observation " + env.observation.describe() +
+          "model.encoders." + key + ": " + config.env.id.text() + "'s observation " + env.observation.describe() +
           (keys.empty() ? " is not structured: it has no leaves to encode" : " has no leaf '" + key + "' (its leaves: " + keys + ")"));
   }
   std::vector<model::image_input> images;
@@ -48,7 +48,7 @@ std::vector<model::image_input> image_inputs_for(const run_config& config, const
       throw config_error("model.encoders." + leaf.key + ": cnn reads an image (a rank-3 Box, H x W x C or C x H x W), but '" +
                                   leaf.key + "' is a " + leaf.kind + " leaf of " + std::to_string(leaf.size) + " values");
     images.push_back(image_of(config, leaf.shape, leaf.offset,
-                              "model.encoders." + leaf.key + ": " + config.env.id + "'s observation '" + leaf.key + "'"));
+                              "model.encoders." + leaf.key + ": " + config.env.id.text() + "'s observation '" + leaf.key + "'"));
   }
   return images;
 }
@@ -66,10 +66,10 @@ model::net_spec net_spec_for(const run_config& config, const envs::env_spec& env
   net.image_inputs = image_inputs_for(config, env);
   if (net.kind == "cnn" && net.obs_shape.size() != 3 && net.image_inputs.empty())
     throw config_error("model.kind: cnn needs image-like (H x W x C or C x H x W) observations, but " +
-                                config.env.id + " has " + env.observation.describe());
+                                config.env.id.text() + " has " + env.observation.describe());
   if (net.kind == "cnn" && net.image_inputs.empty())
     net.obs_channels_first =
-        image_of(config, net.obs_shape, 0, "model.kind: cnn: " + config.env.id + "'s observation").channels_first;
+        image_of(config, net.obs_shape, 0, "model.kind: cnn: " + config.env.id.text() + "'s observation").channels_first;
   return net;
 }
 

@@ -275,7 +275,7 @@ field device_list(const std::string& key, std::vector<std::string>& target,
 
 // env.id: a registered id or one of the prefixed forms, its syntax checked
 // (and a plugin's file found) without importing or loading anything.
-field env_id(const std::string& key, std::string& target, const std::string& help) {
+field env_id(const std::string& key, envs::env_id& target, const std::string& help) {
   std::string range;
   for (const auto& e : catalog::registered_envs()) range += e.id + " | ";
   range += "python:MODULE:CALLABLE | gymnasium:ENV_ID | plugin:PATH.so";
@@ -288,7 +288,7 @@ field env_id(const std::string& key, std::string& target, const std::string& hel
               fail(where, key, problem);
             target = id;
           },
-          [&target] { return YAML::Node(target); }};
+          [&target] { return YAML::Node(target.text()); }};
 }
 
 field text_list(const std::string& key, std::vector<std::string>& target, const std::string& help) {

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "envs/env_id.hpp"
 #include <yaml-cpp/yaml.h>
 
 #include "envs/env_config.hpp"
@@ -90,7 +92,7 @@ field device_list(const std::string& key, std::vector<std::string>& target,
 
 // env.id: a registered id or one of the prefixed forms, its syntax checked
 // (and a plugin's file found) without importing or loading anything.
-field env_id(const std::string& key, std::string& target, const std::string& help);
+field env_id(const std::string& key, envs::env_id& target, const std::string& help);
 
 field text_list(const std::string& key, std::vector<std::string>& target, const std::string& help);
 

@@ -233,8 +233,8 @@ static void check_algo(run_config& config, const std::string& path, const std::s
       fail("env.opponent", e.what());
     }
   if (config.env.versus.seat == "all") {
-    if (catalog::is_turn_based_game(config.env.id) && catalog::is_registered(config.env.id))
-      fail("env.seat", "all: " + config.env.id +
+    if (catalog::is_turn_based_game(config.env.id) && catalog::is_registered(config.env.id.text()))
+      fail("env.seat", "all: " + config.env.id.text() +
                            " is turn-based, one agent moving at a time, so a policy plays one seat of it (first, "
                            "second or alternate); all is for simultaneous games");
   }
@@ -257,7 +257,7 @@ static void check_selfplay(const run_config& config, const std::string& path) {
   if (!catalog::is_versus_game(config.env.id) && !sides)
     fail("selfplay.enabled", "self-play needs a game that the policy plays from a seat, its snapshots playing the "
                              "others (" + catalog::versus_games() + "), or a team of a game's agents (env.seat all "
-                             "with env.team); " + config.env.id + " is not one");
+                             "with env.team); " + config.env.id.text() + " is not one");
   if (config.run.deterministic)
     fail("selfplay.enabled", "not with run.deterministic: which snapshot an episode draws depends on when the learner adds it");
   if (config.devices.size() > 1)
@@ -274,7 +274,7 @@ static void check_selfplay(const run_config& config, const std::string& path) {
 // env.mujoco against the MuJoCo task's own arguments, each blamed where it
 // was written. Other environments ignore env.mujoco, as they do env.minatar.
 static void check_mujoco(const run_config& config, const YAML::Node& root, const origin& from) {
-  const envs::mujoco::task_info* task = envs::mujoco::find_task(config.env.id);
+  const envs::mujoco::task_info* task = envs::mujoco::find_task(config.env.id.text());
   if (!task) return;
   for (const auto& [name, setting] : config.env.mujoco) {
     const std::string why = envs::mujoco::setting_problem(task->id, task->kwargs, name, setting);
@@ -385,7 +385,7 @@ static void check_policies(const run_config& config, const std::string& path) {
   };
   if (!catalog::is_game(config.env.id))
     fail("policies", "several policies play a game of several agents (" + catalog::versus_games() +
-                         ", Spread-v0), each its own agents; " + config.env.id + " is not one");
+                         ", Spread-v0), each its own agents; " + config.env.id.text() + " is not one");
   if (config.selfplay.enabled && config.policies.size() > 2)
     fail("selfplay.enabled", "a league per policy is built for two policies, each playing the other's league; " +
                                  std::to_string(config.policies.size()) + " policies would need a league of each other one");
@@ -547,12 +547,12 @@ envs::env_spec env_spec_for(const run_config& config, const std::string& origin)
     if (config.selfplay.enabled && config.policies.size() < 2) {
       const catalog::game_agents agents = catalog::game_agents_of(config.env);
       if (agents.spaces_differ())
-        throw config_error(origin + ": key 'selfplay.enabled': " + config.env.id + "'s agents " + agents.names[0] +
+        throw config_error(origin + ": key 'selfplay.enabled': " + config.env.id.text() + "'s agents " + agents.names[0] +
                            " and " + agents.names[1] +
                            " have different spaces, so a policy cannot play its own snapshots: give each agent a "
                            "policy of its own (policies:) instead");
       if (config.env.versus.seat == "all" && catalog::team_agents(config.env, agents.names).size() == agents.names.size())
-        throw config_error(origin + ": key 'env.team': names every agent of " + config.env.id +
+        throw config_error(origin + ": key 'env.team': names every agent of " + config.env.id.text() +
                            ", which leaves none for self-play's snapshots to play");
       return catalog::game_spec_of(config.env, agents);
     }
@@ -598,7 +598,7 @@ std::vector<policy_plan> plan_policies(const run_config& config, const std::stri
       own.algo = config.policies[0].algo;
       return {{config.policies[0].name, "policies/" + config.policies[0].name, own}};
     }
-    fail("policies", config.env.id + " is not a game of several agents: one policy only");
+    fail("policies", config.env.id.text() + " is not a game of several agents: one policy only");
   }
   std::vector<int> owner(names.size(), -1);
   std::string all;

@@ -11,7 +11,6 @@ namespace troupe::bridges::plugin {
 
 using envs::env_key_error;
 using envs::native_env_vector;
-using envs::parse_env_id;
 using envs::space;
 
 namespace {
@@ -90,10 +89,10 @@ void plugin_env::render(rgb_frame& frame) const {
 }
 
 std::unique_ptr<env_vector> make_plugin_vector(const env_config& config, int count) {
-  const troupe_env_plugin& plugin = load_plugin(parse_env_id(config.id).target);
+  const troupe_env_plugin& plugin = load_plugin(config.id.target());
   std::vector<std::unique_ptr<env>> envs;
   for (int i = 0; i < count; ++i)
-    envs.push_back(std::make_unique<plugin_env>(plugin, config.id, config.kwargs));
+    envs.push_back(std::make_unique<plugin_env>(plugin, config.id.text(), config.kwargs));
   return std::make_unique<native_env_vector>(std::move(envs));
 }
 

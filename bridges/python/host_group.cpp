@@ -12,10 +12,9 @@
 
 namespace troupe::bridges::python {
 
-using envs::env_id_parts;
+using envs::env_id;
 using envs::env_key_error;
 using envs::env_source;
-using envs::parse_env_id;
 
 namespace {
 
@@ -26,8 +25,7 @@ constexpr std::chrono::seconds start_timeout{120};
 // The last resort against a host that hangs; one that dies is seen at once.
 constexpr std::chrono::seconds answer_timeout{300};
 
-json settings_for(const env_config& config, const std::string& id, int count) {
-  const env_id_parts parts = parse_env_id(id);
+json settings_for(const env_config& config, const env_id& id, int count) {
   json paths = json::array();
   for (const auto& dir : config.python_path) paths.push_back(std::filesystem::absolute(dir).string());
   json kwargs;
@@ -36,13 +34,13 @@ json settings_for(const env_config& config, const std::string& id, int count) {
   } catch (const json::exception& e) {
     throw env_key_error("env.kwargs", "env.kwargs is not a mapping: " + std::string(e.what()));
   }
-  json s = {{"id", id}, {"kwargs", kwargs}, {"python_path", paths}, {"count", count}, {"action_mask", config.action_mask}};
-  if (parts.source == env_source::gymnasium) {
+  json s = {{"id", id.text()}, {"kwargs", kwargs}, {"python_path", paths}, {"count", count}, {"action_mask", config.action_mask}};
+  if (id.source() == env_source::gymnasium) {
     s["kind"] = "gymnasium";
-    s["target"] = parts.target;
+    s["target"] = id.target();
   } else {
     s["kind"] = "python";
-    s["target"] = {parts.module, parts.callable};
+    s["target"] = {id.module(), id.callable()};
   }
   return s;
 }
@@ -208,15 +206,16 @@ host_group start_environment_hosts(const env_config& config, int count, host_ser
     if (serves == host_serves::games) s["games"] = "only";
     settings.push_back(std::move(s));
   }
-  return start(config, config.id, "env.id", settings, counts);
+  return start(config, config.id.text(), "env.id", settings, counts);
 }
 
 host_group start_player_host(const env_config& config, const std::string& id, int observation_size,
                              int mask_size, int action_width, const std::string& key) {
-  const env_id_parts parts = parse_env_id(id);
-  if (parts.source != env_source::python)
+  // A player's name has an environment id's form.
+  const env_id player(id);
+  if (player.source() != env_source::python)
     throw env_key_error(key, "'" + id + "' is not python:MODULE:CALLABLE");
-  json s = settings_for(config, id, 1);
+  json s = settings_for(config, player, 1);
   s["role"] = "player";
   s["observation_size"] = observation_size;
   s["mask_size"] = mask_size;

@@ -21,7 +21,7 @@ python_env_vector::python_env_vector(const env_config& config, int count)
 
 python_env_vector::python_env_vector(const env_config& config, host_group hosts) : hosts_(std::move(hosts)) {
   for (const auto& s : hosts_.shares) count_ += s.count;
-  const host_hello described = read_hello(config.id, hosts_.hello);
+  const host_hello described = read_hello(config.id.text(), hosts_.hello);
   spec_ = described.spec;
   can_render_ = described.can_render;
   obs_size_ = spec_.observation.flat_size();

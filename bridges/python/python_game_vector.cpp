@@ -14,11 +14,11 @@ using envs::env_key_error;
 python_game_vector::python_game_vector(const env_config& config, host_group hosts) : hosts_(std::move(hosts)) {
   for (const auto& s : hosts_.shares) count_ += s.count;
   turn_based_ = hosts_.kind == "aec";
-  const host_hello described = read_hello(config.id, hosts_.hello);
+  const host_hello described = read_hello(config.id.text(), hosts_.hello);
   agents_ = described.agents;
   can_render_ = described.can_render;
   if (agents_.size() < 2)
-    throw env_key_error("env.id", "'" + config.id + "': a game of two or more agents expected, its host names " +
+    throw env_key_error("env.id", "'" + config.id.text() + "': a game of two or more agents expected, its host names " +
                                       std::to_string(agents_.size()));
   specs_ = described.agent_specs.empty() ? std::vector<env_spec>(agents_.size(), described.spec)
                                          : described.agent_specs;
