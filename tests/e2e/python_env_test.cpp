@@ -45,8 +45,7 @@ std::string signal_config(const std::string& dir, const std::string& marker,
 
 // The parent of process `pid` (0 when it is gone).
 int parent_of(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), {});
+  const std::string stat = proc_file(pid, "stat");
   const size_t close = stat.rfind(')');
   if (close == std::string::npos) return 0;
   char state = 0;

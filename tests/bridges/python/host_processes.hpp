@@ -6,6 +6,7 @@
 #include <dirent.h>
 
 #include <chrono>
+#include <exception>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,18 @@
 
 namespace troupe::tests {
 
+// A file of /proc/PID/, or "" when the process is gone. One that exits
+// between the open and the read fails the read with ESRCH, which
+// basic_filebuf reports by throwing.
+inline std::string proc_file(int pid, const std::string& name) {
+  try {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/" + name, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 inline std::vector<int> host_processes(const std::string& marker) {
   std::vector<int> found;
   DIR* proc = opendir("/proc");
@@ -23,8 +36,7 @@ inline std::vector<int> host_processes(const std::string& marker) {
   while (const dirent* entry = readdir(proc)) {
     const int pid = std::atoi(entry->d_name);
     if (pid <= 0) continue;
-    std::ifstream in("/proc/" + std::string(entry->d_name) + "/cmdline", std::ios::binary);
-    const std::string cmdline(std::istreambuf_iterator<char>(in), {});
+    const std::string cmdline = proc_file(pid, "cmdline");
     if (cmdline.find("troupe_env_host.py") != std::string::npos &&
         cmdline.find(marker) != std::string::npos)
       found.push_back(pid);
