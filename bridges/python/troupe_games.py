@@ -31,9 +31,10 @@ two APIs differ in.
 
 The built-in searching player (alphabeta:DEPTH) of a Python game looks
 ahead here, in copies of the game (its class's clone() where it has one,
-else a deep copy of its state and its wrappers', which costs more): a minimax search with
+else a copy of its state and its wrappers', state_copy): a minimax search with
 alpha-beta pruning of the mover's own rewards over DEPTH moves, ties among
-the best moves broken at random. With more than two agents every other
+the best moves broken at random. A table of the positions it has valued,
+kept across the host's searches, spares it most of its copies (AecTurns.value). With more than two agents every other
 agent is taken to play against the searching one (a "paranoid" search).
 
 A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
@@ -91,7 +92,7 @@ def copy_of(env):
     constructor's arguments (Gymnasium's EzPickle, which PettingZoo's
     classic games use) would come back new, before its first reset. So the
     game and the wrappers around it (each layer's `env`) are copied
-    attribute by attribute, and what they hold is deep-copied; a layer
+    attribute by attribute, and what they hold is deep-copied (state_copy); a layer
     whose class has its own __deepcopy__ is copied by it. Their spaces
     (objects with sample() and contains(), alone or in a dict or list) are
     shared: a move does not change them, and copying them took two thirds of
@@ -118,13 +119,83 @@ def copy_of(env):
                 if is_space(held):
                     memo[id(held)] = held
     for layer, copied in zip(layers, copies):
-        vars(copied).update(copy.deepcopy(vars(layer), memo))
+        vars(copied).update(state_copy(vars(layer), memo))
     return copies[0]
 
 
+# Values a copy shares: they cannot change.
+ATOMIC = frozenset((int, float, bool, complex, str, bytes, type(None), range, type))
+
+
+def state_copy(value, memo):
+    """A deep copy of a game's `value`, as copy.deepcopy's (one copy of
+    each object however often it is held, `memo` by id), at a fraction of
+    its cost for what games hold: scalars are shared, lists, dicts and
+    tuples copied here, numpy arrays by their copy(), and plain objects
+    (no __slots__, no copy or pickling methods of their own) attribute by
+    attribute. Anything else is copy.deepcopy's."""
+    kind = type(value)
+    if kind in ATOMIC:
+        return value
+    made = memo.get(id(value))
+    if made is not None:
+        return made
+    if kind is list:
+        made = []
+        memo[id(value)] = made
+        made.extend([held if type(held) in ATOMIC else state_copy(held, memo) for held in value])
+    elif kind is dict:
+        made = {}
+        memo[id(value)] = made
+        for key, held in value.items():
+            made[key if type(key) in ATOMIC else state_copy(key, memo)] = (
+                held if type(held) in ATOMIC else state_copy(held, memo))
+    elif kind is tuple:
+        parts = [held if type(held) in ATOMIC else state_copy(held, memo) for held in value]
+        made = value if all(a is b for a, b in zip(parts, value)) else tuple(parts)
+        memo[id(value)] = made
+    elif kind.__module__ == "numpy" and kind.__name__ == "ndarray" and value.dtype != object:
+        made = value.copy()
+        memo[id(value)] = made
+    elif is_plain(kind):
+        made = kind.__new__(kind)
+        memo[id(value)] = made
+        vars(made).update(state_copy(vars(value), memo))
+    else:
+        made = copy.deepcopy(value, memo)
+    return made
+
+
+def is_plain(kind):
+    """Whether objects of `kind` copy as their attributes: they have a
+    __dict__, no __slots__, and neither they nor their bases (but object)
+    say how to make, copy or pickle them. Asked once a kind."""
+    plain = plain_kinds.get(kind)
+    if plain is None:
+        plain = (kind.__new__ is object.__new__ and "__dict__" in dir(kind)
+                 and not any("__slots__" in vars(base) or any(name in vars(base) for name in COPY_METHODS)
+                             for base in kind.__mro__[:-1]))
+        plain_kinds[kind] = plain
+    return plain
+
+
+plain_kinds = {}  # kind: is_plain(kind)
+COPY_METHODS = ("__deepcopy__", "__copy__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__",
+                "__getnewargs__", "__getnewargs_ex__")
+
+
 def is_space(value):
-    """A Gymnasium space, by its methods."""
-    return callable(getattr(value, "sample", None)) and callable(getattr(value, "contains", None))
+    """A Gymnasium space, by its methods; asked once a kind (a wrapper
+    forwards what it lacks down to its game, which costs)."""
+    kind = type(value)
+    space = space_kinds.get(kind)
+    if space is None:
+        space = callable(getattr(value, "sample", None)) and callable(getattr(value, "contains", None))
+        space_kinds[kind] = space
+    return space
+
+
+space_kinds = {}  # kind: whether is_space
 
 
 def space_of(env, which, agent):
@@ -336,6 +407,7 @@ class AecTurns:
         n = len(self.host.games)
         self.seen = [[0.0] * len(self.host.agents) for _ in range(n)]  # each agent's _cumulative_rewards, credited
         self.moves = [0] * n  # since the reset, for messages
+        self.table = {}  # positions' values, kept across searches: see value()
 
     def first_info(self, first):
         first.reset(seed=0)
@@ -472,8 +544,9 @@ class AecTurns:
         """The decoder of `env`'s mover's actions."""
         return self.host.sides[self.host.agents.index(env.agent_selection)].decoder
 
-    def legal_moves(self, g, env):
-        """The mover's legal actions (indices of a Discrete action)."""
+    def legal_moves(self, g, env, view=None):
+        """The mover's legal actions (indices of a Discrete action); `view`:
+        its observation when the caller has it."""
         decoder = self.decoder_of(env)
         if decoder.components is None or len(decoder.components) != 1:
             raise Refused("alphabeta searches games with one Discrete action; %s's is %s"
@@ -481,29 +554,36 @@ class AecTurns:
         n = decoder.components[0]
         if not self.host.mask_from:
             return list(range(n))
-        view = env.observe(env.agent_selection) if self.host.mask_from == "observation" else None
+        if view is None and self.host.mask_from == "observation":
+            view = env.observe(env.agent_selection)
         mask = self.mask_of(g, view, env)
         return [k for k in range(n) if mask[k]]
 
     def search(self, g, depth, seed):
-        """alphabeta:DEPTH's move in game g: the best for its mover over
-        `depth` moves (its own rewards summed; the search stops at the end),
-        drawn among equals with `seed`."""
+        """alphabeta:DEPTH's move in game g: one of best_moves, drawn with
+        `seed`."""
+        return random.Random(seed).choice(self.best_moves(g, depth))
+
+    def best_moves(self, g, depth):
+        """The moves of game g's mover that are best for it over `depth`
+        moves (its own rewards summed; the search stops at the end)."""
         env = self.host.games[g]
         root = env.agent_selection
         start = self.decoder_of(env).hello.get("start", 0)
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
         best, best_moves = float("-inf"), []
         for k in self.legal_moves(g, env):
             # Equal values must be told apart from worse ones: the window
             # starts just below the best found so far.
-            value = self.line(g, copy_of(env), k + start, depth - 1, root, best - 1e-9, float("inf"))
+            value = self.line(g, copy_of(env), k + start, depth - 1, root, best - 1e-9, float("inf"), self.table)
             if value > best + 1e-9:
                 best, best_moves = value, [k]
             elif value >= best - 1e-9:
                 best_moves.append(k)
-        return random.Random(seed).choice(best_moves)
+        return best_moves
 
-    def line(self, g, env, action, depth, root, alpha, beta):
+    def line(self, g, env, action, depth, root, alpha, beta, table):
         """The root agent's rewards from `action` on in game copy `env`."""
         cumulative = getattr(env, "_cumulative_rewards", None)
         mover = env.agent_selection
@@ -519,20 +599,59 @@ class AecTurns:
         selected = env.agent_selection
         if depth <= 0 or env.terminations.get(selected) or env.truncations.get(selected):
             return gained
-        start = self.decoder_of(env).hello.get("start", 0)
-        maximising = selected == root
-        best = float("-inf") if maximising else float("inf")
-        for k in self.legal_moves(g, env):
-            value = self.line(g, copy_of(env), k + start, depth - 1, root, alpha - gained, beta - gained)
-            if maximising:
-                best = max(best, value)
-                alpha = max(alpha, value + gained)
+        return gained + self.value(g, env, depth, root, alpha - gained, beta - gained, table)
+
+    def value(self, g, env, depth, root, alpha, beta, table):
+        """The root agent's rewards over the next `depth` moves of game copy
+        `env`, its mover to play, searched within (alpha, beta): exact inside
+        the window, a bound at or beyond the side it fails on.
+
+        Moves in another order reach one position, a search meets it again,
+        and the next search of this host's games meets it too: the table
+        keeps each position's value, by the agent searching, the mover,
+        every agent's view of it and the depth left, for every search of
+        this host (up to TABLE_LIMIT positions, then it starts again). Two positions that every agent sees
+        alike are taken to be one, as they are in a game of perfect
+        information whose moves decide what follows; a value found in a
+        narrower window is kept as the bound it is, so a search chooses what
+        it would without the table."""
+        mover = env.agent_selection
+        views = {agent: env.observe(agent) for agent in self.host.agents if agent in env.agents}
+        key = (root, mover, depth,
+               tuple(side.view(views[agent]) for side, agent in zip(self.host.sides, self.host.agents)
+                     if agent in views))
+        known = table.get(key)
+        if known is not None:
+            kept, kind = known
+            if kind == EXACT or (kind == AT_LEAST and kept >= beta) or (kind == AT_MOST and kept <= alpha):
+                return kept
+            if kind == AT_LEAST:
+                alpha = max(alpha, kept)
             else:
-                best = min(best, value)
-                beta = min(beta, value + gained)
+                beta = min(beta, kept)
+        low, high = alpha, beta
+        start = self.decoder_of(env).hello.get("start", 0)
+        maximising = mover == root
+        best = float("-inf") if maximising else float("inf")
+        for k in self.legal_moves(g, env, views.get(mover)):
+            found = self.line(g, copy_of(env), k + start, depth - 1, root, alpha, beta, table)
+            if maximising:
+                best = max(best, found)
+                alpha = max(alpha, found)
+            else:
+                best = min(best, found)
+                beta = min(beta, found)
             if alpha >= beta:
                 break
-        return gained + best
+        table[key] = (best, AT_MOST if best <= low else AT_LEAST if best >= high else EXACT)
+        return best
+
+
+# What a value in AecTurns' table is: the position's value, or a bound on it.
+EXACT, AT_LEAST, AT_MOST = 0, 1, 2
+# Positions a host's table keeps before it starts again (a few hundred
+# bytes each).
+TABLE_LIMIT = 200000
 
 
 class ParallelSteps:

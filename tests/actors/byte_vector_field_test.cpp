@@ -6,6 +6,7 @@
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
 
+#include "actors/messages/frames.hpp"
 #include "actors/messages/learning.hpp"
 
 using namespace troupe;
