@@ -31,11 +31,12 @@ two APIs differ in.
 
 The built-in searching player (alphabeta:DEPTH) of a Python game looks
 ahead here, in copies of the game (its class's clone() where it has one,
-else a copy of its state and its wrappers', state_copy): a minimax search with
-alpha-beta pruning of the mover's own rewards over DEPTH moves, ties among
-the best moves broken at random. A table of the positions it has valued,
-kept across the host's searches, spares it most of its copies (AecTurns.value). With more than two agents every other
-agent is taken to play against the searching one (a "paranoid" search).
+else a copy of its state and its wrappers', state_copy): a minimax search
+with alpha-beta pruning of the mover's own rewards over DEPTH moves, ties
+among the best moves broken at random. A table of the positions it has
+valued, kept across the host's searches, spares it most of its copies
+(AecTurns.value). With more than two agents every other agent is taken to
+play against the searching one (a "paranoid" search).
 
 A simultaneous-move game is a PettingZoo Parallel environment (possible_agents
 without observe()): reset(seed=) gives every agent's observation and info,
@@ -92,8 +93,8 @@ def copy_of(env):
     constructor's arguments (Gymnasium's EzPickle, which PettingZoo's
     classic games use) would come back new, before its first reset. So the
     game and the wrappers around it (each layer's `env`) are copied
-    attribute by attribute, and what they hold is deep-copied (state_copy); a layer
-    whose class has its own __deepcopy__ is copied by it. Their spaces
+    attribute by attribute, and what they hold is deep-copied (state_copy);
+    a layer whose class has its own __deepcopy__ is copied by it. Their spaces
     (objects with sample() and contains(), alone or in a dict or list) are
     shared: a move does not change them, and copying them took two thirds of
     a PettingZoo game's copy."""
@@ -576,14 +577,14 @@ class AecTurns:
         for k in self.legal_moves(g, env):
             # Equal values must be told apart from worse ones: the window
             # starts just below the best found so far.
-            value = self.line(g, copy_of(env), k + start, depth - 1, root, best - 1e-9, float("inf"), self.table)
+            value = self.line(g, copy_of(env), k + start, depth - 1, root, best - 1e-9, float("inf"))
             if value > best + 1e-9:
                 best, best_moves = value, [k]
             elif value >= best - 1e-9:
                 best_moves.append(k)
         return best_moves
 
-    def line(self, g, env, action, depth, root, alpha, beta, table):
+    def line(self, g, env, action, depth, root, alpha, beta):
         """The root agent's rewards from `action` on in game copy `env`."""
         cumulative = getattr(env, "_cumulative_rewards", None)
         mover = env.agent_selection
@@ -599,9 +600,9 @@ class AecTurns:
         selected = env.agent_selection
         if depth <= 0 or env.terminations.get(selected) or env.truncations.get(selected):
             return gained
-        return gained + self.value(g, env, depth, root, alpha - gained, beta - gained, table)
+        return gained + self.value(g, env, depth, root, alpha - gained, beta - gained)
 
-    def value(self, g, env, depth, root, alpha, beta, table):
+    def value(self, g, env, depth, root, alpha, beta):
         """The root agent's rewards over the next `depth` moves of game copy
         `env`, its mover to play, searched within (alpha, beta): exact inside
         the window, a bound at or beyond the side it fails on.
@@ -610,9 +611,9 @@ class AecTurns:
         and the next search of this host's games meets it too: the table
         keeps each position's value, by the agent searching, the mover,
         every agent's view of it and the depth left, for every search of
-        this host (up to TABLE_LIMIT positions, then it starts again). Two positions that every agent sees
-        alike are taken to be one, as they are in a game of perfect
-        information whose moves decide what follows; a value found in a
+        this host (up to TABLE_LIMIT positions, then it starts again). Two
+        positions that every agent sees alike are taken to be one, as they
+        are in a game of perfect information whose moves decide what follows; a value found in a
         narrower window is kept as the bound it is, so a search chooses what
         it would without the table."""
         mover = env.agent_selection
@@ -620,7 +621,7 @@ class AecTurns:
         key = (root, mover, depth,
                tuple(side.view(views[agent]) for side, agent in zip(self.host.sides, self.host.agents)
                      if agent in views))
-        known = table.get(key)
+        known = self.table.get(key)
         if known is not None:
             kept, kind = known
             if kind == EXACT or (kind == AT_LEAST and kept >= beta) or (kind == AT_MOST and kept <= alpha):
@@ -634,7 +635,7 @@ class AecTurns:
         maximising = mover == root
         best = float("-inf") if maximising else float("inf")
         for k in self.legal_moves(g, env, views.get(mover)):
-            found = self.line(g, copy_of(env), k + start, depth - 1, root, alpha, beta, table)
+            found = self.line(g, copy_of(env), k + start, depth - 1, root, alpha, beta)
             if maximising:
                 best = max(best, found)
                 alpha = max(alpha, found)
@@ -643,7 +644,7 @@ class AecTurns:
                 beta = min(beta, found)
             if alpha >= beta:
                 break
-        table[key] = (best, AT_MOST if best <= low else AT_LEAST if best >= high else EXACT)
+        self.table[key] = (best, AT_MOST if best <= low else AT_LEAST if best >= high else EXACT)
         return best
 
 
