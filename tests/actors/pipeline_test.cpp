@@ -6,9 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -163,6 +165,14 @@ void run_rounds(int rounds, const algo::algo_config& algo,
 }  // namespace
 
 TEST_SUITE("actors") {
+// The rounds below are a quarter under ASan: the binary must know which it
+// is. ctest says what to expect (TROUPE_EXPECT_ASAN, tests/CMakeLists.txt).
+TEST_CASE("a test binary knows whether the ASan runtime is in it, so its loops take the rounds they should") {
+  const char* expected = std::getenv("TROUPE_EXPECT_ASAN");
+  if (expected == nullptr) return;  // run by hand: nothing said to compare with
+  CHECK(troupe::tests::under_address_sanitizer() == (std::string(expected) == "1"));
+  CHECK(troupe::tests::loop_rounds(100) == (std::string(expected) == "1" ? 25 : 100));
+}
 TEST_CASE("64 agents: every rollout is trained exactly once and in order per agent (100 rounds)") {
   run_rounds(troupe::tests::loop_rounds(100), algo::algo_config{}, [](const auto& batches, const learner_final& learned) {
     for (const auto& b : batches) REQUIRE(b.rollouts.size() == 1);

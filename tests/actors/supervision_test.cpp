@@ -38,7 +38,7 @@ class faulty_cartpole : public envs::env {
 
 run::run_config faulty_config(const std::string& env_id) {
   run::run_config c;
-  c.run.stop.env_steps = 150000;
+  c.run.stop.env_steps = 100000;
   c.run.stop.mean_return = 1e9;  // out of reach: stop on steps
   c.run.stop.wall_seconds = 60;
   c.env.id = env_id;
@@ -54,7 +54,7 @@ run::run_config faulty_config(const std::string& env_id) {
 TEST_SUITE("actors") {
 TEST_CASE("failing environments and non-finite rewards: the run survives and counts them") {
   catalog::register_env({"Test/FaultyCartPole-v0", [](const envs::env_config&) {
-                        return std::unique_ptr<envs::env>(new faulty_cartpole(40000, 7001));
+                        return std::unique_ptr<envs::env>(new faulty_cartpole(30000, 7001));
                       }});
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);
@@ -71,7 +71,7 @@ TEST_CASE("failing environments and non-finite rewards: the run survives and cou
     std::atomic<bool> interrupted{false};
     const auto outcome = actors::coordinate(sys, request, interrupted);
     CHECK(outcome.stop == run::stop_reason::env_steps);
-    CHECK(outcome.agent_restarts >= 2);  // ~150k steps, one throw per 40k
+    CHECK(outcome.agent_restarts >= 2);  // ~100k steps, one throw per 30k
     CHECK(outcome.last_failure.find("injected env failure") != std::string::npos);
     CHECK(outcome.learner.updates_skipped >= 1);  // NaN rewards never reached the parameters
     CHECK(outcome.learner.updates > 0);

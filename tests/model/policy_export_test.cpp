@@ -96,15 +96,19 @@ std::vector<float> observed(const std::vector<float>& raw, int rows, int size, c
   return out;
 }
 
-// Python's torch loads the module at `path` and checks its outputs against
-// `recorded` (tests/model/check_exported.py); `name` names the files.
-void check_in_python(const std::string& path, const nlohmann::json& recorded, const std::string& name) {
-  const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", name + ".json");
-  std::ofstream(json_path) << recorded.dump();
+// Python's torch loads each module and checks its outputs against those
+// recorded for it (tests/model/check_exported.py), all in one process;
+// `name` names the files.
+void check_in_python(const std::string& name, const std::vector<std::pair<std::string, nlohmann::json>>& policies) {
+  std::string args;
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const std::string json_path = troupe::tests::temp_file("troupe_policy_export_test", name + "_" + std::to_string(i) + ".json");
+    std::ofstream(json_path) << policies[i].second.dump();
+    args += " " + policies[i].first + " " + json_path;
+  }
   const std::string log_path = troupe::tests::temp_file("troupe_policy_export_test", name + ".log");
   const int status = std::system(("/usr/bin/python3 " + std::string(TROUPE_SOURCE_DIR) +
-                                  "/tests/model/check_exported.py " + path + " " + json_path + " > " +
-                                  log_path + " 2>&1").c_str());
+                                  "/tests/model/check_exported.py" + args + " > " + log_path + " 2>&1").c_str());
   std::ifstream log(log_path);
   const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   INFO(said);
@@ -117,6 +121,7 @@ TEST_SUITE("model") {
 TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader and in Python's torch") {
   const bool python = std::system("/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") == 0;
   if (!python) MESSAGE("the Python check is skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
+  std::vector<std::pair<std::string, nlohmann::json>> for_python;
   for (const auto& c : cases()) {
     CAPTURE(c.name);
     auto m = make_shared_model(c.spec, 7);
@@ -137,7 +142,8 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
       meta.action_low.assign(c.spec.gaussian_dims(), -2), meta.action_high.assign(c.spec.gaussian_dims(), 2);
     meta.parameter_version = 42;
     meta.troupe_version = "test";
-    const std::string path = troupe::tests::temp_file("troupe_policy_export_test", "policy.pt");
+    const std::string path =
+        troupe::tests::temp_file("troupe_policy_export_test", "policy_" + std::to_string(for_python.size()) + ".pt");
     export_torchscript(*m, meta, path);
     torch::jit::Module module = torch::jit::load(path);
     CHECK(module.attr("parameter_version").toInt() == 42);
@@ -179,8 +185,9 @@ TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader a
       CHECK(torch::allclose(module.attr("log_std").toTensor(), m->net->named_parameters()["log_std"]));
       recorded["log_std"] = std::vector<float>(c.spec.gaussian_dims(), float(c.spec.log_std_init));
     }
-    if (python) check_in_python(path, recorded, "recorded");
+    for_python.emplace_back(path, recorded);
   }
+  if (python) check_in_python("recorded", for_python);
 }
 
 TEST_CASE("export refuses an output it cannot write, leaving nothing behind") {
@@ -267,7 +274,7 @@ TEST_CASE("an exported policy takes a structured observation as a dict, the mask
                           {"noise", {{"values", noise}, {"shape", {rows, 2}}, {"integer", false}}},
                           {"action_mask", {{"values", mask}, {"shape", {rows, 5}}, {"integer", true}}}};
     nlohmann::json recorded{{"steps", {{{"obs_dict", leaves}, {"policy", expected}, {"value", troupe_out.values}}}}};
-    check_in_python(path, recorded, "structured");
+    check_in_python("structured", {{path, recorded}});
   }
 }
 
