@@ -12,6 +12,7 @@
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
+#include "tests/python_torch.hpp"
 
 using namespace troupe::tests;
 
@@ -43,7 +44,7 @@ void train_export_and_play(const std::string& name, double target, long env_step
   const auto x = run_troupe("export " + dir + " --out " + policy);
   INFO(x.output);
   REQUIRE(x.exit_code == 0);
-  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) {
+  if (!troupe::tests::python_has_torch()) {
     MESSAGE("the Python half is skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
     return;
   }

@@ -13,6 +13,7 @@
 
 #include "tests/e2e/process.hpp"
 #include "tests/e2e/test_files.hpp"
+#include "tests/python_torch.hpp"
 
 using namespace troupe::tests;
 
@@ -44,7 +45,7 @@ void check_export_plays_as_eval(const std::string& dir, const nlohmann::json& vs
   auto r = run_troupe("export " + dir + " --out " + policy);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) {
+  if (!troupe::tests::python_has_torch()) {
     MESSAGE("the exported policy's games are skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
     return;
   }

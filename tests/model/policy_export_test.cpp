@@ -19,6 +19,7 @@
 #include "model/shared_model_impl.hpp"
 #include "tests/temp_files.hpp"
 #include "tests/torch_checks.hpp"
+#include "tests/python_torch.hpp"
 
 using namespace troupe;
 using namespace troupe::model;
@@ -119,7 +120,7 @@ void check_in_python(const std::string& name, const std::vector<std::pair<std::s
 
 TEST_SUITE("model") {
 TEST_CASE("an exported policy gives Troupe's own outputs, in LibTorch's loader and in Python's torch") {
-  const bool python = std::system("/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") == 0;
+  const bool python = troupe::tests::python_has_torch();
   if (!python) MESSAGE("the Python check is skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)");
   std::vector<std::pair<std::string, nlohmann::json>> for_python;
   for (const auto& c : cases()) {
@@ -205,7 +206,7 @@ TEST_CASE("an exported policy takes a structured observation as a dict, the mask
   // target Discrete(4) one-hot, flags MultiBinary(3) as they are, md
   // MultiDiscrete([2 3], start [0 5]) one-hot per element, noise a Box(2).
   // Actions: MultiDiscrete([2 3]), masked by the "action_mask" key.
-  const bool python = std::system("/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") == 0;
+  const bool python = troupe::tests::python_has_torch();
   net_spec spec = mlp_spec(4 + 3 + 5 + 2, 5, {16});
   spec.action_heads = {2, 3};
   auto m = make_shared_model(spec, 11);
