@@ -23,7 +23,8 @@
 # the Release tree and here, so their objects are compiled once, in build/,
 # and linked twice (cmake/asan_twins.cmake says what that leaves unchecked).
 # On the 2-core VM the instrumented build took 174 s against about 450 s for
-# a tree of its own (--full), and the suites 175 s against 271 s.
+# a tree of its own (--full); the whole of `address` took 311 s in a fresh
+# clone's .ci/run at 8f21b95, 726 s before the twins.
 #
 # TSan must see every synchronisation, and CAF's mailboxes synchronise inside
 # libcaf_core: against Debian's uninstrumented build it reports each message
@@ -61,8 +62,8 @@ if [ "$kind" = address ] && ! $full; then
   trap 'cmake -S . -B build -DTROUPE_ASAN_TWINS=OFF >/dev/null' EXIT
   cmake -S . -B build -DTROUPE_ASAN_TWINS=ON >/dev/null
   cmake --build build -j "$(nproc)" --target troupe_tests_asan
-  # Two suites at a time: the actors suite alone is most of the time, and
-  # the others fit beside it.
+  # Two suites at a time: the actors suite is the longest, and the others
+  # fit beside it.
   ctest --test-dir build -L asan --output-on-failure -j "$(nproc)" "$@"
   exit
 fi
