@@ -8,18 +8,14 @@
 // Asked at run time, not by __SANITIZE_ADDRESS__: the tests' objects are
 // compiled once, without ASan, and linked both into the Release binary and
 // into the one with the instrumented libraries (cmake/asan_twins.cmake).
-// The ASan runtime, linked into the second only, defines __asan_init.
+// The ASan runtime, linked into every ASan binary (that one, and the tree
+// that scripts/sanitize.sh address --full instruments whole), defines
+// __asan_init.
 extern "C" void __asan_init() __attribute__((weak));
 
 namespace troupe::tests {
 
-inline bool under_address_sanitizer() {
-#ifdef __SANITIZE_ADDRESS__
-  return true;
-#else
-  return __asan_init != nullptr;
-#endif
-}
+inline bool under_address_sanitizer() { return __asan_init != nullptr; }
 
 inline int loop_rounds(int full) {
   if (!under_address_sanitizer()) return full;
