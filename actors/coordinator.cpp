@@ -347,6 +347,7 @@ void combine(running& r) {
     shown = solved;
     all.totals.seconds_to_target = solved->totals.seconds_to_target;
     all.totals.env_steps_to_target = solved->totals.run_env_steps_to_target;
+    all.totals.mean_return_at_target = solved->totals.mean_return_at_target;
     all.totals.confirmations = solved->totals.confirmations;
     all.totals.confirmed_return = solved->totals.confirmed_return;
     all.totals.confirmed_version = solved->totals.confirmed_version;

@@ -31,6 +31,7 @@ std::string summary_json(const actors::run_outcome& o, double target_return) {
   j["episodes"] = t.episodes;
   j["seconds_to_target"] = t.solved ? nlohmann::json(t.seconds_to_target) : nlohmann::json();
   j["env_steps_to_target"] = t.solved ? nlohmann::json(t.env_steps_to_target) : nlohmann::json();
+  j["mean_return_at_target"] = t.solved ? nlohmann::json(t.mean_return_at_target) : nlohmann::json();
   j["final_mean_return"] = t.final_mean_return;
   // run.stop.confirm_episodes: fresh-episode evaluations of the current
   // parameters, and what the last one scored (null when none ran).

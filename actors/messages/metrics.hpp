@@ -46,6 +46,10 @@ struct metrics_totals {
   bool solved = false;
   double seconds_to_target = -1.0;  // < 0: not reached
   std::int64_t env_steps_to_target = -1;
+  // The window's mean when it reached the target: where the stop began.
+  // With run.stop.confirm_episodes training goes on while the evaluator
+  // plays, so the window at the stop (final_mean_return) may have moved.
+  double mean_return_at_target = 0.0;
   std::int64_t updates = 0;
   std::int64_t samples_trained = 0;
   double mean_policy_lag = 0.0;
@@ -91,7 +95,7 @@ typename Inspector::result_type inspect(Inspector& f, metrics_totals& x) {
            x.final_mean_return, x.solved, x.seconds_to_target, x.env_steps_to_target,
            x.updates, x.samples_trained, x.mean_policy_lag, x.max_policy_lag, x.confirmations,
            x.confirmed_return, x.confirmed_version, x.best_evaluations, x.nodes,
-           x.foreign_refused, x.run_env_steps_to_target);
+           x.foreign_refused, x.run_env_steps_to_target, x.mean_return_at_target);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, stop_request& x) {

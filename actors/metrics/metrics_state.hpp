@@ -52,6 +52,7 @@ struct metrics_state {
   bool stop_sent = false;
   bool evaluating = false;              // a confirmation or a best evaluation is under way
   std::int64_t next_confirm_at = 0;     // episodes: a failed confirmation waits for a new window
+  double triggered_mean_return = 0;     // the window's mean when the target was last reached
   std::int64_t next_best_at = 0;        // episodes: a best evaluation waits for a new window
   std::int64_t evaluations = 0;         // of both kinds, for their seeds
   double evaluation_seconds = 0;        // this segment's, of both kinds

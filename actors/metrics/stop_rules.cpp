@@ -32,6 +32,7 @@ void mark_solved(metrics_pointer self) {
   st.totals.solved = true;
   st.totals.seconds_to_target = run_seconds(st.config);
   st.totals.env_steps_to_target = st.metrics.env_steps();
+  st.totals.mean_return_at_target = st.triggered_mean_return;
   st.totals.run_env_steps_to_target = run_env_steps(st);
   request_stop(self, run::stop_reason::solved);
 }
@@ -42,6 +43,7 @@ void check_stop(metrics_pointer self) {
   if (!st.totals.solved && !st.evaluating && st.metrics.window_full() &&
       st.metrics.episodes() >= st.next_confirm_at &&
       st.metrics.mean_return() >= stop.mean_return) {
+    st.triggered_mean_return = st.metrics.mean_return();
     if (stop.confirm_episodes > 0 && st.config.evaluator)
       confirm(self);
     else

@@ -85,13 +85,13 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
   self->send(metrics, episodes_of(200, 4));  // window mean 200: verdict 1 (fails)
   while (totals_of(self, metrics).confirmed_return != 10.0) std::this_thread::yield();
   CHECK(s.calls == 1);
-  self->send(metrics, episodes_of(200, 3));  // not yet a new window
+  self->send(metrics, episodes_of(400, 3));  // not yet a new window
   CHECK(totals_of(self, metrics).confirmations == 1);
   bool stopped = false;
   self->receive([&](stop_request&) { stopped = true; },
                 caf::after(std::chrono::milliseconds(100)) >> [] {});
   CHECK_FALSE(stopped);
-  self->send(metrics, episodes_of(200, 1));  // a new window: verdict 2 (passes)
+  self->send(metrics, episodes_of(400, 1));  // a new window, mean 400: verdict 2 (passes)
   run::stop_reason reason = run::stop_reason::none;
   self->receive([&](stop_request& r) { reason = r.reason; },
                 caf::after(std::chrono::seconds(10)) >> [] {});
@@ -101,6 +101,12 @@ TEST_CASE("confirmation: a failed verdict keeps training; the next window's pass
   CHECK(t.confirmations == 2);
   CHECK(t.confirmed_return == 300.0);
   CHECK(t.confirmed_version == 2);
+  CHECK(t.mean_return_at_target == 400.0);  // the passing verdict's window, not the failed one's (200)
+  // Episodes that end after the target (while an evaluator plays, in a real
+  // run) move the window at the stop, not where the target was reached.
+  self->send(metrics, episodes_of(20, 4));
+  while (totals_of(self, metrics).final_mean_return != 20.0) std::this_thread::yield();
+  CHECK(totals_of(self, metrics).mean_return_at_target == 400.0);
   self->send_exit(metrics, caf::exit_reason::user_shutdown);
   self->send_exit(mc.evaluator, caf::exit_reason::user_shutdown);
 }

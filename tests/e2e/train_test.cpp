@@ -32,7 +32,14 @@ TEST_CASE("troupe train solves CartPole-v1 from its config and accounts for ever
   REQUIRE(r.exit_code == 0);
   const auto s = read_json(dir + "/summary.json");
   CHECK(s["solved"] == true);
-  CHECK(s["final_mean_return"].get<double>() >= 475.0);
+  // Solved, as the config's run.stop says: the 100-episode window reached
+  // 475, then 100 fresh episodes of the current parameters scored 475 too.
+  // The window at the stop is not the criterion: episodes that end while
+  // the evaluator plays keep moving it (CI once saw 471.3 after a passing
+  // confirmation of 485.7).
+  CHECK(s["mean_return_at_target"].get<double>() >= 475.0);
+  CHECK(s["confirmations"].get<int>() >= 1);
+  CHECK(s["confirmed_return"].get<double>() >= 475.0);
   CHECK(s["seconds_to_target"].get<double>() > 0);
   CHECK(s["samples_collected"].get<long>() ==
         s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
@@ -89,6 +96,7 @@ TEST_CASE("troupe train solves CartPole-v1 with PPO from configs/cartpole_ppo.ya
   CHECK(s["solved"] == true);
   CHECK(s["confirmations"].get<int>() >= 1);
   CHECK(s["confirmed_return"].get<double>() >= 475.0);
+  CHECK(s["mean_return_at_target"].get<double>() >= 475.0);
   CHECK(s["samples_collected"].get<long>() ==
         s["samples_trained"].get<long>() + s["samples_dropped"].get<long>());
   // PPO: 10 epochs of 4 minibatches (the config's algo.ppo), each an
