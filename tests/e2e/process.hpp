@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
 #include <stdexcept>
 #include <string>
@@ -21,14 +22,23 @@ struct command_result {
 };
 
 // Runs a shell command to completion and captures what it prints (stderr
-// too, when `merge_stderr`).
+// too, when `merge_stderr`). With TROUPE_TEST_COMMAND_TIMES=FILE set, each
+// command's seconds are appended to FILE: where a slow test's time goes.
 inline command_result run_command(const std::string& command, bool merge_stderr = true) {
+  const auto start = std::chrono::steady_clock::now();
   FILE* pipe = popen((command + (merge_stderr ? " 2>&1" : "")).c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run: " + command);
   std::string output;
   char buf[4096];
   while (size_t n = fread(buf, 1, sizeof buf, pipe)) output.append(buf, n);
   const int status = pclose(pipe);
+  if (const char* times = std::getenv("TROUPE_TEST_COMMAND_TIMES")) {
+    if (FILE* f = std::fopen(times, "a")) {
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      std::fprintf(f, "%.2f %s\n", took.count(), command.c_str());
+      std::fclose(f);
+    }
+  }
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
