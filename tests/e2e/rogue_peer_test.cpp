@@ -53,12 +53,9 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   const std::string log = dir + ".learner.log";
   // A slow worker (one agent, 4 envs) and a longer window (the mean of 1500
   // episodes must reach 475), so the run is still training when the attack
-  // (about 20 s, mostly its timeouts) is over; n_steps 10 and lr 0.001, with
-  // which such a run solved in 0.8-0.9M env steps (seeds 1-3; about 100 s
-  // here through the gateway with that worker alone: its mean return was
-  // about 110 when the attack ended). A second worker of three agents joins
-  // after the attack, so the run solves sooner, and shows that the gateway
-  // still takes a worker in. Tight timeouts, so the suite need not wait long.
+  // (about 25 s, mostly its timeouts) is over; n_steps 10 and lr 0.001, with
+  // which such a run solved in 0.8-0.9M env steps (seeds 1-3; about 70 s here
+  // through the gateway). Tight timeouts, so the suite need not wait long.
   child_process learner({TROUPE_BINARY, "serve", cartpole_config, "--listen", "127.0.0.1:0", "--token", rogue_token,
                          "--run-dir", dir, "--view-port", "0", "--set", "agents.count=0", "--set",
                          "env.envs_per_agent=4", "--set", "run.stop.window=1500", "--set",
@@ -146,14 +143,10 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   // later, the learner holds about what it held.
   CHECK(rss_before > 0);
   CHECK(rss_after < rss_before + 150);
-  child_process second({TROUPE_BINARY, "join", cluster, "--agents", "3", "--token", rogue_token, "--name", "w2"},
-                       dir + ".worker2.log");
-  CHECK_FALSE(wait_for_log(log, std::regex("worker 'w2' joined")).empty());
 
   // The run goes on and solves; then what it counted.
   REQUIRE(learner.wait_exit(std::chrono::seconds(600)) == 0);
   CHECK(worker.wait_exit(std::chrono::seconds(30)) == 0);
-  CHECK(second.wait_exit(std::chrono::seconds(30)) == 0);
   const json s = read_json(dir + "/summary.json");
   INFO("summary: " << s.dump(1));
   CHECK(s["solved"] == true);
