@@ -53,7 +53,8 @@ TEST_CASE("rogue peers: nothing reaches the parameters, the run trains on and so
   const std::string log = dir + ".learner.log";
   // A slow worker (one agent, 4 envs) and a longer window (the mean of 1500
   // episodes must reach 475), so the run is still training when the attack
-  // (about 25 s, mostly its timeouts) is over; n_steps 10 and lr 0.001, with
+  // (mostly its timeouts: 31 s here when each of three silent messages
+  // waited 5 s; they wait 2 s now) is over; n_steps 10 and lr 0.001, with
   // which such a run solved in 0.8-0.9M env steps (seeds 1-3; about 70 s here
   // through the gateway). Tight timeouts, so the suite need not wait long.
   child_process learner({TROUPE_BINARY, "serve", cartpole_config, "--listen", "127.0.0.1:0", "--token", rogue_token,
